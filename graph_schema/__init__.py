@@ -1,0 +1,1 @@
+"""The statute graph: ontology, Cypher and stores. Imports no sibling package."""

@@ -1,0 +1,68 @@
+"""Canonical section numbers and section references.
+
+Section numbers are written many ways in the sources and by lawyers: ``"498A"``, ``"498-A"``,
+``"171-I"`` (India Code's hyphen keeps a capital I from reading as 1), ``"28JA."``, ``"73 A"``.
+They all collapse to one canonical form: upper case, no spaces, hyphens or trailing dots.
+
+A reference adds sub-units: ``"103(1)"``, ``"103 (1)"``, ``"13(1)(ia)"``, ``"2(1)(m )"``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graph_schema.errors import InvalidSectionNumberError
+from graph_schema.model import CitationKey
+
+_SECTION_RE = re.compile(r"^(\d+)([A-Z]{0,4})$")
+_ROMAN_ONLY = re.compile(r"^[IVXLC]+$")
+_SUB_RE = re.compile(r"\(\s*([0-9A-Za-z]{1,6})\s*\)")
+_REF_RE = re.compile(
+    r"^\s*(?:(?:section|sec\.?|s\.|ss\.)\s*)?([0-9]+(?:\s*-?\s*[A-Za-z]{1,4})?)\s*\.?\s*((?:\(\s*[0-9A-Za-z]{1,6}\s*\)\s*)*)\s*$",
+    re.IGNORECASE,
+)
+
+
+def canonical_section(raw: str | int) -> str:
+    """Return the canonical form of a bare section number.
+
+    >>> canonical_section("498-a")
+    '498A'
+    >>> canonical_section(" 73 A ")
+    '73A'
+    >>> canonical_section("28JA.")
+    '28JA'
+
+    Raises:
+        InvalidSectionNumberError: if ``raw`` is not a section number (Roman numerals alone are
+            Part or Chapter headings in the India Code index, not sections).
+    """
+    s = re.sub(r"[\s\-.]", "", str(raw)).upper()
+    if not _SECTION_RE.match(s):
+        if _ROMAN_ONLY.match(s):
+            raise InvalidSectionNumberError(f"{raw!r} is a Roman numeral heading, not a section number")
+        raise InvalidSectionNumberError(f"{raw!r} is not a section number")
+    return s
+
+
+def canonical_sub(label: str) -> str:
+    """Canonical sub-unit label: ``"ia"``, ``"1"``, ``"2A"``, ``"m"``."""
+    s = re.sub(r"\s", "", label)
+    m = re.match(r"^(\d+)([A-Za-z]*)$", s)
+    if m:
+        return m.group(1) + m.group(2).upper()
+    return s.lower()
+
+
+def parse_reference(raw: str | int, act: str = "") -> CitationKey:
+    """Parse ``"13(1)(ia)"`` into ``CitationKey(act, "13", ("1", "ia"))``.
+
+    Raises:
+        InvalidSectionNumberError: when ``raw`` is not a section reference.
+    """
+    m = _REF_RE.match(str(raw))
+    if not m:
+        raise InvalidSectionNumberError(f"{raw!r} is not a section reference")
+    section = canonical_section(m.group(1))
+    subs = tuple(canonical_sub(x) for x in _SUB_RE.findall(m.group(2) or ""))
+    return CitationKey(act=act, section=section, sub=subs)

