@@ -36,6 +36,13 @@ MATCH (m:Amendment {key: k})
 RETURN m.key AS key, m.row_hash AS row_hash
 """
 
+SECTIONS_WITH_TEXT = """
+UNWIND $keys AS k
+MATCH (s:Section {key: k})
+WHERE s.has_text = true
+RETURN s.key AS key
+"""
+
 CHAPTER_HASHES = """
 UNWIND $keys AS k
 MATCH (c:Chapter {key: k})

@@ -42,6 +42,8 @@ class GraphStore(Protocol):
 
     def existing_hashes(self, kind: str, keys: Sequence[str]) -> dict[str, str]: ...
 
+    def keys_with_text(self, keys: Sequence[str]) -> set[str]: ...
+
     def upsert_acts(self, acts: Sequence[Act]) -> None: ...
 
     def upsert_chapters(self, chapters: Sequence[Chapter]) -> None: ...
@@ -107,6 +109,12 @@ class CypherGraphStore(ABC):
         for i in range(0, len(keys), _CHUNK):
             for row in self._read(query, {"keys": list(keys[i : i + _CHUNK])}):
                 out[row["key"]] = row["row_hash"]
+        return out
+
+    def keys_with_text(self, keys: Sequence[str]) -> set[str]:
+        out: set[str] = set()
+        for i in range(0, len(keys), _CHUNK):
+            out.update(r["key"] for r in self._read(cypher.SECTIONS_WITH_TEXT, {"keys": list(keys[i : i + _CHUNK])}))
         return out
 
     def upsert_acts(self, acts: Sequence[Act]) -> None:

@@ -57,20 +57,13 @@ class IngestSettings(BaseModel):
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="LEGAL_RAG_", env_nested_delimiter="__", extra="ignore")
 
-    data_dir: Path = PROJECT_ROOT / "data"
+    corpus_dir: Path = PROJECT_ROOT / "data" / "corpus"
+    """The shipped statute corpus (read-only)."""
+    state_dir: Path = PROJECT_ROOT / "data" / "state"
+    """Where the embedded servers keep their data (survives restarts)."""
     graph: GraphSettings = Field(default_factory=GraphSettings)
     jobs: JobSettings = Field(default_factory=JobSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)
-
-    @property
-    def corpus_dir(self) -> Path:
-        """The shipped statute corpus (read-only)."""
-        return self.data_dir / "corpus"
-
-    @property
-    def state_dir(self) -> Path:
-        """Where the embedded servers keep their data."""
-        return self.data_dir / "state"
 
     @property
     def falkordb_dir(self) -> Path:

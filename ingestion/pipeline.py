@@ -1,0 +1,383 @@
+"""Ingestion: detect each file's format, parse, merge, diff against the graph, write in batches.
+
+The steps up to the diff are pure. Writing goes through a ``GraphStore`` one batch at a time; a
+batch is one Cypher statement, so it lands whole or not at all. Records whose hash matches what
+the graph holds are not written, which makes a re-run on unchanged input write nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+from graph_schema.acts import ACT_REPEALS, ActResolver
+from graph_schema.errors import IngestError
+from graph_schema.model import Act, Amendment, Chapter, Replacement, Section, section_key
+from graph_schema.store import GraphStore
+from ingestion.report import IngestReport, Reject
+from ingestion.sources import correspondence as corr
+from ingestion.sources.base import Parsed
+from ingestion.sources.generic import read_generic
+from ingestion.sources.indiacode import act_codes_for_catalog, read_catalog, read_fulltext, read_section_index
+from ingestion.sources.legacy import LEGACY_FILES, read_legacy
+from ingestion.sources.newcodes import read_section_copies, read_structured_chapters
+from ingestion.subunits import parse_subunits
+
+Progress = Callable[[str, int, int], None]
+
+
+class Kind(int, Enum):
+    """Source formats, in the order a run applies them (Acts before their sections, sections
+    before the edges between them)."""
+
+    CATALOG = 0
+    LEGACY = 1
+    INDEX = 2
+    FULLTEXT = 3
+    GENERIC = 4
+    STRUCTURED = 5
+    COPIES = 6
+    CORRESPONDENCE = 7
+    CORRECTIONS = 8
+    NO_SUCCESSOR = 9
+
+
+_BY_NAME = {
+    "acts_catalog.jsonl": Kind.CATALOG,
+    "section_index_all_acts.jsonl": Kind.INDEX,
+    "sections_fulltext_subset.jsonl": Kind.FULLTEXT,
+    "legal_chunks.json": Kind.STRUCTURED,
+    "bns_sections.json": Kind.COPIES,
+    "bnss_sections.json": Kind.COPIES,
+    "bsa_sections.json": Kind.COPIES,
+    "no_successor.jsonl": Kind.NO_SUCCESSOR,
+    "table_corrections.jsonl": Kind.CORRECTIONS,
+    **{name: Kind.LEGACY for name in LEGACY_FILES},
+}
+_SKIP_SUFFIXES = {".md", ".xlsx", ".txt", ".csv"}
+
+
+def detect(path: Path) -> Kind:
+    """Tell a file's format from its name, or for other ``.jsonl`` files from its first record.
+
+    Raises:
+        IngestError: the file is of no format we read.
+    """
+    name = path.name.lower()
+    if name in _BY_NAME:
+        return _BY_NAME[name]
+    if name.endswith("_mapping.json") and corr.table_for(path) is not None:
+        return Kind.CORRESPONDENCE
+    if name.endswith(".jsonl"):
+        first = _first_record(path)
+        if {"act_slug", "section_no", "text"} <= first.keys():
+            return Kind.FULLTEXT
+        if {"act_slug", "section_no", "has_text"} <= first.keys():
+            return Kind.INDEX
+        if {"slug", "title", "actNumber"} <= first.keys():
+            return Kind.CATALOG
+        return Kind.GENERIC
+    raise IngestError(f"{path}: unrecognised input (expected .jsonl in the generic format, or a known corpus file)")
+
+
+def _first_record(path: Path) -> dict[str, object]:
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError:
+                    return {}
+                return obj if isinstance(obj, dict) else {}
+    return {}
+
+
+def expand(paths: Iterable[Path]) -> list[tuple[Kind, Path]]:
+    """Files to read, directories walked, in application order.
+
+    Raises:
+        IngestError: a path does not exist or a file has no recognised format.
+    """
+    found: list[tuple[Kind, Path]] = []
+    for p in paths:
+        p = Path(p)
+        if not p.exists():
+            raise IngestError(f"{p}: no such file or directory")
+        files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
+        for f in files:
+            if p.is_dir() and (f.suffix.lower() in _SKIP_SUFFIXES or f.name.startswith(".")):
+                continue
+            found.append((detect(f), f))
+    return sorted(dict.fromkeys(found), key=lambda kp: (kp[0].value, str(kp[1])))
+
+
+def default_paths(corpus_dir: Path) -> list[Path]:
+    """The shipped corpus."""
+    if not corpus_dir.is_dir():
+        raise IngestError(f"default corpus not found at {corpus_dir}")
+    return [corpus_dir]
+
+
+# --- parse and merge -----------------------------------------------------------------------
+
+
+@dataclass
+class Merged:
+    """One consistent set of records for a run, ready to diff against the graph."""
+
+    acts: dict[str, Act] = field(default_factory=dict)
+    sections: dict[str, Section] = field(default_factory=dict)
+    existence_only: dict[str, Section] = field(default_factory=dict)
+    chapters: dict[str, Chapter] = field(default_factory=dict)
+    amendments: dict[str, Amendment] = field(default_factory=dict)
+    replacements: dict[str, Replacement] = field(default_factory=dict)
+    no_successor: list[tuple[str, str, str]] = field(default_factory=list)
+    act_repeals: list[tuple[str, str, str, str]] = field(default_factory=list)
+    rejects: list[Reject] = field(default_factory=list)
+    known_sections: dict[str, set[str]] = field(default_factory=dict)
+
+
+def parse_and_merge(files: Sequence[tuple[Kind, Path]], store: GraphStore) -> Merged:
+    """Read every file and fold the results into one ``Merged`` set.
+
+    The graph is read (Acts, section numbers) so that files can refer to what is already loaded.
+    """
+    stored_acts = store.all_acts()
+    slug_to_code = {a.slug: a.code for a in stored_acts if a.slug}
+    m = Merged()
+    origin: dict[str, str] = {}
+
+    def take(parsed: Parsed, file: Path) -> None:
+        m.rejects.extend(parsed.rejects)
+        for act in parsed.acts:
+            m.acts[act.code] = act
+        for s in parsed.sections:
+            if s.key in m.sections:
+                m.rejects.append(Reject(file.name, 0, f"duplicate section {s.act} {s.number}: also in {origin[s.key]}",
+                                        s.act))
+                continue
+            m.sections[s.key] = s
+            origin[s.key] = file.name
+        for s in parsed.existence_only:
+            m.existence_only.setdefault(s.key, s)
+        for a in parsed.amendments:
+            m.amendments[a.row()["key"]] = a  # type: ignore[index]
+        for r in parsed.replacements:
+            m.replacements[r.row()["edge_key"]] = r  # type: ignore[index]
+        m.act_repeals.extend(parsed.act_repeals)
+
+    for kind, path in files:
+        if kind is Kind.CATALOG:
+            parsed = read_catalog(path)
+            slug_to_code.update({a.slug: a.code for a in parsed.acts if a.slug})
+        elif kind is Kind.LEGACY:
+            parsed = read_legacy(path)
+        elif kind is Kind.INDEX:
+            parsed = read_section_index(path, slug_to_code)
+        elif kind is Kind.FULLTEXT:
+            parsed = read_fulltext(path, slug_to_code)
+        elif kind is Kind.GENERIC:
+            resolver = ActResolver([*stored_acts, *m.acts.values()])
+            parsed = read_generic(path, resolver.resolve)
+        elif kind is Kind.STRUCTURED:
+            parsed = read_structured_chapters(path)
+            _apply_chapters(m, parsed, path)
+        elif kind is Kind.COPIES:
+            parsed = read_section_copies(path)
+            _apply_fills(m, parsed, path)
+        else:
+            parsed = _read_correspondence_family(kind, path, m, store)
+        take(parsed, path)
+
+    _add_act_repeals(m, stored_acts)
+    return m
+
+
+def _apply_chapters(m: Merged, parsed: Parsed, path: Path) -> None:
+    for ca in parsed.chapters:
+        key = section_key(ca.act, ca.section)
+        s = m.sections.get(key)
+        if s is None:
+            m.rejects.append(Reject(path.name, 0, f"chapter {ca.chapter.number} given for {ca.act} {ca.section}, "
+                                    "which this run does not load (ingest it together with its text source)", ca.act))
+            continue
+        m.chapters[ca.chapter.key] = ca.chapter
+        m.sections[key] = dataclasses.replace(s, chapter=ca.chapter.key)
+    parsed.chapters.clear()
+
+
+def _apply_fills(m: Merged, parsed: Parsed, path: Path) -> None:
+    for fill in parsed.fills:
+        key = section_key(fill.act, fill.section)
+        s = m.sections.get(key)
+        if s is None:
+            m.rejects.append(Reject(path.name, 0, f"text for {fill.act} {fill.section}, which this run does not load",
+                                    fill.act))
+            continue
+        if not s.has_text:
+            m.sections[key] = dataclasses.replace(
+                s, text=fill.text, subunits=parse_subunits(fill.text), source=f"{s.source}; text: {fill.source}"
+            )
+    parsed.fills.clear()
+
+
+def _known_sections(m: Merged, store: GraphStore, act: str) -> set[str]:
+    """Section numbers of ``act`` in this run or in the graph (cached: sections are all parsed by now)."""
+    if act not in m.known_sections:
+        run = {s.number for s in (*m.sections.values(), *m.existence_only.values()) if s.act == act}
+        m.known_sections[act] = run | store.section_numbers(act)
+    return m.known_sections[act]
+
+
+def _read_correspondence_family(kind: Kind, path: Path, m: Merged, store: GraphStore) -> Parsed:
+    out = Parsed()
+    if kind is Kind.CORRESPONDENCE:
+        table = corr.table_for(path)
+        assert table is not None
+        res = corr.load_table(
+            path,
+            old_act=table.old_act,
+            new_act=table.new_act,
+            old_sections=_known_sections(m, store, table.old_act),
+            new_sections=_known_sections(m, store, table.new_act),
+        )
+        out.replacements.extend(res.replacements)
+        out.rejects.extend(res.rejects)
+    elif kind is Kind.CORRECTIONS:
+        for r in corr.load_corrections(path):
+            if r.old.section not in _known_sections(m, store, r.old.act):
+                out.rejects.append(Reject(path.name, 0, f"correction names {r.old} which is not loaded", r.old.act))
+            elif r.new.section not in _known_sections(m, store, r.new.act):
+                out.rejects.append(Reject(path.name, 0, f"correction names {r.new} which is not loaded", r.new.act))
+            else:
+                out.replacements.append(r)
+    else:
+        for ns in corr.load_no_successor(path):
+            if ns.section not in _known_sections(m, store, ns.act):
+                out.rejects.append(Reject(path.name, 0, f"no-successor entry for {ns.act} {ns.section}, not loaded",
+                                          ns.act))
+                continue
+            m.no_successor.append((section_key(ns.act, ns.section), ns.reason, ns.authority))
+    return out
+
+
+def _add_act_repeals(m: Merged, stored: Sequence[Act]) -> None:
+    codes = {a.code for a in stored} | set(m.acts)
+    for old, new, provision in ACT_REPEALS:
+        if old in codes and new in codes and (old in m.acts or new in m.acts):
+            m.act_repeals.append((old, new, "2024-07-01", f"{new} s.{provision}"))
+
+
+# --- diff and write ------------------------------------------------------------------------
+
+
+def ingest(
+    store: GraphStore,
+    paths: Iterable[Path],
+    *,
+    strict: bool = False,
+    batch_size: int = 1000,
+    progress: Progress | None = None,
+) -> IngestReport:
+    """Load ``paths`` into ``store``. Returns what was added, updated, left unchanged and rejected.
+
+    With ``strict`` any rejected record aborts the run before anything is written.
+
+    Raises:
+        IngestError: unreadable input, or rejects under ``strict``.
+        StoreUnavailableError: the graph could not be reached (retryable; nothing half-written
+            beyond whole batches, and a re-run completes the load).
+    """
+    files = expand(paths)
+    merged = parse_and_merge(files, store)
+    report = IngestReport()
+    for r in merged.rejects:
+        report.reject(r)
+    if strict and merged.rejects:
+        shown = "\n".join(str(r) for r in merged.rejects[:20])
+        more = f"\n... and {len(merged.rejects) - 20} more" if len(merged.rejects) > 20 else ""
+        raise IngestError(f"--strict: {len(merged.rejects)} record(s) rejected, nothing written:\n{shown}{more}")
+
+    plan = _plan(merged, store, report, batch_size)
+    total = sum(len(batch) for _, batch in plan)
+    done = 0
+    if progress:
+        progress("write", 0, total)
+    for write, batch in plan:
+        write(batch)
+        done += len(batch)
+        if progress:
+            progress("write", done, total)
+    if merged.act_repeals:
+        store.upsert_act_repeals(merged.act_repeals)
+    if merged.no_successor:
+        store.set_no_successor(merged.no_successor)
+    return report
+
+
+Batch = list[object]
+
+
+def _plan(
+    m: Merged, store: GraphStore, report: IngestReport, batch_size: int
+) -> list[tuple[Callable[[Batch], None], Batch]]:
+    """Diff every record against the graph and return the writes still needed, in order."""
+    plan: list[tuple[Callable[[Batch], None], Batch]] = []
+
+    def diff(kind: str, items: dict[str, object], act_of: Callable[[object], str]) -> list[object]:
+        keys = list(items)
+        hashes = store.existing_hashes(kind, keys)
+        todo = []
+        for k, obj in items.items():
+            act = act_of(obj)
+            h = obj.row()["row_hash"]  # type: ignore[attr-defined]
+            if k not in hashes:
+                report.added[act] += 1
+                todo.append(obj)
+            elif hashes[k] != h:
+                report.updated[act] += 1
+                todo.append(obj)
+            else:
+                report.unchanged[act] += 1
+        return todo
+
+    acts = diff("act", dict(m.acts), lambda a: a.code)  # type: ignore[attr-defined]
+    if acts:
+        plan.append((store.upsert_acts, acts))  # type: ignore[arg-type]
+
+    chapters = diff("chapter", dict(m.chapters), lambda c: c.act)  # type: ignore[attr-defined]
+    if chapters:
+        plan.append((store.upsert_chapters, chapters))  # type: ignore[arg-type]
+
+    # Existence-only records never overwrite a section that has text (in this run or in the graph).
+    sections: dict[str, object] = dict(m.sections)
+    candidates = {k: s for k, s in m.existence_only.items() if k not in m.sections}
+    with_text = store.keys_with_text(list(candidates))
+    for k, s in candidates.items():
+        if k in with_text:
+            report.unchanged[s.act] += 1
+        else:
+            sections[k] = s
+    todo = diff("section", sections, lambda s: s.act)  # type: ignore[attr-defined]
+    by_act: dict[str, list[object]] = {}
+    for s in todo:
+        by_act.setdefault(s.act, []).append(s)  # type: ignore[attr-defined]
+    # An Act with up to ``batch_size`` changed sections (BNSS, the largest shipped, has 531) is
+    # written in one statement, so it lands whole or not at all.
+    for _, items in sorted(by_act.items()):
+        for i in range(0, len(items), batch_size):
+            plan.append((store.upsert_sections, items[i : i + batch_size]))  # type: ignore[arg-type]
+
+    amendments = diff("amendment", dict(m.amendments), lambda a: a.act)  # type: ignore[attr-defined]
+    for i in range(0, len(amendments), 2000):
+        plan.append((store.upsert_amendments, amendments[i : i + 2000]))  # type: ignore[arg-type]
+
+    reps = diff("replacement", dict(m.replacements), lambda r: r.old.act)  # type: ignore[attr-defined]
+    for i in range(0, len(reps), 2000):
+        plan.append((store.upsert_replacements, reps[i : i + 2000]))  # type: ignore[arg-type]
+    return plan
+

@@ -1,0 +1,110 @@
+"""The repealed criminal codes (IPC, CrPC, IEA) as JSON arrays (``data/corpus/legacy``).
+
+Every section is repealed from 2024-07-01 by BNS s.358, BNSS s.531 and BSA s.170. Sections the
+file itself marks as repealed earlier (IPC 161-165A "Rep. by the Prevention of Corruption Act, 1988
+(49 of 1988), S. 31") end on the date of that earlier instrument where we know it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from graph_schema.acts import REPEALED_CODES
+from graph_schema.errors import IngestError, InvalidSectionNumberError
+from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, Chapter, Section, SectionStatus
+from ingestion.report import Reject
+from ingestion.sources.base import ChapterAssignment, Parsed, read_json_array, text_or_none
+from ingestion.subunits import parse_subunits
+
+LEGACY_FILES = {"ipc.json": "IPC", "crpc.json": "CRPC", "iea.json": "IEA"}
+
+# Commencement of instruments that repealed sections before 2024. The Prevention of Corruption
+# Act, 1988 came into force on 9 September 1988; the Adaptation of Laws Order 1950 on 26 January
+# 1950; the Government of India (Adaptation of Indian Laws) Order 1937 on 1 April 1937.
+_EARLIER_REPEALS = (
+    (re.compile(r"Prevention of Corruption Act,?\s*1988", re.I), "1988-09-09"),
+    (re.compile(r"A\.\s*O\.\s*1950", re.I), "1950-01-26"),
+    (re.compile(r"A\.\s*O\.\s*1937", re.I), "1937-04-01"),
+)
+_REPEALED_MARK = re.compile(r"^\s*\[?\s*(?:Rep\.|Repealed\b)", re.I)
+
+_ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
+          (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))  # fmt: skip
+
+
+def roman(n: int) -> str:
+    out = ""
+    for value, numeral in _ROMAN:
+        while n >= value:
+            out += numeral
+            n -= value
+    return out
+
+
+def read_legacy(path: Path, act: str | None = None) -> Parsed:
+    """Read ``ipc.json`` / ``crpc.json`` / ``iea.json`` (or any file of that shape with ``act`` given)."""
+    code = act or LEGACY_FILES.get(path.name.lower())
+    if code is None:
+        raise IngestError(f"{path.name}: cannot tell which repealed code this is; name it ipc/crpc/iea.json")
+    act_obj = next((a for a in REPEALED_CODES if a.code == code), None)
+    out = Parsed()
+    if act_obj is not None:
+        out.acts.append(act_obj)
+    end = act_obj.in_force_to if act_obj else NEW_CRIMINAL_CODES_IN_FORCE
+    seen: set[str] = set()
+    for i, r in enumerate(read_json_array(path), start=1):
+        if not isinstance(r, dict):
+            out.rejects.append(Reject(path.name, i, "expected a JSON object", code))
+            continue
+        raw_no = r.get("Section", r.get("section"))
+        try:
+            number = canonical_section(raw_no)
+        except InvalidSectionNumberError as exc:
+            out.rejects.append(Reject(path.name, i, str(exc), code))
+            continue
+        if number in seen:
+            out.rejects.append(Reject(path.name, i, f"duplicate section {code} {number}", code))
+            continue
+        seen.add(number)
+        title = text_or_none(r.get("section_title"))
+        text = text_or_none(r.get("section_desc"))
+        in_force_to = end
+        if _REPEALED_MARK.match(title or "") or _REPEALED_MARK.match(text or ""):
+            in_force_to = _earlier_repeal(f"{title} {text}") or end
+        chapter = None
+        ch_no = r.get("chapter")
+        if isinstance(ch_no, int) or (isinstance(ch_no, str) and ch_no.isdigit()):
+            ch_title = text_or_none(r.get("chapter_title")) or ""
+            chapter = Chapter(act=code, number=roman(int(ch_no)), title=ch_title[:1].upper() + ch_title[1:])
+            out.chapters.append(ChapterAssignment(code, number, chapter))
+        out.sections.append(
+            Section(
+                act=code,
+                number=number,
+                title=title,
+                text=text,
+                status=SectionStatus.REPEALED,
+                in_force_to=in_force_to,
+                chapter=chapter.key if chapter else None,
+                order=i,
+                source=f"legacy/{path.name}",
+                subunits=parse_subunits(text) if text else (),
+            )
+        )
+    return out
+
+
+def canonical_section(raw: object) -> str:
+    from graph_schema.numbering import canonical_section as canon
+
+    if raw is None:
+        raise InvalidSectionNumberError("record has no section number")
+    return canon(str(raw))
+
+
+def _earlier_repeal(text: str) -> str | None:
+    for pattern, date in _EARLIER_REPEALS:
+        if pattern.search(text):
+            return date
+    return None

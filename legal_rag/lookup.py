@@ -1,0 +1,128 @@
+"""Provision lookup: ``legal-rag section ACT NUMBER [--as-of DATE]`` and its JSON form."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from graph_schema.acts import ActResolver
+from graph_schema.errors import InvalidSectionNumberError, LegalRagError
+from graph_schema.model import ProvisionRef, SectionRecord
+from graph_schema.numbering import parse_reference
+from graph_schema.store import GraphStore
+from graph_schema.temporal import status_on
+from ingestion.dates import parse_date
+
+
+class LookupService:
+    """Resolves an Act name and a section reference against the graph.
+
+    The Act resolver is built once from the graph's Acts; call ``refresh()`` after ingesting.
+    """
+
+    def __init__(self, store: GraphStore) -> None:
+        self._store = store
+        self._resolver: ActResolver | None = None
+
+    def refresh(self) -> None:
+        self._resolver = ActResolver(self._store.all_acts())
+
+    @property
+    def resolver(self) -> ActResolver:
+        if self._resolver is None:
+            self.refresh()
+        assert self._resolver is not None
+        return self._resolver
+
+    def lookup(self, act: str, section: str, as_of: str | None = None) -> dict[str, Any]:
+        """Look a provision up. A provision that does not exist is ``found: False``, never an error.
+
+        Raises:
+            StoreUnavailableError: the graph could not be asked (so we cannot say "not found").
+        """
+        day = _as_of(as_of)
+        out: dict[str, Any] = {
+            "found": False,
+            "act": None,
+            "act_title": None,
+            "section": str(section),
+            "title": None,
+            "status_on_date": None,
+            "as_of": day,
+            "in_force_from": None,
+            "in_force_to": None,
+            "successors": [],
+            "predecessors": [],
+            "text": None,
+        }
+        try:
+            code = self.resolver.resolve(act)
+        except LegalRagError as exc:
+            out["error"] = str(exc)
+            return out
+        out["act"], out["act_title"] = code, self.resolver.title(code)
+        try:
+            key = parse_reference(section, code)
+        except InvalidSectionNumberError as exc:
+            out["error"] = str(exc)
+            return out
+        out["section"] = key.label
+        record = self._store.get_section(code, key.section)
+        if record is None:
+            out["error"] = f"{code} has no section {key.section}"
+            return out
+        sub = "/".join(key.sub)
+        text = record.text
+        if key.sub:
+            if sub in record.subunits:
+                text = record.subunits[sub]
+            elif record.has_text and record.subunits:
+                out["error"] = f"{code} s.{key.section} has no sub-unit {''.join(f'({s})' for s in key.sub)}"
+                return out
+            else:
+                out["note"] = "sub-unit not checked: the section's text is not divided into sub-units in our copy"
+        out.update(
+            found=True,
+            title=record.title,
+            status_on_date=status_on(record, day).value,
+            status=record.status.value,
+            in_force_from=record.in_force_from,
+            in_force_to=record.in_force_to,
+            chapter=record.chapter,
+            has_text=record.has_text,
+            successors=[p.as_dict() for p in _relevant(record.successors, key.label, key.section)],
+            predecessors=[p.as_dict() for p in _relevant(record.predecessors, key.label, key.section)],
+            text=text,
+            amendments=list(record.amendments),
+        )
+        if record.no_successor:
+            out["no_successor"] = record.no_successor
+        repeal = self._store.act_repealed_by(code) if record.in_force_to else None
+        if repeal:
+            out["repealed_by"] = {"act": repeal[0], "effective": repeal[1], "provision": repeal[2]}
+        return out
+
+
+def _relevant(refs: tuple[ProvisionRef, ...], label: str, section: str) -> list[ProvisionRef]:
+    """Edges that concern the unit asked about: all of them for a whole section; for "103(1)",
+    those drawn from 103(1), from its own sub-units, or from the whole of 103."""
+    if label == section:
+        return list(refs)
+    return [p for p in refs if p.via in (None, section, label) or (p.via or "").startswith(label + "(")]
+
+
+def _as_of(raw: str | None) -> str:
+    if raw is None or raw == "":
+        return date.today().isoformat()
+    d = parse_date(raw)
+    if d is None:
+        raise InvalidDateError(f"as_of {raw!r} is not a date (use YYYY-MM-DD)")
+    return d
+
+
+class InvalidDateError(LegalRagError):
+    """An ``as_of`` that is not a calendar date."""
+
+
+def record_summary(record: SectionRecord) -> str:
+    return f"{record.act} s.{record.number} {record.title or ''}".strip()

@@ -1,0 +1,101 @@
+"""Shared fixtures: a real embedded FalkorDB server for the whole session, Neo4j when NEO4J_URI is set,
+and the shipped corpus loaded once."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graph_schema.embedded import EmbeddedFalkorDB
+from graph_schema.store import FalkorGraphStore, GraphStore, Neo4jGraphStore
+from legal_rag.settings import PROJECT_ROOT, Settings
+
+CORPUS = PROJECT_ROOT / "data" / "corpus"
+
+
+@pytest.fixture(scope="session")
+def falkor_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedFalkorDB]:
+    server = EmbeddedFalkorDB(tmp_path_factory.mktemp("state") / "falkordb")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def settings(falkor_server: EmbeddedFalkorDB) -> Settings:
+    """Settings whose embedded state dir is the session's server."""
+    return Settings(corpus_dir=CORPUS, state_dir=falkor_server.data_dir.parent)
+
+
+def _falkor(server: EmbeddedFalkorDB, graph: str) -> FalkorGraphStore:
+    store = FalkorGraphStore(graph=graph, unix_socket_path=server.socket_path)
+    store.open()
+    store.ensure_schema()
+    return store
+
+
+def _neo4j() -> Neo4jGraphStore:
+    store = Neo4jGraphStore(
+        uri=os.environ["NEO4J_URI"],
+        user=os.environ.get("NEO4J_USER", "neo4j"),
+        password=os.environ.get("NEO4J_PASSWORD", ""),
+    )
+    store.open()
+    store.clear()
+    store.ensure_schema()
+    return store
+
+
+BACKENDS = ["falkordb"] + (["neo4j"] if os.environ.get("NEO4J_URI") else [])
+
+
+@pytest.fixture(params=BACKENDS)
+def graph_store(request: pytest.FixtureRequest, falkor_server: EmbeddedFalkorDB) -> Iterator[GraphStore]:
+    """An empty graph on every backend we can run."""
+    store: GraphStore
+    if request.param == "neo4j":
+        store = _neo4j()
+    else:
+        store = _falkor(falkor_server, f"t_{uuid.uuid4().hex[:12]}")
+    try:
+        yield store
+    finally:
+        store.clear()
+        store.close()
+
+
+@pytest.fixture
+def empty_store(falkor_server: EmbeddedFalkorDB) -> Iterator[FalkorGraphStore]:
+    store = _falkor(falkor_server, f"e_{uuid.uuid4().hex[:12]}")
+    try:
+        yield store
+    finally:
+        store.clear()
+        store.close()
+
+
+class Loaded:
+    def __init__(self, store: FalkorGraphStore, report: object) -> None:
+        self.store = store
+        self.report = report
+
+
+@pytest.fixture(scope="session")
+def loaded(falkor_server: EmbeddedFalkorDB) -> Iterator[Loaded]:
+    """The whole shipped corpus, loaded once for the session (read-only for tests)."""
+    from ingestion.pipeline import default_paths, ingest
+
+    store = _falkor(falkor_server, "corpus")
+    report = ingest(store, default_paths(CORPUS))
+    try:
+        yield Loaded(store, report)
+    finally:
+        store.close()
+
+
+def real_corpus_path(*parts: str) -> Path:
+    return CORPUS.joinpath(*parts)

@@ -1,0 +1,167 @@
+"""One contract suite for every GraphStore: FalkorDB always, Neo4j when NEO4J_URI is set."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph_schema.embedded import EmbeddedFalkorDB
+from graph_schema.errors import StoreUnavailableError
+from graph_schema.model import (
+    Act,
+    Amendment,
+    AmendmentKind,
+    Chapter,
+    CitationKey,
+    Relation,
+    Replacement,
+    Section,
+    SectionStatus,
+    SubUnit,
+)
+from graph_schema.store import FalkorGraphStore, GraphStore, Neo4jGraphStore
+
+# Real text: BNS s.103 and IPC s.302 (India Code / legacy copies in data/corpus).
+BNS_103_1 = (
+    "Whoever commits murder shall be punished with death or imprisonment for life, and shall also be liable to fine."
+)
+BNS_103_2 = (
+    "When a group of five or more persons acting in concert commits murder on the ground of race, caste or "
+    "community, sex, place of birth, language, personal belief or any other similar ground each member of such "
+    "group shall be punished with death or with imprisonment for life, and shall also be liable to fine."
+)
+IPC_302 = "Whoever commits murder shall be punished with death, or imprisonment for life, and shall also be liable to fine."
+
+ACTS = [
+    Act(code="IPC", title="The Indian Penal Code, 1860", in_force_from="1862-01-01", in_force_to="2024-07-01",
+        status=SectionStatus.REPEALED, aliases=("I.P.C.", "Penal Code")),
+    Act(code="BNS", title="The Bharatiya Nyaya Sanhita, 2023", in_force_from="2024-07-01", aliases=("B.N.S.",)),
+]
+BNS103 = Section(
+    act="BNS", number="103", title="Punishment for murder.", text=f"(1) {BNS_103_1}\n\n(2) {BNS_103_2}",
+    chapter="BNS:CH:VI",
+    subunits=(SubUnit(("1",), BNS_103_1), SubUnit(("2",), BNS_103_2)),
+)
+IPC302 = Section(act="IPC", number="302", title="Punishment for murder", text=IPC_302,
+                 status=SectionStatus.REPEALED, in_force_to="2024-07-01")
+
+
+def _load(store: GraphStore) -> None:
+    store.upsert_acts(ACTS)
+    store.upsert_chapters([Chapter("BNS", "VI", "Of offences affecting the human body")])
+    store.upsert_sections([BNS103, IPC302])
+    store.upsert_replacements([
+        Replacement(CitationKey("IPC", "302"), CitationKey("BNS", "103", ("1",)), Relation.SAME,
+                    "No Change, except IPC section is included as subsection in BNS.")
+    ])
+
+
+def test_round_trip_section_with_subunits_and_chapter(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    rec = graph_store.get_section("BNS", "103")
+    assert rec is not None
+    assert rec.act_title == "The Bharatiya Nyaya Sanhita, 2023"
+    assert rec.subunits == {"1": BNS_103_1, "2": BNS_103_2}
+    assert rec.chapter == "BNS:CH:VI"
+    assert rec.in_force_from == "2024-07-01"  # inherited from the Act
+    assert [(p.act, p.section, p.relation) for p in rec.predecessors] == [("IPC", "302", "same")]
+
+
+def test_replacement_edges_read_from_both_ends(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    old = graph_store.get_section("IPC", "302")
+    assert old is not None
+    assert [(p.act, p.section, p.relation, p.via) for p in old.successors] == [("BNS", "103(1)", "same", "302")]
+    assert old.status is SectionStatus.REPEALED
+    assert old.in_force_to == "2024-07-01"
+
+
+def test_missing_section_is_none_not_an_error(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    assert graph_store.get_section("BNS", "377") is None
+    assert graph_store.get_section("NOSUCH", "1") is None
+
+
+def test_rewrite_is_idempotent_and_hashes_are_stable(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    before = graph_store.counts()
+    hashes = graph_store.existing_hashes("section", [BNS103.key, IPC302.key, "BNS:999"])
+    assert hashes == {BNS103.key: BNS103.row()["row_hash"], IPC302.key: IPC302.row()["row_hash"]}
+    _load(graph_store)
+    assert graph_store.counts() == before
+    assert before["SubUnit"] == 2 and before["REPLACED_BY"] == 1
+
+
+def test_changed_text_updates_in_place_and_replaces_subunits(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    changed = Section(act="BNS", number="103", title="Punishment for murder.", text=BNS_103_1,
+                      subunits=(SubUnit(("1",), BNS_103_1),), chapter="BNS:CH:VI")
+    graph_store.upsert_sections([changed])
+    rec = graph_store.get_section("BNS", "103")
+    assert rec is not None and rec.text == BNS_103_1
+    assert rec.subunits == {"1": BNS_103_1}
+    assert graph_store.counts()["Section"] == 2
+    # The predecessor edge survives the update.
+    assert [p.section for p in rec.predecessors] == ["302"]
+
+
+def test_amendments_and_act_repeal(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    graph_store.upsert_amendments([
+        Amendment("BNS", "103", "1", AmendmentKind.SUBSTITUTED, "Act 1 of 2025", "2025-01-01", "Subs. by Act 1 of 2025")
+    ])
+    graph_store.upsert_act_repeals([("IPC", "BNS", "2024-07-01", "BNS s.358")])
+    rec = graph_store.get_section("BNS", "103")
+    assert rec is not None
+    assert rec.amendments[0]["effective"] == "2025-01-01"
+    assert graph_store.act_repealed_by("IPC") == ("BNS", "2024-07-01", "BNS s.358")
+    assert graph_store.act_repealed_by("BNS") is None
+
+
+def test_keys_with_text_and_section_numbers(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    graph_store.upsert_sections([Section(act="BNS", number="358", title=None, text=None)])
+    assert graph_store.keys_with_text(["BNS:103", "BNS:358", "BNS:1"]) == {"BNS:103"}
+    assert graph_store.section_numbers("BNS") == {"103", "358"}
+
+
+def test_all_acts_round_trip_aliases(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    acts = {a.code: a for a in graph_store.all_acts()}
+    assert acts["IPC"].aliases == ("I.P.C.", "Penal Code")
+    assert acts["IPC"].in_force_to == "2024-07-01"
+
+
+def test_a_failing_batch_writes_nothing(graph_store: GraphStore) -> None:
+    """One statement per batch: a row the engine refuses aborts the whole batch."""
+    graph_store.upsert_acts(ACTS)
+    good = Section(act="BNS", number="1", title="Short title", text="(1) This Act may be called ...")
+    bad = Section(act="BNS", number="2", title="Definitions", text="x")
+    rows = [good.row(), {**bad.row(), "title": {"not": "a primitive"}}]  # maps are not property values
+    with pytest.raises(Exception):  # noqa: B017 - each engine raises its own client error type
+        graph_store._write(__import__("graph_schema.cypher").cypher.UPSERT_SECTIONS, {"rows": rows})  # type: ignore[attr-defined]
+    assert graph_store.get_section("BNS", "1") is None
+
+
+def test_unreachable_falkordb_is_retryable_not_not_found(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    store = FalkorGraphStore(unix_socket_path=str(tmp_path / "nobody.sock"))
+    with pytest.raises(StoreUnavailableError):
+        store.open()
+
+
+def test_unreachable_neo4j_is_retryable() -> None:
+    store = Neo4jGraphStore(uri="bolt://127.0.0.1:1", user="neo4j", password="x")
+    with pytest.raises(StoreUnavailableError):
+        store.open()
+
+
+def test_server_stopped_mid_run_raises_unavailable(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    server = EmbeddedFalkorDB(tmp_path / "g")
+    server.start()
+    store = FalkorGraphStore(unix_socket_path=server.socket_path)
+    store.open()
+    store.ensure_schema()
+    _load(store)
+    assert store.get_section("BNS", "103") is not None
+    server.stop()
+    with pytest.raises(StoreUnavailableError):
+        store.get_section("BNS", "103")
