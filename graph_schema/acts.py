@@ -116,7 +116,7 @@ ACT_REPEALS: tuple[tuple[str, str, str], ...] = (
     ("IEA", "BSA", "170"),
 )
 
-_STOP = {"the", "of", "and", "for", "in", "on", "to", "a", "an", "act", "with", "by", "at"}
+STOPWORDS = {"the", "of", "and", "for", "in", "on", "to", "a", "an", "act", "with", "by", "at"}
 
 
 def normalise_alias(name: str) -> str:
@@ -136,7 +136,7 @@ def normalise_alias(name: str) -> str:
 
 def generated_code(title: str, year: str | int | None) -> str:
     """Initials of a title's significant words plus its year: "The Companies Act, 2013" -> "CA2013"."""
-    words = [w for w in re.findall(r"[A-Za-z]+", re.sub(r",?\s*\d{4}\.?$", "", title)) if w.lower() not in _STOP]
+    words = [w for w in re.findall(r"[A-Za-z]+", re.sub(r",?\s*\d{4}\.?$", "", title)) if w.lower() not in STOPWORDS]
     initials = "".join(w[0].upper() for w in words) or "ACT"
     return f"{initials}A{year}" if year else f"{initials}A"
 
@@ -192,7 +192,7 @@ class ActResolver:
         raise UnknownActError(name, self._suggest(key))
 
     def _suggest(self, key: str) -> tuple[str, ...]:
-        words = set(key.split()) - _STOP
+        words = set(key.split()) - STOPWORDS
         if not words:
             return ()
         scored = []

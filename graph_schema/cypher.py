@@ -24,9 +24,10 @@ MATCH (s:Section {key: k})
 RETURN s.key AS key, s.row_hash AS row_hash
 """
 
+# Anchored on the old section's indexed key: an unanchored relationship match scans every section.
 REPLACEMENT_HASHES = """
 UNWIND $keys AS k
-MATCH (:Section)-[r:REPLACED_BY {edge_key: k}]->(:Section)
+MATCH (:Section {key: k.old})-[r:REPLACED_BY {edge_key: k.edge}]->(:Section)
 RETURN r.edge_key AS key, r.row_hash AS row_hash
 """
 
@@ -36,10 +37,10 @@ MATCH (m:Amendment {key: k})
 RETURN m.key AS key, m.row_hash AS row_hash
 """
 
-SECTIONS_WITH_TEXT = """
+PRIMARY_SECTIONS = """
 UNWIND $keys AS k
 MATCH (s:Section {key: k})
-WHERE s.has_text = true
+WHERE coalesce(s.existence_only, false) = false
 RETURN s.key AS key
 """
 
@@ -77,7 +78,7 @@ MERGE (s:Section {key: r.key})
 SET s.act = r.act, s.number = r.number, s.title = r.title, s.text = r.text,
     s.has_text = r.has_text, s.content_hash = r.content_hash, s.status = r.status,
     s.in_force_from = r.in_force_from, s.in_force_to = r.in_force_to, s.chapter = r.chapter,
-    s.order = r.order, s.source = r.source, s.row_hash = r.row_hash
+    s.order = r.order, s.source = r.source, s.existence_only = r.existence_only, s.row_hash = r.row_hash
 MERGE (a)-[:HAS_SECTION]->(s)
 WITH s, r
 OPTIONAL MATCH (s)-[:HAS_UNIT]->(old:SubUnit)

@@ -56,7 +56,7 @@ class EmbeddedFalkorDB:
         if not os.path.exists(self.socket_path):
             return False
         try:
-            client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=2, socket_connect_timeout=2)
+            client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=2, socket_connect_timeout=2, retry=None)
             try:
                 return bool(client.ping())
             finally:
@@ -95,7 +95,7 @@ class EmbeddedFalkorDB:
                 "--pidfile", str(self.pid_file),
                 "--logfile", str(self.log_file),
             ]  # fmt: skip
-            proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False)
             if proc.returncode != 0:
                 raise StoreUnavailableError(f"could not start FalkorDB: {proc.stderr.strip() or proc.stdout.strip()}")
             self._wait_ready()
@@ -108,9 +108,9 @@ class EmbeddedFalkorDB:
         if not self.is_running():
             return False
         pid = self._pid()
-        client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=30)
+        client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=30, retry=None)
         with contextlib.suppress(redis.exceptions.ConnectionError):
-            client.shutdown()
+            client.execute_command("SHUTDOWN")  # the server closes the connection as it exits
         client.close()
         deadline = time.monotonic() + self._timeout
         while time.monotonic() < deadline:
@@ -132,7 +132,7 @@ class EmbeddedFalkorDB:
         last: Exception | None = None
         while time.monotonic() < deadline:
             try:
-                client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=2)
+                client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=2, retry=None)
                 try:
                     client.ping()
                     return

@@ -123,6 +123,8 @@ class Section:
     order: int | None = None
     source: str | None = None
     subunits: tuple[SubUnit, ...] = field(default=())
+    existence_only: bool = False
+    """From an index that proves the section exists but holds no text; never overwrites a primary record."""
 
     @property
     def key(self) -> str:
@@ -156,6 +158,7 @@ class Section:
             "chapter": self.chapter,
             "order": self.order,
             "source": self.source,
+            "existence_only": self.existence_only,
             "subunits": [{"path": "/".join(u.path), "text": u.text} for u in self.subunits],
         }
         d["row_hash"] = _hash(d)

@@ -18,7 +18,9 @@ _SECTION_RE = re.compile(r"^(\d+)([A-Z]{0,4})$")
 _ROMAN_ONLY = re.compile(r"^[IVXLC]+$")
 _SUB_RE = re.compile(r"\(\s*([0-9A-Za-z]{1,6})\s*\)")
 _REF_RE = re.compile(
-    r"^\s*(?:(?:section|sec\.?|s\.|ss\.)\s*)?([0-9]+(?:\s*-?\s*[A-Za-z]{1,4})?)\s*\.?\s*((?:\(\s*[0-9A-Za-z]{1,6}\s*\)\s*)*)\s*$",
+    # A letter suffix is attached ("498A", "498-A") or a single capital after a space ("73 A");
+    # "5 para" is not section "5PARA".
+    r"^\s*(?:(?:section|sec\.?|s\.|ss\.)\s*)?([0-9]+(?:-?[A-Za-z]{1,4}|\s[A-Z])?)\s*\.?\s*((?:\(\s*[0-9A-Za-z]{1,6}\s*\)\s*)*)\s*$",
     re.IGNORECASE,
 )
 

@@ -42,7 +42,7 @@ class GraphStore(Protocol):
 
     def existing_hashes(self, kind: str, keys: Sequence[str]) -> dict[str, str]: ...
 
-    def keys_with_text(self, keys: Sequence[str]) -> set[str]: ...
+    def primary_keys(self, keys: Sequence[str]) -> set[str]: ...
 
     def upsert_acts(self, acts: Sequence[Act]) -> None: ...
 
@@ -107,14 +107,17 @@ class CypherGraphStore(ABC):
         query = _HASH_QUERIES[kind]
         out: dict[str, str] = {}
         for i in range(0, len(keys), _CHUNK):
-            for row in self._read(query, {"keys": list(keys[i : i + _CHUNK])}):
+            chunk: list[Any] = list(keys[i : i + _CHUNK])
+            if kind == "replacement":  # edge keys are "<old section key>|<old label>-><new ...>"
+                chunk = [{"old": k.split("|", 1)[0], "edge": k} for k in chunk]
+            for row in self._read(query, {"keys": chunk}):
                 out[row["key"]] = row["row_hash"]
         return out
 
-    def keys_with_text(self, keys: Sequence[str]) -> set[str]:
+    def primary_keys(self, keys: Sequence[str]) -> set[str]:
         out: set[str] = set()
         for i in range(0, len(keys), _CHUNK):
-            out.update(r["key"] for r in self._read(cypher.SECTIONS_WITH_TEXT, {"keys": list(keys[i : i + _CHUNK])}))
+            out.update(r["key"] for r in self._read(cypher.PRIMARY_SECTIONS, {"keys": list(keys[i : i + _CHUNK])}))
         return out
 
     def upsert_acts(self, acts: Sequence[Act]) -> None:
@@ -298,6 +301,12 @@ class FalkorGraphStore(CypherGraphStore):
                 self._g = None
 
     def ensure_schema(self) -> None:
+        """Range indexes on every key.
+
+        No GRAPH.CONSTRAINT here: FalkorDB 4.16 appends it to the AOF in a form that fails on replay
+        ("Constraint already exists"), and the server then refuses to start. Uniqueness does not
+        need it: FalkorDB runs write queries one at a time and every write MERGEs on an indexed key.
+        """
         import redis
 
         for label, prop in cypher.INDEXED:
@@ -306,14 +315,6 @@ class FalkorGraphStore(CypherGraphStore):
             except redis.exceptions.ResponseError as exc:
                 if "already indexed" not in str(exc).lower():
                     raise
-        for label, prop in cypher.UNIQUE:
-            try:
-                self._graph().create_node_unique_constraint(label, prop)
-            except redis.exceptions.ResponseError as exc:
-                if "already exists" not in str(exc).lower():
-                    raise
-            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
-                raise StoreUnavailableError(str(exc)) from exc
 
     def _graph(self) -> Any:
         if self._g is None:
@@ -321,7 +322,14 @@ class FalkorGraphStore(CypherGraphStore):
         return self._g
 
     def _read(self, query: str, params: Row | None = None) -> list[Row]:
-        res = self._call(lambda g: g.ro_query(query, params or {}))
+        import redis
+
+        try:
+            res = self._call(lambda g: g.ro_query(query, params or {}))
+        except redis.exceptions.ResponseError as exc:
+            if "empty key" in str(exc):  # the graph does not exist yet: it holds nothing
+                return []
+            raise
         names = [h[1] if isinstance(h, list | tuple) else h for h in res.header]
         return [dict(zip(names, row, strict=True)) for row in res.result_set]
 

@@ -353,12 +353,12 @@ def _plan(
     if chapters:
         plan.append((store.upsert_chapters, chapters))  # type: ignore[arg-type]
 
-    # Existence-only records never overwrite a section that has text (in this run or in the graph).
+    # Existence-only records never overwrite a section from a text source (in this run or in the graph).
     sections: dict[str, object] = dict(m.sections)
     candidates = {k: s for k, s in m.existence_only.items() if k not in m.sections}
-    with_text = store.keys_with_text(list(candidates))
+    primary = store.primary_keys(list(candidates))
     for k, s in candidates.items():
-        if k in with_text:
+        if k in primary:
             report.unchanged[s.act] += 1
         else:
             sections[k] = s

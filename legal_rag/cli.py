@@ -229,6 +229,9 @@ def _section_stream(service: Any) -> None:
 
 
 def _print_section(r: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    r = {k: escape(v) if isinstance(v, str) else v for k, v in r.items()}
     if not r["found"]:
         who = f"{r['act']} s.{r['section']}" if r["act"] else r["section"]
         out.print(f"[red]not found:[/red] {who}: {r.get('error', '')}")
@@ -240,8 +243,8 @@ def _print_section(r: dict[str, Any]) -> None:
     out.print(f"status on {r['as_of']}: [{colour.get(st, 'white')}]{st}[/]   (in force {span})")
     for label, refs in (("successor", r["successors"]), ("predecessor", r["predecessors"])):
         for p in refs:
-            note = f" - {p['note']}" if p.get("note") else ""
-            out.print(f"  {label}: {p['act']} s.{p['section']} [{p['relation']}]{note}")
+            note = f" - {escape(p['note'])}" if p.get("note") else ""
+            out.print(f"  {label}: {p['act']} s.{escape(p['section'])} \\[{p['relation']}]{note}")
     if r.get("no_successor"):
         out.print(f"  no successor: {r['no_successor']}")
     if r.get("note"):

@@ -31,16 +31,6 @@ class TextFill:
     source: str
 
 
-@dataclass(frozen=True, slots=True)
-class NoSuccessor:
-    """An old provision that deliberately has no successor, with the authority for saying so."""
-
-    act: str
-    section: str
-    reason: str
-    authority: str
-
-
 @dataclass
 class Parsed:
     """Everything one or more source files contributed, before it is checked against the graph.
@@ -56,7 +46,6 @@ class Parsed:
     fills: list[TextFill] = field(default_factory=list)
     amendments: list[Amendment] = field(default_factory=list)
     replacements: list[Replacement] = field(default_factory=list)
-    no_successor: list[NoSuccessor] = field(default_factory=list)
     act_repeals: list[tuple[str, str, str, str]] = field(default_factory=list)
     rejects: list[Reject] = field(default_factory=list)
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from graph_schema.acts import CURATED_BY_SLUG, generated_code, title_aliases
+from graph_schema.acts import CURATED_BY_SLUG, STOPWORDS, generated_code, title_aliases
 from graph_schema.errors import InvalidSectionNumberError
 from graph_schema.model import Act, Section, SectionStatus
 from graph_schema.numbering import canonical_section
@@ -47,8 +47,9 @@ def act_codes_for_catalog(rows: list[dict[str, Any]]) -> dict[str, str]:
             taken.add(code)
             continue
         for slug, title, year in members:
-            words = re.findall(r"[A-Za-z]+", re.sub(r"^The\s+", "", title))
-            alt = words[0][:3].upper() + generated_code(" ".join(words[1:]), year) if words else code
+            words = [w for w in re.findall(r"[A-Za-z]+", re.sub(r",?\s*\d{4}\.?$", "", title))
+                     if w.lower() not in STOPWORDS]
+            alt = (words[0][:3] + "".join(w[0] for w in words[1:])).upper() + f"A{year or ''}" if words else code
             while alt in taken:
                 alt += "X"
             out[slug] = alt
@@ -136,6 +137,7 @@ def read_section_index(path: Path, slug_to_code: Mapping[str, str]) -> Parsed:
                 in_force_to=ceased,
                 order=_int(r.get("order_no")),
                 source=f"indiacode/{path.name}",
+                existence_only=True,
             )
         )
     return out

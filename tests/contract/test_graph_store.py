@@ -117,11 +117,14 @@ def test_amendments_and_act_repeal(graph_store: GraphStore) -> None:
     assert graph_store.act_repealed_by("BNS") is None
 
 
-def test_keys_with_text_and_section_numbers(graph_store: GraphStore) -> None:
+def test_primary_keys_and_section_numbers(graph_store: GraphStore) -> None:
     _load(graph_store)
-    graph_store.upsert_sections([Section(act="BNS", number="358", title=None, text=None)])
-    assert graph_store.keys_with_text(["BNS:103", "BNS:358", "BNS:1"]) == {"BNS:103"}
-    assert graph_store.section_numbers("BNS") == {"103", "358"}
+    graph_store.upsert_sections([
+        Section(act="BNS", number="358", title=None, text=None, existence_only=True),
+        Section(act="BNS", number="114", title="Hurt.", text=None),  # a primary record without text
+    ])
+    assert graph_store.primary_keys(["BNS:103", "BNS:358", "BNS:114", "BNS:1"]) == {"BNS:103", "BNS:114"}
+    assert graph_store.section_numbers("BNS") == {"103", "114", "358"}
 
 
 def test_all_acts_round_trip_aliases(graph_store: GraphStore) -> None:

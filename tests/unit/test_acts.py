@@ -1,0 +1,69 @@
+"""Act names lawyers write, resolved to codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from graph_schema.acts import ActResolver, generated_code, normalise_alias
+from graph_schema.errors import AmbiguousActError, UnknownActError
+from ingestion.sources.indiacode import act_codes_for_catalog, read_catalog
+from tests.conftest import real_corpus_path
+
+
+@pytest.fixture(scope="module")
+def resolver() -> ActResolver:
+    from graph_schema.acts import REPEALED_CODES
+
+    parsed = read_catalog(real_corpus_path("indiacode", "acts_catalog.jsonl"))
+    return ActResolver([*REPEALED_CODES, *parsed.acts])
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("IPC", "IPC"), ("ipc", "IPC"), ("Indian Penal Code", "IPC"), ("I.P.C.", "IPC"), ("Penal Code", "IPC"),
+        ("Indian Penal Code, 1860", "IPC"),
+        ("Cr.P.C.", "CRPC"), ("CrPC", "CRPC"), ("Code of Criminal Procedure, 1973", "CRPC"),
+        ("Evidence Act", "IEA"), ("Indian Evidence Act, 1872", "IEA"),
+        ("BNS", "BNS"), ("Bharatiya Nyaya Sanhita, 2023", "BNS"), ("The Bharatiya Nagarik Suraksha Sanhita, 2023", "BNSS"),
+        ("BSA", "BSA"),
+        ("N.I. Act", "NIA"), ("Negotiable Instruments Act, 1881", "NIA"),
+        ("Hindu Marriage Act, 1955", "HMA"), ("HMA", "HMA"), ("the Hindu Marriage Act", "HMA"),
+        ("CPC", "CPC"), ("Code of Civil Procedure, 1908", "CPC"),
+        ("DV Act", "PWDVA"), ("SC/ST Act", "SCSTA"), ("POCSO", "POCSO"),
+        ("The Companies Act, 2013", "CA2013"), ("Companies Act 2013", "CA2013"),
+        ("Advocates Act, 1961", "ADVA1961"), ("Apprentices Act, 1961", "APPA1961"),
+    ],
+)
+def test_aliases_resolve(resolver: ActResolver, name: str, code: str) -> None:
+    assert resolver.resolve(name) == code
+
+
+def test_unknown_act_is_a_clear_error_with_suggestions(resolver: ActResolver) -> None:
+    with pytest.raises(UnknownActError) as e:
+        resolver.resolve("Indian Penal Cod")
+    assert "unknown Act" in str(e.value)
+    assert "IPC" in e.value.suggestions
+
+
+def test_ambiguous_alias() -> None:
+    from graph_schema.model import Act
+
+    r = ActResolver([Act(code="A1", title="The Foo Act, 1950"), Act(code="A2", title="The Foo Act, 1990")])
+    with pytest.raises(AmbiguousActError):
+        r.resolve("Foo Act")
+    assert r.resolve("Foo Act, 1990") == "A2"
+
+
+def test_catalog_codes_are_unique_over_all_846_acts() -> None:
+    rows = [json.loads(x) for x in real_corpus_path("indiacode", "acts_catalog.jsonl").open()]
+    codes = act_codes_for_catalog(rows)
+    assert len(codes) == 846
+    assert len(set(codes.values())) == 846
+
+
+def test_generated_code_and_normalise() -> None:
+    assert generated_code("The Companies Act, 2013", "2013") == "CA2013"
+    assert normalise_alias("the Cr.P.C.") == "crpc"
