@@ -274,7 +274,7 @@ def parse_footnotes(act: str, section: str, footnotes: str | None) -> tuple[Amen
 # Section status
 # ---------------------------------------------------------------------------------------------
 
-_GONE_TITLE = {"omitted": SectionStatus.OMITTED, "repealed": SectionStatus.REPEALED, "repeal": SectionStatus.REPEALED}
+_GONE_TITLE = {"omitted": SectionStatus.OMITTED, "repealed": SectionStatus.REPEALED}
 # The text of an omitted or repealed section is a note under its old heading: "[Guardianship in
 # marriage.Omitted by the Child Marriage Restraint (Amendment) Act, 1978, (2 of 1978), s. 6 and
 # Schedule (w.e.f. 1-10-1978)." (HMA s.6), "20. [Controller to act as repository.]Omitted by ..."
@@ -335,7 +335,7 @@ _MARKUP = re.compile(
     r"|(?P<stars>\*(?:[ \t]*\*){2,})"  # * * * without a marker
     r"|(?P<lb>\[)|(?P<rb>\])"
 )
-_LABEL_START = re.compile(r"^\(\s*[0-9A-Za-z]{1,6}(?:-[0-9A-Za-z]{1,3})?\s*\)(?!\s*(?:[,;.)]|of\b|and\b|or\b|to\s*\())")
+_LABEL_START = re.compile(r"^\(\s*[0-9A-Za-z]{1,6}(?:-[0-9A-Za-z]{1,3})?\s*\)")
 _BLOCK_WORD = re.compile(r"^(?:Provided\b|Explanation\b|Illustrations?\b|Exception\b)")
 _BOUNDARY_END = re.compile(r"(?:[;:.—–]|-{2,}|;\s*(?:or|and))$")
 
@@ -382,7 +382,7 @@ def clean_text(text: str) -> str:
 
     ``^1[`` and its matching ``]`` go, as do ``^2* * * * *`` omission marks; lines inside a
     paragraph are joined with one space (a line ending in a single hyphen joins without one:
-    ``sub-\\nsection`` reads ``sub-section``); paragraphs are separated by one blank line. A line
+    ``(w.e.f.1-1-\\n1964)`` reads ``(w.e.f.1-1-1964)``); paragraphs are separated by one blank line. A line
     that opens a sub-unit or proviso after a line ending in ``;``, ``:``, ``.`` or a dash starts
     a paragraph of its own. Words are never changed, added or dropped.
     """
@@ -396,7 +396,7 @@ def clean_text(text: str) -> str:
             if _starts_block(current, line):
                 paragraphs.append(current)
                 current = line
-            elif re.search(r"[A-Za-z]-$", current) and not current.endswith("--") and line[0].isalpha():
+            elif re.search(r"[A-Za-z0-9]-$", current) and not current.endswith("--") and line[0].isalnum():
                 current += line
             else:
                 current += " " + line

@@ -40,22 +40,22 @@ _EXACT = 1.0 + 1e-9  # a gap of at most one step: the next label or an inserted 
 _NEAR = 5.0  # the largest gap tolerated for omitted labels when nothing closer fits
 
 _LABEL = r"\(\s*(?P<{}>[0-9]{{1,3}}(?:\s*-?\s*[A-Za-z]{{1,3}})?|[a-z]{{1,5}}(?:-[a-z])?|[A-Z]{{1,4}})\s*\)"
-_CONTINUES_REFERENCE = r"(?!\s*(?:[,;.)]|of\b|and\b|or\b|to\s*\())"
 _STARTS = re.compile(
     "|".join(
         (
             # at a paragraph start (a bracket may survive from a marker whose opening was lost)
             r"(?:^|(?<=\n\n))\[?" + _LABEL.format("para"),
-            # inline after a dash, colon or semicolon, unless it reads on as a cross-reference
-            r"(?:[—–―‒:;]|--+|\.-+)[ \t]*" + _LABEL.format("dash") + _CONTINUES_REFERENCE,
+            # inline after a dash, colon or semicolon
+            r"(?:[—–―‒:;]|--+|\.-+)[ \t]*" + _LABEL.format("dash"),
             # inline after a full stop, before a capital
             r"\.[ \t]*" + _LABEL.format("stop") + r"(?=[ \t]+[A-Z\"“])",
         )
     )
 )
 _FOLLOWING = re.compile(r"[ \t]*" + _LABEL.format("next") + r"(?=[ \t]+[A-Z\"“])")
-_ASIDE = re.compile(r"(?:^|\n\n)(?:Explanations?|Illustrations?|Exceptions?)\b")
+_ASIDE = re.compile(r"(?:^|\n\n)(?:Explanations?|Illustrations?)\b")
 _STATE_AMENDMENT = re.compile(r"(?:^|\n\n)STATE\s+AMENDMENTS?\b", re.IGNORECASE)
+_RESTATED = re.compile(r"\n\n\d+[A-Z]{0,3}\.\s*[A-Z]")
 _ROMAN_RE = re.compile(r"^(?P<numeral>l?x{0,3}(?:ix|iv|v?i{0,3}))(?P<suffix>[a-z]{0,2})$")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50}
 
@@ -208,6 +208,12 @@ def parse_subunits(text: str) -> tuple[SubUnit, ...]:
         return ()
     cut = _STATE_AMENDMENT.search(text)
     body = text[: cut.start()] if cut else text
+    # CPC s.35 runs on, after its own sub-sections, into the section as substituted for commercial
+    # disputes ("35. Costs.(1) In relation to any commercial dispute ..."): a section restated under
+    # its number is another text. (A heading after chapter titles, before any unit, is not.)
+    restated = _RESTATED.search(body)
+    if restated and _STARTS.search(body, 0, restated.start()):
+        body = body[: restated.start()]
     labels = _label_events(body)
     events: list[tuple[int, int, str]] = [(offset, i, "label") for i, (offset, _) in enumerate(labels)]
     events += [(m.end(), -1, "aside") for m in _ASIDE.finditer(body)]

@@ -22,6 +22,8 @@ def make_celery(settings: Settings) -> Celery:
         broker_connection_retry_on_startup=True,
         task_default_queue="legal_rag",
         worker_hijack_root_logger=False,
+        broker_transport_options={"visibility_timeout": settings.jobs.visibility_timeout_s},
+        result_backend_transport_options={"visibility_timeout": settings.jobs.visibility_timeout_s},
     )
     tasks.register(app, lambda: open_graph_store(settings), batch_size=settings.ingest.batch_size)
     return app

@@ -46,8 +46,8 @@ class JobSettings(BaseModel):
     # None: use the embedded FalkorDB/Redis server's unix socket (database 1) as broker and backend.
     broker_url: str | None = None
     result_backend: str | None = None
-    max_retries: int = 5
-    retry_backoff_s: int = 2
+    visibility_timeout_s: int = 3600
+    """An unacknowledged job (its worker died) is handed to another worker after this long."""
 
 
 class IngestSettings(BaseModel):

@@ -22,6 +22,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "data/corpus/indiacode/sections_f
 INS, SUBS, OMIT, REP = AmendmentKind.INSERTED, AmendmentKind.SUBSTITUTED, AmendmentKind.OMITTED, AmendmentKind.REPEALED
 ADDED, RENUM, AMENDED = AmendmentKind.ADDED, AmendmentKind.RENUMBERED, AmendmentKind.AMENDED
 IN_FORCE, OMITTED, REPEALED = SectionStatus.IN_FORCE, SectionStatus.OMITTED, SectionStatus.REPEALED
+JK_ORDER = "Jammu and Kashmir Reorganization (Adaptation of Central Laws) Order, 2020"
 
 
 @cache
@@ -102,8 +103,8 @@ FOOTNOTES = [
     # ISA s.57: the date belongs to the 1929 renumbering, not the "earlier" 1926 one.
     ("indian-succession", "57", "1", RENUM, "Act 18 of 1929", "1929-10-01"),
     # Family Courts Act s.19: "Sub-section (6) by the Jammu and Kashmir ... Order, 2020" lost its verb.
-    ("family-courts", "19", "4", AMENDED, "Jammu and Kashmir Reorganization (Adaptation of Central Laws) Order, 2020", None),
-    ("arbitration", "1", "1", OMIT, "Jammu and Kashmir Reorganization (Adaptation of Central Laws) Order, 2020", None),
+    ("family-courts", "19", "4", AMENDED, JK_ORDER, None),
+    ("arbitration", "1", "1", OMIT, JK_ORDER, None),
     # IT Act s.1 is laid out one word per line: "2\nSubs. by ... (w.e.f. 27\n-\n10\n-\n2009)."
     ("information-technology", "1", "2", SUBS, "Act 10 of 2009", "2009-10-27"),
     ("information-technology", "25", "1", SUBS, "S.O. 1015(E)", "2002-09-19"),
@@ -252,6 +253,11 @@ def test_clean_text_drops_omission_marks() -> None:
 def test_clean_text_keeps_words_apart() -> None:
     # Dowry Act s.6: "within^1[three months]" - removing the marker must not glue two words.
     assert "within three months after the date of marriage" in clean_text(str(row("dowry", "6")["text"]))
+
+
+def test_clean_text_joins_a_line_broken_at_a_hyphen() -> None:
+    # CPC s.48: "Rep. by the Limitation Act, 1963 (36 of 1963), s. 28 (w.e.f.1-1-\n1964)."
+    assert "s. 28 (w.e.f.1-1-1964)." in clean_text(str(row("code-of-civil-procedure", "48")["text"]))
 
 
 def test_clean_text_splits_a_clause_missing_its_blank_line() -> None:

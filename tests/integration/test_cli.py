@@ -1,0 +1,115 @@
+"""The ``legal-rag`` command as a user runs it (subprocess, real embedded server)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graph_schema.embedded import EmbeddedFalkorDB
+from tests.conftest import CORPUS, Loaded
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def env(falkor_server: EmbeddedFalkorDB, loaded: Loaded) -> dict[str, str]:
+    e = dict(os.environ)
+    e.update(
+        LEGAL_RAG_STATE_DIR=str(falkor_server.data_dir.parent),
+        LEGAL_RAG_CORPUS_DIR=str(CORPUS),
+        LEGAL_RAG_GRAPH__BACKEND="embedded",
+        LEGAL_RAG_GRAPH__GRAPH_NAME="corpus",  # the session's loaded corpus
+        COLUMNS="200",
+    )
+    return e
+
+
+def run(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "legal_rag.cli", *args], env=env, input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_section_json(env: dict[str, str]) -> None:
+    p = run(env, "section", "Indian Penal Code", "302", "--as-of", "2025-01-01", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    for field in ("found", "act", "act_title", "section", "title", "status_on_date", "as_of", "in_force_from",
+                  "in_force_to", "successors", "predecessors", "text"):
+        assert field in d
+    assert (d["found"], d["act"], d["status_on_date"]) == (True, "IPC", "repealed")
+    assert d["successors"][0] == {
+        "act": "BNS", "section": "103(1)", "relation": "same",
+        "note": "No Change, except IPC section is included as subsection in BNS.",
+    }
+
+
+def test_section_human_output_and_not_found_exit_code(env: dict[str, str]) -> None:
+    p = run(env, "section", "IPC", "302", "--as-of", "2025-01-01")
+    assert p.returncode == 0
+    assert "repealed" in p.stdout and "BNS s.103(1) [same]" in p.stdout
+    missing = run(env, "section", "BNS", "377")
+    assert missing.returncode == 1
+    assert "BNS has no section 377" in missing.stdout
+
+
+def test_section_stdin_stream_keeps_order_and_reports_bad_lines(env: dict[str, str]) -> None:
+    lines = [
+        {"act": "IPC", "section": "302", "as_of": "2023-05-01"},
+        {"act": "BNS", "section": "377"},
+        "this is not json",
+        {"act": "Cr.P.C.", "section": "438", "as_of": "2024-08-01"},
+        {"act": "IPC"},
+        {"act": "HMA", "section": "13(1)(ia)", "as_of": "not-a-date"},
+    ]
+    stdin = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
+    p = run(env, "section", "-", stdin=stdin)
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert len(out) == 6
+    assert (out[0]["found"], out[0]["status_on_date"]) == (True, "in_force")
+    assert out[1]["found"] is False
+    assert out[2]["found"] is False and "bad input line" in out[2]["error"] and out[2]["line"] == 3
+    assert out[3]["successors"][0]["section"] == "482"
+    assert "needs \"act\"" in out[4]["error"]
+    assert "not a date" in out[5]["error"]
+
+
+def test_ingest_unchanged_and_bad_path(env: dict[str, str], tmp_path: Path) -> None:
+    src = tmp_path / "one.jsonl"
+    src.write_text(json.dumps({"act": "BNS", "section": "103", "title": "Punishment for murder.",
+                               "text": "(1) Whoever commits murder ..."}) + "\n")
+    env = {**env, "LEGAL_RAG_GRAPH__GRAPH_NAME": "cli_ingest"}
+    first = run(env, "ingest", str(src))
+    assert first.returncode == 0
+    assert "unknown Act 'BNS'" in first.stderr  # empty graph: BNS is not defined there
+    missing = run(env, "ingest", str(tmp_path / "nope.jsonl"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+    strict = run(env, "ingest", "--strict", str(src))
+    assert strict.returncode == 2 and "nothing written" in strict.stderr
+
+
+def test_unreachable_graph_is_reported_as_unchecked(env: dict[str, str], tmp_path: Path) -> None:
+    env = {**env, "LEGAL_RAG_GRAPH__BACKEND": "falkordb", "LEGAL_RAG_GRAPH__FALKORDB_PORT": "1"}
+    p = run(env, "section", "IPC", "302")
+    assert p.returncode == 3
+    assert "nothing could be checked" in p.stderr
+
+
+def test_first_lookup_on_an_empty_graph_loads_the_default_corpus(env: dict[str, str], tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "mini.jsonl").write_text("\n".join(json.dumps(r) for r in [
+        {"record": "act", "code": "HMA", "title": "The Hindu Marriage Act, 1955", "in_force_from": "1955-05-18"},
+        {"act": "HMA", "section": "13B", "title": "Divorce by mutual consent.",
+         "text": "(1) Subject to the provisions of this Act a petition for dissolution of marriage ..."},
+    ]) + "\n")
+    env = {**env, "LEGAL_RAG_GRAPH__GRAPH_NAME": "first_run", "LEGAL_RAG_CORPUS_DIR": str(corpus)}
+    p = run(env, "section", "Hindu Marriage Act, 1955", "13B", "--json")
+    assert p.returncode == 0, p.stderr
+    assert "first run" in p.stderr
+    assert json.loads(p.stdout)["title"] == "Divorce by mutual consent."

@@ -1,0 +1,147 @@
+"""Celery ingestion with a real worker process on the embedded server's Redis (no mocks)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graph_schema.embedded import EmbeddedFalkorDB
+from graph_schema.store import FalkorGraphStore
+from ingestion.pipeline import ingest
+from legal_rag.jobs import job_status, make_celery
+from legal_rag.settings import Settings
+from tests.conftest import CORPUS, Loaded
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+GRAPH = "jobs"
+
+
+@pytest.fixture
+def job_env(falkor_server: EmbeddedFalkorDB) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        LEGAL_RAG_STATE_DIR=str(falkor_server.data_dir.parent),
+        LEGAL_RAG_CORPUS_DIR=str(CORPUS),
+        LEGAL_RAG_GRAPH__BACKEND="embedded",
+        LEGAL_RAG_GRAPH__GRAPH_NAME=GRAPH,
+        LEGAL_RAG_JOBS__VISIBILITY_TIMEOUT_S="3",
+    )
+    return env
+
+
+@pytest.fixture
+def celery_settings(job_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Settings:
+    for k, v in job_env.items():
+        if k.startswith("LEGAL_RAG_"):
+            monkeypatch.setenv(k, v)
+    return Settings()
+
+
+@pytest.fixture
+def jobs_store(falkor_server: EmbeddedFalkorDB) -> Iterator[FalkorGraphStore]:
+    store = FalkorGraphStore(graph=GRAPH, unix_socket_path=falkor_server.socket_path)
+    store.open()
+    store.clear()
+    store.ensure_schema()
+    yield store
+    store.clear()
+    store.close()
+
+
+def start_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "legal_rag.cli", "worker", "--loglevel", "WARNING"],
+        env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    return proc
+
+
+def kill_group(proc: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        pass
+    proc.wait(timeout=30)
+
+
+def wait_for(app: Any, job_id: str, pred: Any, timeout: float) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    status = job_status(app, job_id)
+    while time.monotonic() < deadline:
+        status = job_status(app, job_id)
+        if pred(status):
+            return status
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} never reached the expected state; last: {status}")
+
+
+def test_async_ingest_reports_progress_and_result(
+    job_env: dict[str, str], celery_settings: Settings, jobs_store: FalkorGraphStore, tmp_path: Path
+) -> None:
+    src = tmp_path / "kra.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in [
+        {"record": "act", "code": "KRA", "title": "The Karnataka Rent Act, 1999"},
+        {"act": "KRA", "section": "27", "title": "Recovery of possession", "text": "(1) No order ... (2) ..."},
+        {"act": "NOPE", "section": "1"},
+    ]) + "\n")
+    # the CLI enqueues and prints the id
+    out = subprocess.run([sys.executable, "-m", "legal_rag.cli", "ingest", "--async", "--json", str(src)],
+                         env=job_env, capture_output=True, text=True, timeout=60, check=True)
+    job_id = json.loads(out.stdout)["job_id"]
+    app = make_celery(celery_settings)
+    assert job_status(app, job_id)["state"] == "PENDING"  # queued, no worker yet
+    worker = start_worker(job_env)
+    try:
+        done = wait_for(app, job_id, lambda s: s["state"] in ("SUCCESS", "FAILURE"), 90)
+    finally:
+        kill_group(worker, signal.SIGTERM)
+    assert done["state"] == "SUCCESS", done
+    assert done["result"]["totals"] == {"added": 2, "updated": 0, "unchanged": 0, "rejected": 1}
+    assert done["result"]["rejects"][0]["reason"] == "unknown Act 'NOPE'"
+    assert jobs_store.get_section("KRA", "27") is not None
+    shown = subprocess.run([sys.executable, "-m", "legal_rag.cli", "jobs", job_id, "--json"],
+                           env=job_env, capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(shown.stdout)["state"] == "SUCCESS"
+
+
+def test_worker_killed_mid_ingest_then_rerun_loses_nothing_and_duplicates_nothing(
+    job_env: dict[str, str], celery_settings: Settings, jobs_store: FalkorGraphStore, loaded: Loaded
+) -> None:
+    app = make_celery(celery_settings)
+    job = app.send_task("legal_rag.ingest", args=[[str(CORPUS)], False])
+    worker = start_worker(job_env)
+    try:
+        mid = wait_for(app, job.id, lambda s: s["state"] == "PROGRESS" and 0 < (s["done"] or 0) < s["total"], 180)
+    finally:
+        kill_group(worker)  # SIGKILL the worker and its pool child mid-write
+    assert mid["done"] < mid["total"]
+    partial = jobs_store.counts()
+    assert 0 < partial.get("Section", 0) < loaded.store.counts()["Section"]
+
+    # acks_late + reject-on-worker-lost: a new worker gets the same job again and finishes it.
+    worker = start_worker(job_env)
+    try:
+        done = wait_for(app, job.id, lambda s: s["state"] in ("SUCCESS", "FAILURE"), 300)
+    finally:
+        kill_group(worker, signal.SIGTERM)
+    assert done["state"] == "SUCCESS", done
+    assert done["result"]["totals"]["unchanged"] > 0  # batches written before the kill were kept
+
+    # and a further manual re-run changes nothing
+    rerun = ingest(jobs_store, [CORPUS])
+    assert not rerun.changed
+    assert jobs_store.counts() == loaded.store.counts()
+    dupes = jobs_store._read(
+        "MATCH (s:Section) WITH s.key AS k, count(*) AS c WHERE c > 1 RETURN count(k) AS n"
+    )
+    assert dupes[0]["n"] == 0
