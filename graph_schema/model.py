@@ -14,13 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 NEW_CRIMINAL_CODES_IN_FORCE = "2024-07-01"
 """BNS, BNSS and BSA came into force, and IPC, CrPC and IEA were repealed, on this day."""
 
 
-class SectionStatus(str, Enum):
+class SectionStatus(StrEnum):
     """What the text of the statute book says about a provision today."""
 
     IN_FORCE = "in_force"
@@ -28,7 +28,7 @@ class SectionStatus(str, Enum):
     REPEALED = "repealed"
 
 
-class StatusOnDate(str, Enum):
+class StatusOnDate(StrEnum):
     """A provision's status on a given date."""
 
     IN_FORCE = "in_force"
@@ -37,7 +37,7 @@ class StatusOnDate(str, Enum):
     NOT_YET_IN_FORCE = "not_yet_in_force"
 
 
-class Relation(str, Enum):
+class Relation(StrEnum):
     """How a new provision relates to the old one it replaced (correspondence tables)."""
 
     SAME = "same"
@@ -47,7 +47,7 @@ class Relation(str, Enum):
     PARTIAL = "partial"
 
 
-class AmendmentKind(str, Enum):
+class AmendmentKind(StrEnum):
     """Kinds of amendment recorded in India Code footnotes."""
 
     INSERTED = "inserted"

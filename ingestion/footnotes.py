@@ -38,7 +38,7 @@ _ORDINAL = re.compile(r"^(?:st|nd|rd|th)\b")
 _DATE_START = re.compile(r"^\d{1,2}\s*(?:st|nd|rd|th)?\s+[A-Z][a-z]+,?\s+\d{4}")
 _NOTE_START = re.compile(
     r"^(?:See\b|Cf\.|But\s+see\b|For\s|As\s+to\b|Vide\b|This\s+Act\b|The\s+Act\s+has\b|The\s+application\b"
-    r"|In\s+its\s+application\b|Nothing\s+in\b|It\s+has\s+been\b)",
+    r"|In\s+its\s+application\b|Nothing\s+in\b)",
     re.IGNORECASE,
 )
 
@@ -337,7 +337,7 @@ _MARKUP = re.compile(
 )
 _LABEL_START = re.compile(r"^\(\s*[0-9A-Za-z]{1,6}(?:-[0-9A-Za-z]{1,3})?\s*\)")
 _BLOCK_WORD = re.compile(r"^(?:Provided\b|Explanation\b|Illustrations?\b|Exception\b)")
-_BOUNDARY_END = re.compile(r"(?:[;:.—–]|-{2,}|;\s*(?:or|and))$")
+_BOUNDARY_END = re.compile(r"(?:[;:.—–―]|-{2,}|;\s*(?:or|and))$")
 
 
 def _strip_markers(text: str) -> str:
@@ -381,10 +381,10 @@ def clean_text(text: str) -> str:
     """India Code text without footnote markers or hard line wraps, paragraphs kept.
 
     ``^1[`` and its matching ``]`` go, as do ``^2* * * * *`` omission marks; lines inside a
-    paragraph are joined with one space (a line ending in a single hyphen joins without one:
-    ``(w.e.f.1-1-\\n1964)`` reads ``(w.e.f.1-1-1964)``); paragraphs are separated by one blank line. A line
-    that opens a sub-unit or proviso after a line ending in ``;``, ``:``, ``.`` or a dash starts
-    a paragraph of its own. Words are never changed, added or dropped.
+    paragraph are joined with one space, or with none after a single hyphen (``(w.e.f.1-1-\\n1964)``
+    reads ``(w.e.f.1-1-1964)``); paragraphs are separated by one blank line. A line that opens a
+    sub-unit or proviso after a line ending in ``;``, ``:``, ``.`` or a dash starts a paragraph of
+    its own. Words are never changed, added or dropped.
     """
     paragraphs: list[str] = []
     for para in re.split(r"\n[ \t]*\n", _strip_markers(text.replace("\r\n", "\n").replace("\r", "\n"))):

@@ -22,7 +22,7 @@ from ingestion.report import IngestReport, Reject
 from ingestion.sources import correspondence as corr
 from ingestion.sources.base import Parsed
 from ingestion.sources.generic import read_generic
-from ingestion.sources.indiacode import act_codes_for_catalog, read_catalog, read_fulltext, read_section_index
+from ingestion.sources.indiacode import read_catalog, read_fulltext, read_section_index
 from ingestion.sources.legacy import LEGACY_FILES, read_legacy
 from ingestion.sources.newcodes import read_section_copies, read_structured_chapters
 from ingestion.subunits import parse_subunits
@@ -150,26 +150,6 @@ def parse_and_merge(files: Sequence[tuple[Kind, Path]], store: GraphStore) -> Me
     slug_to_code = {a.slug: a.code for a in stored_acts if a.slug}
     m = Merged()
     origin: dict[str, str] = {}
-
-    def take(parsed: Parsed, file: Path) -> None:
-        m.rejects.extend(parsed.rejects)
-        for act in parsed.acts:
-            m.acts[act.code] = act
-        for s in parsed.sections:
-            if s.key in m.sections:
-                m.rejects.append(Reject(file.name, 0, f"duplicate section {s.act} {s.number}: also in {origin[s.key]}",
-                                        s.act))
-                continue
-            m.sections[s.key] = s
-            origin[s.key] = file.name
-        for s in parsed.existence_only:
-            m.existence_only.setdefault(s.key, s)
-        for a in parsed.amendments:
-            m.amendments[a.row()["key"]] = a  # type: ignore[index]
-        for r in parsed.replacements:
-            m.replacements[r.row()["edge_key"]] = r  # type: ignore[index]
-        m.act_repeals.extend(parsed.act_repeals)
-
     for kind, path in files:
         if kind is Kind.CATALOG:
             parsed = read_catalog(path)
@@ -181,20 +161,39 @@ def parse_and_merge(files: Sequence[tuple[Kind, Path]], store: GraphStore) -> Me
         elif kind is Kind.FULLTEXT:
             parsed = read_fulltext(path, slug_to_code)
         elif kind is Kind.GENERIC:
-            resolver = ActResolver([*stored_acts, *m.acts.values()])
-            parsed = read_generic(path, resolver.resolve)
+            parsed = read_generic(path, ActResolver([*stored_acts, *m.acts.values()]).resolve)
         elif kind is Kind.STRUCTURED:
             parsed = read_structured_chapters(path)
-            _apply_chapters(m, parsed, path)
         elif kind is Kind.COPIES:
             parsed = read_section_copies(path)
-            _apply_fills(m, parsed, path)
         else:
             parsed = _read_correspondence_family(kind, path, m, store)
-        take(parsed, path)
-
+        _take(m, parsed, path, origin)
     _add_act_repeals(m, stored_acts)
     return m
+
+
+def _take(m: Merged, parsed: Parsed, file: Path, origin: dict[str, str]) -> None:
+    """Fold one file's records into ``m``: primary records first, then enrichments of them."""
+    m.rejects.extend(parsed.rejects)
+    for act in parsed.acts:
+        m.acts[act.code] = act
+    for s in parsed.sections:
+        if s.key in m.sections:
+            reason = f"duplicate section {s.act} {s.number}: also in {origin[s.key]}"
+            m.rejects.append(Reject(file.name, 0, reason, s.act))
+            continue
+        m.sections[s.key] = s
+        origin[s.key] = file.name
+    for s in parsed.existence_only:
+        m.existence_only.setdefault(s.key, s)
+    for a in parsed.amendments:
+        m.amendments[str(a.row()["key"])] = a
+    for r in parsed.replacements:
+        m.replacements[str(r.row()["edge_key"])] = r
+    m.act_repeals.extend(parsed.act_repeals)
+    _apply_chapters(m, parsed, file)
+    _apply_fills(m, parsed, file)
 
 
 def _apply_chapters(m: Merged, parsed: Parsed, path: Path) -> None:
@@ -206,8 +205,8 @@ def _apply_chapters(m: Merged, parsed: Parsed, path: Path) -> None:
                                     "which this run does not load (ingest it together with its text source)", ca.act))
             continue
         m.chapters[ca.chapter.key] = ca.chapter
-        m.sections[key] = dataclasses.replace(s, chapter=ca.chapter.key)
-    parsed.chapters.clear()
+        if s.chapter != ca.chapter.key:
+            m.sections[key] = dataclasses.replace(s, chapter=ca.chapter.key)
 
 
 def _apply_fills(m: Merged, parsed: Parsed, path: Path) -> None:
@@ -222,7 +221,6 @@ def _apply_fills(m: Merged, parsed: Parsed, path: Path) -> None:
             m.sections[key] = dataclasses.replace(
                 s, text=fill.text, subunits=parse_subunits(fill.text), source=f"{s.source}; text: {fill.source}"
             )
-    parsed.fills.clear()
 
 
 def _known_sections(m: Merged, store: GraphStore, act: str) -> set[str]:

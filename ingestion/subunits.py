@@ -53,7 +53,7 @@ _STARTS = re.compile(
     )
 )
 _FOLLOWING = re.compile(r"[ \t]*" + _LABEL.format("next") + r"(?=[ \t]+[A-Z\"“])")
-_ASIDE = re.compile(r"(?:^|\n\n)(?:Explanations?|Illustrations?)\b")
+_ASIDE = re.compile(r"(?:^|\n\n)(?:Explanations?|Illustrations?|Exceptions?)\b")
 _STATE_AMENDMENT = re.compile(r"(?:^|\n\n)STATE\s+AMENDMENTS?\b", re.IGNORECASE)
 _RESTATED = re.compile(r"\n\n\d+[A-Z]{0,3}\.\s*[A-Z]")
 _ROMAN_RE = re.compile(r"^(?P<numeral>l?x{0,3}(?:ix|iv|v?i{0,3}))(?P<suffix>[a-z]{0,2})$")

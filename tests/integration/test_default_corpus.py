@@ -28,14 +28,16 @@ def test_everything_loads_with_only_genuine_source_defects_rejected(loaded: Load
     assert counts["REPLACED_BY"] > 1_200
     reasons = sorted(r.reason for r in loaded.report.rejects)
     # Each of these is a real defect in the source rows, reported with file and line:
-    assert reasons == sorted([
-        "'VII' is a Roman numeral heading, not a section number",  # Broach and Kaira Act index: a Part heading
-        "duplicate section CA1962 79",  # Customs Act index lists s.79 twice
-        "duplicate section DMCA1957 271",
-        "duplicate section DMCA1957 282",
-        "duplicate section TA1953 16",
-        "row names no BNSS provision (cell 'nan')",  # CrPC/BNSS table row 40
-    ])
+    assert reasons == sorted(
+        [
+            "'VII' is a Roman numeral heading, not a section number",  # Broach and Kaira Act index: a Part heading
+            "duplicate section CA1962 79",  # Customs Act index lists s.79 twice
+            "duplicate section DMCA1957 271",
+            "duplicate section DMCA1957 282",
+            "duplicate section TA1953 16",
+            "row names no BNSS provision (cell 'nan')",  # CrPC/BNSS table row 40
+        ]
+    )
     assert all(r.file and r.line > 0 for r in loaded.report.rejects)
 
 
@@ -76,7 +78,13 @@ def test_ipc_124a_has_a_cited_no_successor_entry(svc: LookupService) -> None:
     [
         ("BNS", "103(1)", "2025-01-01", "in_force", "(1) Whoever commits murder shall be punished with death"),
         ("BNS", "103", "2024-06-30", "not_yet_in_force", "(1) Whoever commits murder"),
-        ("Hindu Marriage Act, 1955", "13(1)(ia)", None, "in_force", "(ia) has, after the solemnization of the marriage,"),
+        (
+            "Hindu Marriage Act, 1955",
+            "13(1)(ia)",
+            None,
+            "in_force",
+            "(ia) has, after the solemnization of the marriage,",
+        ),
         ("HMA", "13B", None, "in_force", "(1) Subject to the provisions of this Act a petition for dissolution"),
         ("N.I. Act", "138", "2020-01-01", "in_force", "Where any cheque drawn by a person"),
         # s.138 was inserted by Act 66 of 1988 w.e.f. 1-4-1989 (India Code footnote 1)

@@ -15,7 +15,9 @@ from tests.conftest import real_corpus_path
 pytestmark = pytest.mark.integration
 
 # Real rows: IPC 302/307 (legacy copy) and BNS 103/109 (India Code), in the generic format.
-IPC_302 = "Whoever commits murder shall be punished with death, or imprisonment for life, and shall also be liable to fine."
+IPC_302 = (
+    "Whoever commits murder shall be punished with death, or imprisonment for life, and shall also be liable to fine."
+)
 BNS_103 = (
     "(1) Whoever commits murder shall be punished with death or imprisonment for life, and shall also be liable "
     "to fine.\n\n(2) When a group of five or more persons acting in concert commits murder on the ground of race, "
@@ -31,13 +33,31 @@ def write_jsonl(path: Path, lines: list[object]) -> Path:
 
 def base_records() -> list[object]:
     return [
-        {"record": "act", "code": "IPC", "title": "The Indian Penal Code, 1860", "in_force_from": "1862-01-01",
-         "in_force_to": "2024-07-01", "aliases": ["I.P.C.", "Indian Penal Code"]},
+        {
+            "record": "act",
+            "code": "IPC",
+            "title": "The Indian Penal Code, 1860",
+            "in_force_from": "1862-01-01",
+            "in_force_to": "2024-07-01",
+            "aliases": ["I.P.C.", "Indian Penal Code"],
+        },
         {"record": "act", "code": "BNS", "title": "The Bharatiya Nyaya Sanhita, 2023", "in_force_from": "2024-07-01"},
-        {"act": "IPC", "section": "302", "title": "Punishment for murder", "text": IPC_302, "status": "repealed",
-         "in_force_to": "2024-07-01"},
-        {"act": "I.P.C.", "section": "307", "title": "Attempt to murder", "text": "Whoever does any act with such "
-         "intention or knowledge...", "status": "repealed", "in_force_to": "2024-07-01"},
+        {
+            "act": "IPC",
+            "section": "302",
+            "title": "Punishment for murder",
+            "text": IPC_302,
+            "status": "repealed",
+            "in_force_to": "2024-07-01",
+        },
+        {
+            "act": "I.P.C.",
+            "section": "307",
+            "title": "Attempt to murder",
+            "text": "Whoever does any act with such intention or knowledge...",
+            "status": "repealed",
+            "in_force_to": "2024-07-01",
+        },
         {"act": "BNS", "section": "103", "title": "Punishment for murder.", "text": BNS_103},
         {"act": "BNS", "section": "109", "title": "Attempt to murder.", "text": "(1) Whoever does any act ..."},
     ]
@@ -68,7 +88,7 @@ def test_bad_records_are_reported_with_file_line_and_reason(empty_store: FalkorG
     by_line = {r.line: r.reason for r in report.rejects}
     assert "malformed JSON" in by_line[7]
     assert "unknown Act 'Indian Penal Cod'" in by_line[8]
-    assert "duplicate section BNS 103 (first at line 5)" == by_line[9]
+    assert by_line[9] == "duplicate section BNS 103 (first at line 5)"
     assert "is not a date" in by_line[10]
     assert "'suspended' is not one of" in by_line[11]
     assert "not a section number" in by_line[12]
@@ -126,8 +146,15 @@ def test_table_row_pointing_at_a_missing_section_is_rejected(empty_store: Falkor
     ingest(empty_store, [write_jsonl(tmp_path / "a.jsonl", base_records())])
     real = json.loads(real_corpus_path("correspondence", "IPC_BNS_mapping.json").read_text())
     rows = [r for r in real if r["ipc_section"] in ("302", "307")]
-    rows.append({"bns_section": "999", "bns_subject": "Invented.", "ipc_section": "302", "ipc_subject": "x",
-                 "summary": "No change."})
+    rows.append(
+        {
+            "bns_section": "999",
+            "bns_subject": "Invented.",
+            "ipc_section": "302",
+            "ipc_subject": "x",
+            "summary": "No change.",
+        }
+    )
     table = tmp_path / "IPC_BNS_mapping.json"
     table.write_text(json.dumps(rows))
     report = ingest(empty_store, [table])
@@ -143,13 +170,19 @@ def test_table_row_pointing_at_a_missing_section_is_rejected(empty_store: Falkor
 def test_existence_only_index_never_overwrites_text(empty_store: FalkorGraphStore, tmp_path: Path) -> None:
     """Loading the all-Acts index after the full text must not strip BNS sections of their text."""
     catalog = real_corpus_path("indiacode", "acts_catalog.jsonl")
-    bns_rows = [line for line in real_corpus_path("indiacode", "sections_fulltext_subset.jsonl").open()
-                if '"the-bharatiya-nyaya-sanhita-2023"' in line]
+    bns_rows = [
+        line
+        for line in real_corpus_path("indiacode", "sections_fulltext_subset.jsonl").open()
+        if '"the-bharatiya-nyaya-sanhita-2023"' in line
+    ]
     fulltext = tmp_path / "sections_fulltext_subset.jsonl"
     fulltext.write_text("".join(bns_rows))
     ingest(empty_store, [catalog, fulltext])
-    index_rows = [line for line in real_corpus_path("indiacode", "section_index_all_acts.jsonl").open()
-                  if '"the-bharatiya-nyaya-sanhita-2023"' in line]
+    index_rows = [
+        line
+        for line in real_corpus_path("indiacode", "section_index_all_acts.jsonl").open()
+        if '"the-bharatiya-nyaya-sanhita-2023"' in line
+    ]
     index = tmp_path / "section_index_all_acts.jsonl"
     index.write_text("".join(index_rows))
     report = ingest(empty_store, [index])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -61,16 +62,17 @@ def jobs_store(falkor_server: EmbeddedFalkorDB) -> Iterator[FalkorGraphStore]:
 def start_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "legal_rag.cli", "worker", "--loglevel", "WARNING"],
-        env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     return proc
 
 
 def kill_group(proc: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, sig)
-    except ProcessLookupError:
-        pass
     proc.wait(timeout=30)
 
 
@@ -89,14 +91,26 @@ def test_async_ingest_reports_progress_and_result(
     job_env: dict[str, str], celery_settings: Settings, jobs_store: FalkorGraphStore, tmp_path: Path
 ) -> None:
     src = tmp_path / "kra.jsonl"
-    src.write_text("\n".join(json.dumps(r) for r in [
-        {"record": "act", "code": "KRA", "title": "The Karnataka Rent Act, 1999"},
-        {"act": "KRA", "section": "27", "title": "Recovery of possession", "text": "(1) No order ... (2) ..."},
-        {"act": "NOPE", "section": "1"},
-    ]) + "\n")
+    src.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {"record": "act", "code": "KRA", "title": "The Karnataka Rent Act, 1999"},
+                {"act": "KRA", "section": "27", "title": "Recovery of possession", "text": "(1) No order ... (2) ..."},
+                {"act": "NOPE", "section": "1"},
+            ]
+        )
+        + "\n"
+    )
     # the CLI enqueues and prints the id
-    out = subprocess.run([sys.executable, "-m", "legal_rag.cli", "ingest", "--async", "--json", str(src)],
-                         env=job_env, capture_output=True, text=True, timeout=60, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "legal_rag.cli", "ingest", "--async", "--json", str(src)],
+        env=job_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     job_id = json.loads(out.stdout)["job_id"]
     app = make_celery(celery_settings)
     assert job_status(app, job_id)["state"] == "PENDING"  # queued, no worker yet
@@ -109,8 +123,14 @@ def test_async_ingest_reports_progress_and_result(
     assert done["result"]["totals"] == {"added": 2, "updated": 0, "unchanged": 0, "rejected": 1}
     assert done["result"]["rejects"][0]["reason"] == "unknown Act 'NOPE'"
     assert jobs_store.get_section("KRA", "27") is not None
-    shown = subprocess.run([sys.executable, "-m", "legal_rag.cli", "jobs", job_id, "--json"],
-                           env=job_env, capture_output=True, text=True, timeout=60, check=True)
+    shown = subprocess.run(
+        [sys.executable, "-m", "legal_rag.cli", "jobs", job_id, "--json"],
+        env=job_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     assert json.loads(shown.stdout)["state"] == "SUCCESS"
 
 
@@ -141,7 +161,5 @@ def test_worker_killed_mid_ingest_then_rerun_loses_nothing_and_duplicates_nothin
     rerun = ingest(jobs_store, [CORPUS])
     assert not rerun.changed
     assert jobs_store.counts() == loaded.store.counts()
-    dupes = jobs_store._read(
-        "MATCH (s:Section) WITH s.key AS k, count(*) AS c WHERE c > 1 RETURN count(k) AS n"
-    )
+    dupes = jobs_store._read("MATCH (s:Section) WITH s.key AS k, count(*) AS c WHERE c > 1 RETURN count(k) AS n")
     assert dupes[0]["n"] == 0

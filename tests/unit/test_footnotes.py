@@ -158,6 +158,11 @@ KEYS = [
     ("indian-contract", "17", []),
     # Extent notes: "The application of this Act was barred ..." "The Act has been extended to ...".
     ("transfer-of-property", "1", ["1", "3", "4", "6", "7", "8", "9", "10"]),
+    ("bankers-books", "1", ["2", "3", "4"]),  # "1. The Act has been extended in its application to ..."
+    ("code-of-civil-procedure", "60", [str(n) for n in range(2, 36) if n != 4]),  # "1. For amendments to s. 60 ..."
+    ("dissolution-of-muslim", "1", ["1", "2"]),  # "3. In its application to Pondicherry, ... shall be inserted"
+    ("limitation-act", "1", ["1"]),  # "2. 1st January, 1964, vide ... Amended in West Bengal by W.B. Act 18"
+    ("indian-contract", "70", []),  # "1. As to suits by minors under s. 70 ..., see the ... Act, 1882"
     ("hindu-marriage", "6", []),  # no footnotes at all
     ("negotiable-instruments", "138", ["1", "2", "3"]),
 ]

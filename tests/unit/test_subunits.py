@@ -81,6 +81,10 @@ STRUCTURE = [
     # CPC s.35 runs on into the section as substituted for commercial disputes ("35. Costs.(1) In
     # relation to any commercial dispute ... (a) ..."): only its own two sub-sections count.
     ("code-of-civil-procedure", "35", ["1", "2"]),
+    # ... but a heading after the chapter titles, before any unit, is the section's own:
+    # "CHAPTER IIIA\n\nPRE-INSTITUTION MEDIATION AND SETTLEMENT\n\n12A. Pre-Institution Mediation
+    # and Settlement.--- (1) A suit, ..."
+    ("commercial-courts", "12A", ["1", "2", "3", "4", "5"]),
     # Arms Act s.24A: "24A. Prohibition ... disturbed areas, etc.(1) Where the Central Government ..."
     ("arms-act", "24A", ["1", *_seq("1", "a b c d"), *_seq("1/d", "i ii"), "2", "3", "4", *_seq("4", "a b")]),
     # BNS s.100 (culpable homicide) has only Explanations and lettered Illustrations.
