@@ -149,11 +149,13 @@ WITH a, s, units, collect([n.act, r.new_label, r.relation, r.note, r.old_label])
 OPTIONAL MATCH (p:Section)-[q:REPLACED_BY]->(s)
 WITH a, s, units, succ, collect([p.act, q.old_label, q.relation, q.note, q.new_label]) AS pred
 OPTIONAL MATCH (s)-[:AMENDED_BY]->(m:Amendment)
+WITH a, s, units, succ, pred, collect([m.footnote, m.kind, m.amending_act, m.effective, m.text]) AS amendments
+OPTIONAL MATCH (c:Chapter)-[:CONTAINS]->(s)
 RETURN a.title AS act_title, a.in_force_from AS act_from, a.in_force_to AS act_to,
        s.act AS act, s.number AS number, s.title AS title, s.text AS text, s.has_text AS has_text,
        s.status AS status, s.in_force_from AS in_force_from, s.in_force_to AS in_force_to,
-       s.chapter AS chapter, s.no_successor AS no_successor, units, succ, pred,
-       collect([m.footnote, m.kind, m.amending_act, m.effective, m.text]) AS amendments
+       s.chapter AS chapter, c.number AS chapter_number, c.title AS chapter_title,
+       s.no_successor AS no_successor, units, succ, pred, amendments
 """
 
 ACT_REPEALED_BY = """

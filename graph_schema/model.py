@@ -268,6 +268,7 @@ class SectionRecord:
     predecessors: tuple[ProvisionRef, ...]
     amendments: tuple[dict[str, object], ...] = ()
     no_successor: str | None = None
+    chapter_title: str | None = None
 
 
 def section_key(act: str, number: str) -> str:

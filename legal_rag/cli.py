@@ -240,6 +240,8 @@ def _print_section(r: dict[str, Any]) -> None:
     st = r["status_on_date"]
     out.print(f"[bold]{r['act_title']} ({r['act']}) s.{r['section']}[/bold]  {r['title'] or ''}")
     span = f"{r['in_force_from'] or '?'} to {r['in_force_to'] or 'date'}"
+    if r.get("chapter"):
+        out.print(f"Chapter {r['chapter']}: {r.get('chapter_title') or ''}")
     out.print(f"status on {r['as_of']}: [{colour.get(st, 'white')}]{st}[/]   (in force {span})")
     for label, refs in (("successor", r["successors"]), ("predecessor", r["predecessors"])):
         for p in refs:

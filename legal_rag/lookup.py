@@ -89,6 +89,7 @@ class LookupService:
             in_force_from=record.in_force_from,
             in_force_to=record.in_force_to,
             chapter=record.chapter,
+            chapter_title=record.chapter_title,
             has_text=record.has_text,
             successors=[p.as_dict() for p in _relevant(record.successors, key.label, key.section)],
             predecessors=[p.as_dict() for p in _relevant(record.predecessors, key.label, key.section)],

@@ -53,7 +53,9 @@ def read_legacy(path: Path, act: str | None = None) -> Parsed:
         out.acts.append(act_obj)
     end = act_obj.in_force_to if act_obj else NEW_CRIMINAL_CODES_IN_FORCE
     seen: set[str] = set()
-    for i, r in enumerate(read_json_array(path), start=1):
+    rows = read_json_array(path)
+    titles = _chapter_titles(rows)
+    for i, r in enumerate(rows, start=1):
         if not isinstance(r, dict):
             out.rejects.append(Reject(path.name, i, "expected a JSON object", code))
             continue
@@ -75,8 +77,7 @@ def read_legacy(path: Path, act: str | None = None) -> Parsed:
         chapter = None
         ch_no = r.get("chapter")
         if isinstance(ch_no, int) or (isinstance(ch_no, str) and ch_no.isdigit()):
-            ch_title = text_or_none(r.get("chapter_title")) or ""
-            chapter = Chapter(act=code, number=roman(int(ch_no)), title=ch_title[:1].upper() + ch_title[1:])
+            chapter = Chapter(act=code, number=roman(int(ch_no)), title=titles.get(int(ch_no), ""))
             out.chapters.append(ChapterAssignment(code, number, chapter))
         out.sections.append(
             Section(
@@ -101,6 +102,26 @@ def canonical_section(raw: object) -> str:
     if raw is None:
         raise InvalidSectionNumberError("record has no section number")
     return canon(str(raw))
+
+
+def _chapter_titles(rows: list[object]) -> dict[int, str]:
+    """Each chapter's title from its first row.
+
+    Later rows of a chapter often carry a sub-heading in ``chapter_title`` instead (IPC chapter 16
+    rows read "hurt", "sexual offences", "unnatural offences" after s.299's "offences affecting the
+    human body"); see legacy/SOURCE.md.
+    """
+    out: dict[int, str] = {}
+    for r in rows:
+        if not isinstance(r, dict):
+            continue
+        ch = r.get("chapter")
+        if isinstance(ch, str) and ch.isdigit():
+            ch = int(ch)
+        if isinstance(ch, int) and ch not in out:
+            t = re.sub(r"\s+", " ", str(r.get("chapter_title") or "")).strip()
+            out[ch] = t[:1].upper() + t[1:]
+    return out
 
 
 def _earlier_repeal(text: str) -> str | None:

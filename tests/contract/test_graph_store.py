@@ -84,7 +84,7 @@ def test_round_trip_section_with_subunits_and_chapter(graph_store: GraphStore) -
     assert rec is not None
     assert rec.act_title == "The Bharatiya Nyaya Sanhita, 2023"
     assert rec.subunits == {"1": BNS_103_1, "2": BNS_103_2}
-    assert rec.chapter == "BNS:CH:VI"
+    assert (rec.chapter, rec.chapter_title) == ("VI", "Of offences affecting the human body")
     assert rec.in_force_from == "2024-07-01"  # inherited from the Act
     assert [(p.act, p.section, p.relation) for p in rec.predecessors] == [("IPC", "302", "same")]
 

@@ -110,8 +110,10 @@ def test_new_provision_lists_its_predecessors(svc: LookupService) -> None:
 
 
 def test_chapters_and_titles(svc: LookupService, loaded: Loaded) -> None:
-    assert look(svc, "BNS", "103")["chapter"] == "BNS:CH:VI"
-    assert look(svc, "IPC", "302")["chapter"] == "IPC:CH:XVI"
+    bns = look(svc, "BNS", "103")
+    assert (bns["chapter"], bns["chapter_title"]) == ("VI", "Of offences affecting the human body")
+    ipc = look(svc, "IPC", "302")
+    assert (ipc["chapter"], ipc["chapter_title"]) == ("XVI", "Offences affecting the human body")
 
 
 @pytest.mark.parametrize(
