@@ -114,11 +114,16 @@ def test_async_ingest_reports_progress_and_result(
     job_id = json.loads(out.stdout)["job_id"]
     app = make_celery(celery_settings)
     assert job_status(app, job_id)["state"] == "PENDING"  # queued, no worker yet
+    # a job whose input vanished before the worker ran it: bad input is not transient, so no retry
+    gone = app.send_task("legal_rag.ingest", args=[[str(tmp_path / "gone.jsonl")], False])
     worker = start_worker(job_env)
     try:
         done = wait_for(app, job_id, lambda s: s["state"] in ("SUCCESS", "FAILURE"), 90)
+        failed = wait_for(app, gone.id, lambda s: s["state"] in ("SUCCESS", "FAILURE", "RETRY"), 60)
     finally:
         kill_group(worker, signal.SIGTERM)
+    assert failed["state"] == "FAILURE"
+    assert "IngestError" in failed["error"] and "no such file" in failed["error"]
     assert done["state"] == "SUCCESS", done
     assert done["result"]["totals"] == {"added": 2, "updated": 0, "unchanged": 0, "rejected": 1}
     assert done["result"]["rejects"][0]["reason"] == "unknown Act 'NOPE'"
