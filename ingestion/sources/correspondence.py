@@ -41,6 +41,7 @@ from graph_schema.model import CitationKey, Relation, Replacement
 from graph_schema.numbering import canonical_section, parse_reference
 from ingestion.normalise import parse_new_cell, parse_old_cell
 from ingestion.report import Reject
+from ingestion.sources.base import read_jsonl
 
 __all__ = [
     "TABLES",
@@ -350,21 +351,12 @@ def _note(raw: object) -> str | None:
 
 
 def _jsonl(path: Path) -> Iterable[tuple[int, dict[str, object]]]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise IngestError(f"{path}: cannot read: {exc}") from exc
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise IngestError(f"{path.name}:{n}: not JSON: {exc}") from exc
-        if not isinstance(rec, dict):
-            raise IngestError(f"{path.name}:{n}: expected a JSON object")
-        yield n, rec
-
+    """Curated files must be clean: the first malformed line aborts with file and line."""
+    rejects: list[Reject] = []
+    rows = list(read_jsonl(path, rejects))
+    if rejects:
+        raise IngestError(str(rejects[0]))
+    return rows
 
 def _fields(rec: dict[str, object], names: tuple[str, ...], path: Path, n: int) -> tuple[str, ...]:
     values = []

@@ -4,7 +4,7 @@ full text of 43 Acts (``data/corpus/indiacode``, see its SOURCE.md)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -108,21 +108,7 @@ def read_section_index(path: Path, slug_to_code: Mapping[str, str]) -> Parsed:
     Titles like "Page 1" are placeholders, not titles, and are dropped.
     """
     out = Parsed()
-    seen: set[tuple[str, str]] = set()
-    for n, r in read_jsonl(path, out.rejects):
-        code = slug_to_code.get(str(r.get("act_slug")))
-        if code is None:
-            out.rejects.append(Reject(path.name, n, f"unknown Act {r.get('act_slug')!r}"))
-            continue
-        try:
-            number = canonical_section(str(r.get("section_no", "")))
-        except InvalidSectionNumberError as exc:
-            out.rejects.append(Reject(path.name, n, str(exc), code))
-            continue
-        if (code, number) in seen:
-            out.rejects.append(Reject(path.name, n, f"duplicate section {code} {number}", code))
-            continue
-        seen.add((code, number))
+    for _, r, code, number in _section_rows(path, slug_to_code, out):
         title = text_or_none(r.get("title"))
         if title and _PLACEHOLDER_TITLE.match(title):
             title = None
@@ -146,21 +132,7 @@ def read_section_index(path: Path, slug_to_code: Mapping[str, str]) -> Parsed:
 def read_fulltext(path: Path, slug_to_code: Mapping[str, str]) -> Parsed:
     """``sections_fulltext_subset.jsonl``: India Code text with footnotes for 43 Acts."""
     out = Parsed()
-    seen: set[tuple[str, str]] = set()
-    for n, r in read_jsonl(path, out.rejects):
-        code = slug_to_code.get(str(r.get("act_slug")))
-        if code is None:
-            out.rejects.append(Reject(path.name, n, f"unknown Act {r.get('act_slug')!r}"))
-            continue
-        try:
-            number = canonical_section(str(r.get("section_no", "")))
-        except InvalidSectionNumberError as exc:
-            out.rejects.append(Reject(path.name, n, str(exc), code))
-            continue
-        if (code, number) in seen:
-            out.rejects.append(Reject(path.name, n, f"duplicate section {code} {number}", code))
-            continue
-        seen.add((code, number))
+    for n, r, code, number in _section_rows(path, slug_to_code, out):
         raw_text = r.get("text") or ""
         footnotes = text_or_none(r.get("footnotes"))
         title = text_or_none(r.get("title"))
@@ -183,6 +155,29 @@ def read_fulltext(path: Path, slug_to_code: Mapping[str, str]) -> Parsed:
         )
         out.amendments.extend(amendments)
     return out
+
+
+def _section_rows(
+    path: Path, slug_to_code: Mapping[str, str], out: Parsed
+) -> Iterator[tuple[int, dict[str, Any], str, str]]:
+    """Rows of an India Code section file with a known Act and a valid, first-seen section number;
+    the others become rejects."""
+    seen: set[tuple[str, str]] = set()
+    for n, r in read_jsonl(path, out.rejects):
+        code = slug_to_code.get(str(r.get("act_slug")))
+        if code is None:
+            out.rejects.append(Reject(path.name, n, f"unknown Act {r.get('act_slug')!r}"))
+            continue
+        try:
+            number = canonical_section(str(r.get("section_no", "")))
+        except InvalidSectionNumberError as exc:
+            out.rejects.append(Reject(path.name, n, str(exc), code))
+            continue
+        if (code, number) in seen:
+            out.rejects.append(Reject(path.name, n, f"duplicate section {code} {number}", code))
+            continue
+        seen.add((code, number))
+        yield n, r, code, number
 
 
 def _inserted_from(raw_text: str, amendments: tuple[Any, ...]) -> str | None:
