@@ -168,6 +168,9 @@ class ActResolver:
     def __contains__(self, code: str) -> bool:
         return code in self._titles
 
+    def codes(self) -> set[str]:
+        return set(self._titles)
+
     def title(self, code: str) -> str:
         return self._titles[code]
 

@@ -44,6 +44,26 @@ WHERE coalesce(s.existence_only, false) = false
 RETURN s.key AS key
 """
 
+CASE_HASHES = """
+UNWIND $keys AS k
+MATCH (c:Case {key: k})
+RETURN c.key AS key, c.row_hash AS row_hash
+"""
+
+FIND_CASES = """
+UNWIND $keys AS k
+MATCH (:CaseCitation {key: k})-[:OF]->(c:Case)
+RETURN k AS cited, c.key AS key, c.citations AS citations, c.parties AS parties, c.court AS court,
+       c.date AS date
+"""
+
+SECTIONS_OF_ACT = """
+MATCH (s:Section {act: $act})
+WHERE s.has_text = true
+OPTIONAL MATCH (s)-[:HAS_UNIT]->(u:SubUnit)
+RETURN s.number AS number, s.text AS text, collect([u.path, u.text]) AS units
+"""
+
 CHAPTER_HASHES = """
 UNWIND $keys AS k
 MATCH (c:Chapter {key: k})
@@ -124,6 +144,18 @@ SET e.effective = r.effective, e.provision = r.provision
 RETURN count(e) AS n
 """
 
+UPSERT_CASES = """
+UNWIND $rows AS r
+MERGE (c:Case {key: r.key})
+SET c.citations = r.citations, c.parties = r.parties, c.court = r.court, c.court_level = r.court_level,
+    c.date = r.date, c.source = r.source, c.row_hash = r.row_hash
+WITH c, r
+UNWIND r.citations AS cit
+MERGE (k:CaseCitation {key: cit})
+MERGE (k)-[:OF]->(c)
+RETURN count(DISTINCT c) AS n
+"""
+
 SET_NO_SUCCESSOR = """
 UNWIND $rows AS r
 MATCH (s:Section {key: r.key})
@@ -197,6 +229,8 @@ INDEXED: tuple[tuple[str, str], ...] = (
     ("SubUnit", "key"),
     ("Chapter", "key"),
     ("Amendment", "key"),
+    ("Case", "key"),
+    ("CaseCitation", "key"),
 )
 UNIQUE: tuple[tuple[str, str], ...] = (
     ("Act", "code"),
@@ -204,6 +238,8 @@ UNIQUE: tuple[tuple[str, str], ...] = (
     ("SubUnit", "key"),
     ("Chapter", "key"),
     ("Amendment", "key"),
+    ("Case", "key"),
+    ("CaseCitation", "key"),
 )
 
 

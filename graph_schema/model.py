@@ -234,6 +234,49 @@ class Amendment:
         return d
 
 
+class CourtLevel(StrEnum):
+    SUPREME_COURT = "supreme_court"
+    HIGH_COURT = "high_court"
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """A judgment in the case registry, keyed by its first canonical citation."""
+
+    citations: tuple[str, ...]
+    parties: str
+    court: str
+    date: str | None = None
+    source: str | None = None
+
+    @property
+    def key(self) -> str:
+        return self.citations[0]
+
+    @property
+    def court_level(self) -> CourtLevel:
+        c = self.court.lower()
+        if "supreme court" in c:
+            return CourtLevel.SUPREME_COURT
+        if "high court" in c:
+            return CourtLevel.HIGH_COURT
+        return CourtLevel.OTHER
+
+    def row(self) -> dict[str, object]:
+        d: dict[str, object] = {
+            "key": self.key,
+            "citations": list(self.citations),
+            "parties": self.parties,
+            "court": self.court,
+            "court_level": self.court_level.value,
+            "date": self.date,
+            "source": self.source,
+        }
+        d["row_hash"] = _hash(d)
+        return d
+
+
 @dataclass(frozen=True, slots=True)
 class ProvisionRef:
     """One end of a replacement edge as shown to users."""

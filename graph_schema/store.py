@@ -19,6 +19,7 @@ from graph_schema.errors import ConfigurationError, StoreUnavailableError
 from graph_schema.model import (
     Act,
     Amendment,
+    Case,
     Chapter,
     ProvisionRef,
     Replacement,
@@ -58,6 +59,12 @@ class GraphStore(Protocol):
 
     def set_no_successor(self, rows: Sequence[tuple[str, str, str]]) -> None: ...
 
+    def upsert_cases(self, cases: Sequence[Case]) -> None: ...
+
+    def find_cases(self, citations: Sequence[str]) -> dict[str, dict[str, Any]]: ...
+
+    def act_texts(self, act: str) -> dict[str, str]: ...
+
     def all_acts(self) -> list[Act]: ...
 
     def get_section(self, act: str, number: str) -> SectionRecord | None: ...
@@ -77,6 +84,7 @@ _HASH_QUERIES = {
     "replacement": cypher.REPLACEMENT_HASHES,
     "amendment": cypher.AMENDMENT_HASHES,
     "chapter": cypher.CHAPTER_HASHES,
+    "case": cypher.CASE_HASHES,
 }
 
 _CHUNK = 2000
@@ -156,6 +164,26 @@ class CypherGraphStore(ABC):
                 cypher.SET_NO_SUCCESSOR,
                 {"rows": [{"key": k, "reason": r, "authority": a} for k, r, a in rows]},
             )
+
+    def upsert_cases(self, cases: Sequence[Case]) -> None:
+        if cases:
+            self._write(cypher.UPSERT_CASES, {"rows": [c.row() for c in cases]})
+
+    def find_cases(self, citations: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Registry entries by canonical citation (any of a case's parallel citations)."""
+        if not citations:
+            return {}
+        return {r["cited"]: r for r in self._read(cypher.FIND_CASES, {"keys": list(citations)})}
+
+    def act_texts(self, act: str) -> dict[str, str]:
+        """Text of every section of ``act`` that has text, and of their sub-units ("103(1)")."""
+        out: dict[str, str] = {}
+        for r in self._read(cypher.SECTIONS_OF_ACT, {"act": act}):
+            out[r["number"]] = r["text"]
+            for path, text in r["units"]:
+                if path is not None:
+                    out[r["number"] + "".join(f"({p})" for p in path.split("/"))] = text
+        return out
 
     def clear(self) -> None:
         self._write(cypher.DELETE_ALL)

@@ -16,11 +16,12 @@ from pathlib import Path
 
 from graph_schema.acts import ACT_REPEALS, ActResolver
 from graph_schema.errors import IngestError
-from graph_schema.model import Act, Amendment, Chapter, Replacement, Section, section_key
+from graph_schema.model import Act, Amendment, Case, Chapter, Replacement, Section, section_key
 from graph_schema.store import GraphStore
 from ingestion.report import IngestReport, Reject
 from ingestion.sources import correspondence as corr
 from ingestion.sources.base import Parsed
+from ingestion.sources.cases import read_cases
 from ingestion.sources.generic import read_generic
 from ingestion.sources.indiacode import read_catalog, read_fulltext, read_section_index
 from ingestion.sources.legacy import LEGACY_FILES, read_legacy
@@ -44,6 +45,7 @@ class Kind(int, Enum):
     CORRESPONDENCE = 7
     CORRECTIONS = 8
     NO_SUCCESSOR = 9
+    CASES = 10
 
 
 _BY_NAME = {
@@ -80,6 +82,8 @@ def detect(path: Path) -> Kind:
             return Kind.INDEX
         if {"slug", "title", "actNumber"} <= first.keys():
             return Kind.CATALOG
+        if {"citation", "parties"} <= first.keys():
+            return Kind.CASES
         return Kind.GENERIC
     raise IngestError(f"{path}: unrecognised input (expected .jsonl in the generic format, or a known corpus file)")
 
@@ -137,6 +141,7 @@ class Merged:
     replacements: dict[str, Replacement] = field(default_factory=dict)
     no_successor: list[tuple[str, str, str]] = field(default_factory=list)
     act_repeals: list[tuple[str, str, str, str]] = field(default_factory=list)
+    cases: dict[str, Case] = field(default_factory=dict)
     rejects: list[Reject] = field(default_factory=list)
     known_sections: dict[str, set[str]] = field(default_factory=dict)
 
@@ -166,6 +171,8 @@ def parse_and_merge(files: Sequence[tuple[Kind, Path]], store: GraphStore) -> Me
             parsed = read_structured_chapters(path)
         elif kind is Kind.COPIES:
             parsed = read_section_copies(path)
+        elif kind is Kind.CASES:
+            parsed = read_cases(path)
         else:
             parsed = _read_correspondence_family(kind, path, m, store)
         _take(m, parsed, path, origin)
@@ -192,6 +199,8 @@ def _take(m: Merged, parsed: Parsed, file: Path, origin: dict[str, str]) -> None
     for r in parsed.replacements:
         m.replacements[str(r.row()["edge_key"])] = r
     m.act_repeals.extend(parsed.act_repeals)
+    for case in parsed.cases:
+        m.cases[case.key] = case
     _apply_chapters(m, parsed, file)
     _apply_fills(m, parsed, file)
 
@@ -373,6 +382,10 @@ def _plan(
     amendments = diff("amendment", dict(m.amendments), lambda a: a.act)  # type: ignore[attr-defined]
     for i in range(0, len(amendments), 2000):
         plan.append((store.upsert_amendments, amendments[i : i + 2000]))  # type: ignore[arg-type]
+
+    cases = diff("case", dict(m.cases), lambda c: "CASES")
+    for i in range(0, len(cases), 2000):
+        plan.append((store.upsert_cases, cases[i : i + 2000]))  # type: ignore[arg-type]
 
     reps = diff("replacement", dict(m.replacements), lambda r: r.old.act)  # type: ignore[attr-defined]
     for i in range(0, len(reps), 2000):

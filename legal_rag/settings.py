@@ -54,6 +54,11 @@ class IngestSettings(BaseModel):
     batch_size: int = 1000
 
 
+class VerificationSettings(BaseModel):
+    fuzzy_threshold: float = Field(default=0.9, ge=0.5, le=1.0)
+    """A quote matching its source at least this well (rapidfuzz, 0..1) is FUZZY, below it MISQUOTED."""
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="LEGAL_RAG_", env_nested_delimiter="__", extra="ignore")
 
@@ -64,6 +69,7 @@ class Settings(BaseSettings):
     graph: GraphSettings = Field(default_factory=GraphSettings)
     jobs: JobSettings = Field(default_factory=JobSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)
+    verification: VerificationSettings = Field(default_factory=VerificationSettings)
 
     @property
     def falkordb_dir(self) -> Path:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graph_schema.model import Act, Amendment, Chapter, Replacement, Section
+from graph_schema.model import Act, Amendment, Case, Chapter, Replacement, Section
 from ingestion.report import Reject
 
 
@@ -47,6 +47,7 @@ class Parsed:
     amendments: list[Amendment] = field(default_factory=list)
     replacements: list[Replacement] = field(default_factory=list)
     act_repeals: list[tuple[str, str, str, str]] = field(default_factory=list)
+    cases: list[Case] = field(default_factory=list)
     rejects: list[Reject] = field(default_factory=list)
 
     def extend(self, other: Parsed) -> None:

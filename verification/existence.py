@@ -1,0 +1,215 @@
+"""Existence and date-aware checks of cited provisions, statutes and precedents against the graph.
+
+Every check takes ``as_of``, the date of the offence or event. A graph that cannot be reached gives
+``UNCHECKED``, never ``VERIFIED`` or ``NOT_FOUND``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from graph_schema.acts import ActResolver
+from graph_schema.citations import case_citations
+from graph_schema.errors import LegalRagError, StoreUnavailableError
+from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey, ProvisionRef, SectionRecord, StatusOnDate
+from graph_schema.store import GraphStore
+from graph_schema.temporal import status_on
+from verification.model import CitationStatus
+
+# The repealing-and-savings provision of each new code (BNS s.358, BNSS s.531, BSA s.170): offences
+# committed, and proceedings pending, before 2024-07-01 continue under the old code.
+SAVINGS = {"IPC": ("BNS", "358"), "CRPC": ("BNSS", "531"), "IEA": ("BSA", "170")}
+NEW_CODES = {new: old for old, (new, _) in SAVINGS.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    status: CitationStatus
+    message: str
+    act: str | None = None
+    act_title: str | None = None
+    section: str | None = None
+    successors: tuple[ProvisionRef, ...] = ()
+    predecessors: tuple[ProvisionRef, ...] = ()
+    text: str | None = None
+    """The cited unit's text when it was found (for quote checks)."""
+
+
+@dataclass
+class CitationChecker:
+    """Checks citations against one ``GraphStore``; caches nothing that can change between calls
+    except the Act resolver (rebuild the checker after ingesting)."""
+
+    store: GraphStore
+    resolver: ActResolver | None = None
+    _sections: dict[str, int] = field(default_factory=dict)
+
+    def _resolver(self) -> ActResolver:
+        if self.resolver is None:
+            self.resolver = ActResolver(self.store.all_acts())
+        return self.resolver
+
+    # -- provisions --
+
+    def check_provision(self, key: CitationKey, as_of: str, cited_as: str = "") -> Verdict:
+        """Verdict on ``key`` (act code, section, sub-units) for facts on ``as_of``."""
+        label = key.label
+        if not key.act:
+            return Verdict(CitationStatus.UNRESOLVED, f"{cited_as or label}: no statute is named for this provision, "
+                           "so it could not be checked", section=label)
+        try:
+            resolver = self._resolver()
+            if key.act not in resolver:
+                return Verdict(CitationStatus.UNKNOWN_ACT, f"{key.act} is not an Act in the statute graph (state Acts, "
+                               "rules and the Constitution are not loaded): could not verify", act=key.act, section=label)
+            title = resolver.title(key.act)
+            record = self.store.get_section(key.act, key.section)
+        except StoreUnavailableError as exc:
+            return Verdict(CitationStatus.UNCHECKED, f"{key}: the statute graph could not be reached, so this citation "
+                           f"was NOT checked ({exc})", act=key.act, section=label)
+        if record is None:
+            return Verdict(CitationStatus.NOT_FOUND, f"{title} has no section {key.section}{self._range(key.act)}",
+                           act=key.act, act_title=title, section=label)
+        text = record.text
+        if key.sub:
+            path = "/".join(key.sub)
+            if path in record.subunits:
+                text = record.subunits[path]
+            elif record.subunits:
+                unit = "".join(f"({s})" for s in key.sub)
+                return Verdict(CitationStatus.NOT_FOUND, f"{key.act} s.{key.section} exists but has no {unit}",
+                               act=key.act, act_title=title, section=label)
+        return self._temporal(record, key, title, as_of, text)
+
+    def _range(self, act: str) -> str:
+        if act not in self._sections:
+            numbers = [int("".join(c for c in n if c.isdigit()) or 0) for n in self.store.section_numbers(act)]
+            self._sections[act] = max(numbers, default=0)
+        top = self._sections[act]
+        return f" (its sections run to {top})" if top else ""
+
+    def _temporal(self, rec: SectionRecord, key: CitationKey, title: str, as_of: str, text: str | None) -> Verdict:
+        on = status_on(rec, as_of)
+        common = {"act": key.act, "act_title": title, "section": key.label, "text": text,
+                  "successors": _relevant(rec.successors, key), "predecessors": _relevant(rec.predecessors, key)}
+        cite = f"{key.act} s.{key.label}"
+        if on is StatusOnDate.IN_FORCE:
+            msg = f"{cite} exists and was in force on {as_of}"
+            if key.act in SAVINGS:
+                new, sav = SAVINGS[key.act]
+                msg += (f" (before {new} came into force on {NEW_CRIMINAL_CODES_IN_FORCE}; {new} s.{sav} keeps it "
+                        "applicable to offences committed and proceedings pending before that date)")
+                if common["successors"]:
+                    msg += f"; for later facts: {_refs(common['successors'])}"  # type: ignore[arg-type]
+            if not (rec.has_text or key.sub):
+                msg += "; we hold its existence from the India Code index but not its text"
+            return Verdict(CitationStatus.VERIFIED, msg, **common)  # type: ignore[arg-type]
+        if on is StatusOnDate.REPEALED:
+            succ = common["successors"]
+            msg = f"{cite} was repealed with effect from {rec.in_force_to}"
+            if key.act in SAVINGS:
+                new, sav = SAVINGS[key.act]
+                msg += f" by {new} s.{sav}"
+            if succ:
+                msg += f"; for facts on {as_of} cite {_refs(succ)}"  # type: ignore[arg-type]
+            elif rec.no_successor:
+                msg += f"; it has no successor: {rec.no_successor}"
+            return Verdict(CitationStatus.REPEALED, msg, **common)  # type: ignore[arg-type]
+        if on is StatusOnDate.OMITTED:
+            when = f" with effect from {rec.in_force_to}" if rec.in_force_to else ""
+            note = next((str(a["text"]) for a in rec.amendments if a.get("kind") == "omitted"), "")
+            msg = f"{cite} was omitted{when}" + (f" ({note})" if note else "")
+            return Verdict(CitationStatus.OMITTED, msg, **common)  # type: ignore[arg-type]
+        msg = f"{cite} came into force on {rec.in_force_from}, after {as_of}"
+        if common["predecessors"]:
+            msg += f"; for facts on {as_of} the law was {_refs(common['predecessors'])}"  # type: ignore[arg-type]
+        return Verdict(CitationStatus.NOT_YET_IN_FORCE, msg, **common)  # type: ignore[arg-type]
+
+    # -- statutes --
+
+    def check_statute(self, act: str | None, cited_as: str, as_of: str) -> Verdict:
+        if act is None:
+            return Verdict(CitationStatus.UNKNOWN_ACT, f"'{cited_as}' is not an Act in the statute graph: could not "
+                           "verify")
+        try:
+            resolver = self._resolver()
+        except StoreUnavailableError as exc:
+            return Verdict(CitationStatus.UNCHECKED, f"{cited_as}: the statute graph could not be reached ({exc})",
+                           act=act)
+        if act not in resolver:
+            return Verdict(CitationStatus.UNKNOWN_ACT, f"'{cited_as}' is not an Act in the statute graph (state Acts, "
+                           "rules and the Constitution are not loaded): could not verify", act=act)
+        title = resolver.title(act)
+        acts = {a.code: a for a in self.store.all_acts()} if act in SAVINGS or act in NEW_CODES else {}
+        if act in SAVINGS and as_of >= NEW_CRIMINAL_CODES_IN_FORCE:
+            new, sav = SAVINGS[act]
+            return Verdict(CitationStatus.REPEALED, f"{title} was repealed with effect from "
+                           f"{NEW_CRIMINAL_CODES_IN_FORCE} by {new} s.{sav}; for facts on {as_of} cite the "
+                           f"{acts[new].title if new in acts else new}", act=act, act_title=title)
+        if act in NEW_CODES and as_of < NEW_CRIMINAL_CODES_IN_FORCE:
+            old = NEW_CODES[act]
+            return Verdict(CitationStatus.NOT_YET_IN_FORCE, f"{title} came into force on "
+                           f"{NEW_CRIMINAL_CODES_IN_FORCE}; for facts on {as_of} the law was the "
+                           f"{acts[old].title if old in acts else old}", act=act, act_title=title)
+        return Verdict(CitationStatus.VERIFIED, f"{title} is in the statute graph", act=act, act_title=title)
+
+    # -- precedents --
+
+    def check_precedent(self, cited_as: str) -> Verdict:
+        cits = case_citations(cited_as)
+        if not cits:
+            return Verdict(CitationStatus.NOT_IN_REGISTRY, f"'{cited_as}' gives no reporter or neutral citation: "
+                           "could not verify (this does not mean it is fabricated)")
+        try:
+            found = self.store.find_cases(cits)
+        except StoreUnavailableError as exc:
+            return Verdict(CitationStatus.UNCHECKED, f"{cits[0]}: the case registry could not be reached ({exc})",
+                           section=cits[0])
+        hit = next((found[c] for c in cits if c in found), None)
+        if hit is None:
+            return Verdict(CitationStatus.NOT_IN_REGISTRY, f"{cits[0]} is not in our case registry: could not verify "
+                           "(this does not mean it is fabricated)", section=cits[0])
+        if not _names_agree(cited_as, str(hit["parties"])):
+            return Verdict(CitationStatus.MISMATCH, f"{cits[0]} is {hit['parties']} in the case registry, which does "
+                           "not match the case name cited", section=cits[0])
+        return Verdict(CitationStatus.VERIFIED, f"{cits[0]}: {hit['parties']} ({hit['court']}"
+                       + (f", {hit['date']}" if hit.get("date") else "") + ")", section=cits[0])
+
+
+def _relevant(refs: tuple[ProvisionRef, ...], key: CitationKey) -> tuple[ProvisionRef, ...]:
+    """Edges for the cited unit: all for a whole section; for "103(1)" those drawn from 103(1),
+    from its own sub-units, or from the whole of 103."""
+    if not key.sub:
+        return refs
+    label = key.label
+    return tuple(p for p in refs if p.via in (None, key.section, label) or (p.via or "").startswith(label + "("))
+
+
+def _refs(refs: tuple[ProvisionRef, ...]) -> str:
+    parts = []
+    for p in refs:
+        note = f": {p.note}" if p.note else ""
+        parts.append(f"{p.act} s.{p.section} [{p.relation}{note}]")
+    return "; ".join(parts)
+
+
+_NAME_STOP = {"v", "vs", "versus", "and", "others", "ors", "anr", "the", "of", "state", "union", "india", "in", "re"}
+
+
+def _names_agree(cited: str, registered: str) -> bool:
+    """True when the cited text names no parties, or shares a distinctive party word with the registry."""
+    import re
+
+    head = re.split(r"[\(\[,]|\breported\b|\bAIR\b|\b\d{4}\b", cited, maxsplit=1)[0]
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", head)} - _NAME_STOP
+    if not words:
+        return True
+    reg = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", registered)} - _NAME_STOP
+    return bool(words & reg)
+
+
+def resolve_or_none(resolver: ActResolver, name: str) -> str | None:
+    try:
+        return resolver.resolve(name)
+    except LegalRagError:
+        return None
