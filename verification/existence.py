@@ -144,12 +144,12 @@ class CitationChecker:
         if act in SAVINGS and as_of >= NEW_CRIMINAL_CODES_IN_FORCE:
             new, sav = SAVINGS[act]
             return Verdict(CitationStatus.REPEALED, f"{title} was repealed with effect from "
-                           f"{NEW_CRIMINAL_CODES_IN_FORCE} by {new} s.{sav}; for facts on {as_of} cite the "
+                           f"{NEW_CRIMINAL_CODES_IN_FORCE} by {new} s.{sav}; for facts on {as_of} cite "
                            f"{acts[new].title if new in acts else new}", act=act, act_title=title)
         if act in NEW_CODES and as_of < NEW_CRIMINAL_CODES_IN_FORCE:
             old = NEW_CODES[act]
             return Verdict(CitationStatus.NOT_YET_IN_FORCE, f"{title} came into force on "
-                           f"{NEW_CRIMINAL_CODES_IN_FORCE}; for facts on {as_of} the law was the "
+                           f"{NEW_CRIMINAL_CODES_IN_FORCE}; for facts on {as_of} the law was "
                            f"{acts[old].title if old in acts else old}", act=act, act_title=title)
         return Verdict(CitationStatus.VERIFIED, f"{title} is in the statute graph", act=act, act_title=title)
 
