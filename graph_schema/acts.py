@@ -131,6 +131,8 @@ def normalise_alias(name: str) -> str:
     s = re.sub(r"[.'\u2019]", "", s)
     s = re.sub(r"[^a-z0-9]+", " ", s).strip()
     s = re.sub(r"^the\s+", "", s)
+    # Spaced initials are one abbreviation: "Cr. P. C." -> "crpc", "N. I. Act" -> "ni act".
+    s = re.sub(r"\b([a-z]{1,2})((?:\s[a-z]){1,3})\b", lambda m: m.group(0).replace(" ", ""), s)
     return s
 
 
@@ -152,10 +154,14 @@ class ActResolver:
 
     def __init__(self, acts: Iterable[Act]) -> None:
         self._titles: dict[str, str] = {}
+        self._years: dict[str, int | None] = {}
+        self._codes: dict[str, str] = {}
         exact: dict[str, set[str]] = {}
         weak: dict[str, set[str]] = {}
         for act in acts:
             self._titles[act.code] = act.title
+            self._years[act.code] = act.year
+            self._codes[normalise_alias(act.code)] = act.code
             exact.setdefault(normalise_alias(act.code), set()).add(act.code)
             exact.setdefault(normalise_alias(act.title), set()).add(act.code)
             for alias in act.aliases:
@@ -182,16 +188,26 @@ class ActResolver:
             AmbiguousActError: the name fits several Acts equally well.
         """
         key = normalise_alias(name)
+        if key in self._codes:  # an exact code always wins over aliases
+            return self._codes[key]
         for table in (self._exact, self._weak):
             codes = table.get(key)
             if codes and len(codes) == 1:
                 return next(iter(codes))
             if codes:
                 raise AmbiguousActError(name, tuple(sorted(codes)))
-        # "Hindu Marriage Act 1955" written as "HMA, 1955" or "Section 13 of the HMA Act".
-        stripped = re.sub(r"\s+(?:act\s*)?(?:\d{4})?$", "", key).strip()
-        if stripped and stripped != key:
-            return self.resolve(stripped)
+        # A year that is not part of any alias: "NI Act, 1881", "HMA 1955". It must be the Act's
+        # own year: "Code of Criminal Procedure, 1898" is not the 1973 Code.
+        m = re.match(r"^(.*\S)\s+(\d{4})$", key)
+        if m:
+            code = self.resolve(m.group(1))
+            year = self._years.get(code)
+            if year is not None and year != int(m.group(2)) and str(m.group(2)) not in self._titles[code]:
+                raise UnknownActError(name, (f"{code} ({self._titles[code]})",))
+            return code
+        # "HMA Act" for "HMA".
+        if key.endswith(" act") and key[:-4].strip():
+            return self.resolve(key[:-4])
         raise UnknownActError(name, self._suggest(key))
 
     def _suggest(self, key: str) -> tuple[str, ...]:

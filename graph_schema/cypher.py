@@ -64,6 +64,23 @@ OPTIONAL MATCH (s)-[:HAS_UNIT]->(u:SubUnit)
 RETURN s.number AS number, s.text AS text, collect([u.path, u.text]) AS units
 """
 
+# Everything retrieval indexes: sections with text, with their Act's dates as defaults.
+TEXT_SECTIONS = """
+MATCH (a:Act)-[:HAS_SECTION]->(s:Section)
+WHERE s.has_text = true
+OPTIONAL MATCH (s)-[:HAS_UNIT]->(u:SubUnit)
+RETURN s.act AS act, s.number AS number, s.title AS title, s.text AS text, s.status AS status,
+       coalesce(s.in_force_from, a.in_force_from) AS in_force_from,
+       coalesce(s.in_force_to, a.in_force_to) AS in_force_to, s.source AS source,
+       collect([u.path, u.text]) AS units
+"""
+
+SECTION_ENRICHMENT = """
+UNWIND $keys AS k
+MATCH (s:Section {key: k})
+RETURN s.key AS key, s.chapter AS chapter, s.text AS text, s.source AS source
+"""
+
 CHAPTER_HASHES = """
 UNWIND $keys AS k
 MATCH (c:Chapter {key: k})

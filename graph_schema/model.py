@@ -289,7 +289,8 @@ class ProvisionRef:
     """The label on this provision's own side of the edge (``"103(1)"`` when looking up BNS 103)."""
 
     def as_dict(self) -> dict[str, object]:
-        return {"act": self.act, "section": self.section, "relation": self.relation, "note": self.note}
+        return {"act": self.act, "section": self.section, "relation": self.relation, "note": self.note,
+                "from": self.via}
 
 
 @dataclass(frozen=True, slots=True)

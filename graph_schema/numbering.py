@@ -15,6 +15,9 @@ from graph_schema.errors import InvalidSectionNumberError
 from graph_schema.model import CitationKey
 
 _SECTION_RE = re.compile(r"^(\d+)([A-Z]{0,4})$")
+# digits, then letters attached or after a hyphen ("498A", "171-I", "28JA"), or one capital after a
+# space ("73 A"); "302.5", "30 2" and "5 para" are not section numbers.
+_RAW_SECTION_RE = re.compile(r"(\d+)(?:-?([A-Za-z]{1,4}(?:-[A-Za-z]{1,3})?)|\s([A-Z]))?")
 _ROMAN_ONLY = re.compile(r"^[IVXLC]+$")
 _SUB_RE = re.compile(r"\(\s*([0-9A-Za-z]{1,6})\s*\)")
 _REF_RE = re.compile(
@@ -39,8 +42,10 @@ def canonical_section(raw: str | int) -> str:
         InvalidSectionNumberError: if ``raw`` is not a section number (Roman numerals alone are
             Part or Chapter headings in the India Code index, not sections).
     """
-    s = re.sub(r"[\s\-.]", "", str(raw)).upper()
-    if not _SECTION_RE.match(s):
+    text = str(raw).strip().rstrip(".")
+    m = _RAW_SECTION_RE.fullmatch(text)
+    s = (m.group(1) + (m.group(2) or m.group(3) or "").replace("-", "")).upper() if m else text.upper()
+    if not m or not _SECTION_RE.match(s):
         if _ROMAN_ONLY.match(s):
             raise InvalidSectionNumberError(f"{raw!r} is a Roman numeral heading, not a section number")
         raise InvalidSectionNumberError(f"{raw!r} is not a section number")

@@ -45,6 +45,8 @@ class GraphStore(Protocol):
 
     def primary_keys(self, keys: Sequence[str]) -> set[str]: ...
 
+    def section_enrichment(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]: ...
+
     def upsert_acts(self, acts: Sequence[Act]) -> None: ...
 
     def upsert_chapters(self, chapters: Sequence[Chapter]) -> None: ...
@@ -65,6 +67,8 @@ class GraphStore(Protocol):
 
     def act_texts(self, act: str) -> dict[str, str]: ...
 
+    def text_sections(self) -> list[dict[str, Any]]: ...
+
     def all_acts(self) -> list[Act]: ...
 
     def get_section(self, act: str, number: str) -> SectionRecord | None: ...
@@ -76,6 +80,8 @@ class GraphStore(Protocol):
     def counts(self) -> dict[str, int]: ...
 
     def clear(self) -> None: ...
+
+    def compact(self) -> None: ...
 
 
 _HASH_QUERIES = {
@@ -126,6 +132,14 @@ class CypherGraphStore(ABC):
         out: set[str] = set()
         for i in range(0, len(keys), _CHUNK):
             out.update(r["key"] for r in self._read(cypher.PRIMARY_SECTIONS, {"keys": list(keys[i : i + _CHUNK])}))
+        return out
+
+    def section_enrichment(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Stored chapter, text and source of sections (what enrichment files contributed)."""
+        out: dict[str, dict[str, Any]] = {}
+        for i in range(0, len(keys), _CHUNK):
+            for r in self._read(cypher.SECTION_ENRICHMENT, {"keys": list(keys[i : i + _CHUNK])}):
+                out[r["key"]] = r
         return out
 
     def upsert_acts(self, acts: Sequence[Act]) -> None:
@@ -185,8 +199,18 @@ class CypherGraphStore(ABC):
                     out[r["number"] + "".join(f"({p})" for p in path.split("/"))] = text
         return out
 
+    def text_sections(self) -> list[dict[str, Any]]:
+        """Every section that has text, with its sub-units and effective dates (for indexing)."""
+        rows = self._read(cypher.TEXT_SECTIONS)
+        for r in rows:
+            r["units"] = {p: t for p, t in r["units"] if p is not None}
+        return rows
+
     def clear(self) -> None:
         self._write(cypher.DELETE_ALL)
+
+    def compact(self) -> None:
+        """Make the store cheap to restart after a large write (no-op where not needed)."""
 
     # -- reads --
 
@@ -221,7 +245,9 @@ class CypherGraphStore(ABC):
             has_text=bool(r["has_text"]),
             status=SectionStatus(r["status"]),
             in_force_from=r["in_force_from"] or r["act_from"],
-            in_force_to=r["in_force_to"] or r["act_to"],
+            # An Act's end date applies to its sections in force; a section repealed or omitted on
+            # its own keeps its own end date, and claims none when that is unknown.
+            in_force_to=r["in_force_to"] or (r["act_to"] if r["status"] == SectionStatus.IN_FORCE.value else None),
             chapter=r["chapter_number"],
             chapter_title=r["chapter_title"],
             subunits={p: t for p, t in r["units"] if p is not None},
@@ -344,6 +370,17 @@ class FalkorGraphStore(CypherGraphStore):
             except redis.exceptions.ResponseError as exc:
                 if "already indexed" not in str(exc).lower():
                     raise
+
+    def compact(self) -> None:
+        """Rewrite FalkorDB's append-only file as a snapshot (fast restarts after an ingest)."""
+        import redis
+
+        try:
+            self._db.connection.bgrewriteaof()
+        except redis.exceptions.ResponseError:
+            pass  # a rewrite is already running
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as exc:
+            raise StoreUnavailableError(str(exc)) from exc
 
     def _graph(self) -> Any:
         if self._g is None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from graph_schema.acts import ACT_REPEALS, ActResolver
 from graph_schema.errors import IngestError
-from graph_schema.model import Act, Amendment, Case, Chapter, Replacement, Section, section_key
+from graph_schema.model import Act, Amendment, Case, Chapter, CitationKey, Replacement, Section, section_key
 from graph_schema.store import GraphStore
 from ingestion.report import IngestReport, Reject
 from ingestion.sources import correspondence as corr
@@ -89,7 +89,7 @@ def detect(path: Path) -> Kind:
 
 
 def _first_record(path: Path) -> dict[str, object]:
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8", errors="replace") as fh:
         for line in fh:
             if line.strip():
                 try:
@@ -166,7 +166,9 @@ def parse_and_merge(files: Sequence[tuple[Kind, Path]], store: GraphStore) -> Me
         elif kind is Kind.FULLTEXT:
             parsed = read_fulltext(path, slug_to_code)
         elif kind is Kind.GENERIC:
-            parsed = read_generic(path, ActResolver([*stored_acts, *m.acts.values()]).resolve)
+            known = {a.code: a for a in [*stored_acts, *m.acts.values()]}
+            parsed = read_generic(path, ActResolver(known.values()).resolve, known)
+            _check_generic_edges(m, parsed, path, store)
         elif kind is Kind.STRUCTURED:
             parsed = read_structured_chapters(path)
         elif kind is Kind.COPIES:
@@ -192,6 +194,7 @@ def _take(m: Merged, parsed: Parsed, file: Path, origin: dict[str, str]) -> None
             continue
         m.sections[s.key] = s
         origin[s.key] = file.name
+        m.known_sections.pop(s.act, None)  # this Act's section list grew
     for s in parsed.existence_only:
         m.existence_only.setdefault(s.key, s)
     for a in parsed.amendments:
@@ -218,6 +221,60 @@ def _apply_chapters(m: Merged, parsed: Parsed, path: Path) -> None:
             m.sections[key] = dataclasses.replace(s, chapter=ca.chapter.key)
 
 
+FILL_MARK = "; text: "
+
+
+def _keep_stored_enrichment(m: Merged, store: GraphStore) -> None:
+    """A section re-read from its primary file alone keeps the chapter and the filled-in text that
+    other files gave it earlier: loading one unchanged file must neither write nor lose anything."""
+    need = [k for k, s in m.sections.items() if s.chapter is None or not s.has_text]
+    if not need:
+        return
+    stored = store.section_enrichment(need)
+    for key, row in stored.items():
+        s = m.sections[key]
+        if s.chapter is None and row.get("chapter"):
+            s = dataclasses.replace(s, chapter=row["chapter"])
+        src = str(row.get("source") or "")
+        if not s.has_text and row.get("text") and FILL_MARK in src and src.startswith(str(s.source)):
+            s = dataclasses.replace(s, text=row["text"], subunits=parse_subunits(row["text"]), source=src)
+        m.sections[key] = s
+
+
+def _check_generic_edges(m: Merged, parsed: Parsed, path: Path, store: GraphStore) -> None:
+    """Replacement and amendment records must point at sections that exist (in the graph or in this
+    run, this file's own sections included), as correspondence-table rows must."""
+    own = {(s.act, s.number) for s in parsed.sections}
+
+    def exists(act: str, number: str) -> bool:
+        return (act, number) in own or number in _known_sections(m, store, act)
+
+    def unit_missing(key: CitationKey) -> bool:
+        if not key.sub:
+            return False
+        rec = store.get_section(key.act, key.section)
+        return rec is not None and bool(rec.subunits) and "/".join(key.sub) not in rec.subunits
+
+    kept_r = []
+    for r in parsed.replacements:
+        missing = next((k for k in (r.old, r.new) if not exists(k.act, k.section) or unit_missing(k)), None)
+        if missing:
+            parsed.rejects.append(Reject(path.name, int(str(r.source).rsplit(" ", 1)[-1]),
+                                         f"replacement names {missing}, which does not exist", r.old.act))
+        else:
+            kept_r.append(r)
+    parsed.replacements[:] = kept_r
+    kept_a = []
+    for a in parsed.amendments:
+        if exists(a.act, a.section):
+            kept_a.append(a)
+        else:
+            line = int(a.footnote[4:]) if a.footnote.startswith("line") else 0
+            parsed.rejects.append(Reject(path.name, line, f"amendment of {a.act} {a.section}, which does not exist",
+                                         a.act))
+    parsed.amendments[:] = kept_a
+
+
 def _apply_fills(m: Merged, parsed: Parsed, path: Path) -> None:
     for fill in parsed.fills:
         key = section_key(fill.act, fill.section)
@@ -228,7 +285,7 @@ def _apply_fills(m: Merged, parsed: Parsed, path: Path) -> None:
             continue
         if not s.has_text:
             m.sections[key] = dataclasses.replace(
-                s, text=fill.text, subunits=parse_subunits(fill.text), source=f"{s.source}; text: {fill.source}"
+                s, text=fill.text, subunits=parse_subunits(fill.text), source=f"{s.source}{FILL_MARK}{fill.source}"
             )
 
 
@@ -323,6 +380,8 @@ def ingest(
         store.upsert_act_repeals(merged.act_repeals)
     if merged.no_successor:
         store.set_no_successor(merged.no_successor)
+    if report.changed:
+        store.compact()
     return report
 
 
@@ -360,6 +419,7 @@ def _plan(
     if chapters:
         plan.append((store.upsert_chapters, chapters))  # type: ignore[arg-type]
 
+    _keep_stored_enrichment(m, store)
     # Existence-only records never overwrite a section from a text source (in this run or in the graph).
     sections: dict[str, object] = dict(m.sections)
     candidates = {k: s for k, s in m.existence_only.items() if k not in m.sections}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -41,20 +42,7 @@ class LookupService:
             StoreUnavailableError: the graph could not be asked (so we cannot say "not found").
         """
         day = _as_of(as_of)
-        out: dict[str, Any] = {
-            "found": False,
-            "act": None,
-            "act_title": None,
-            "section": str(section),
-            "title": None,
-            "status_on_date": None,
-            "as_of": day,
-            "in_force_from": None,
-            "in_force_to": None,
-            "successors": [],
-            "predecessors": [],
-            "text": None,
-        }
+        out = empty_result(section, day, found=False)
         try:
             code = self.resolver.resolve(act)
         except LegalRagError as exc:
@@ -80,7 +68,9 @@ class LookupService:
                 out["error"] = f"{code} s.{key.section} has no sub-unit {''.join(f'({s})' for s in key.sub)}"
                 return out
             else:
-                out["note"] = "sub-unit not checked: the section's text is not divided into sub-units in our copy"
+                out["subunit_checked"] = False
+                out["note"] = (f"{code} s.{key.section} exists, but {''.join(f'({s})' for s in key.sub)} could not be "
+                               "checked: our copy of the section is not divided into sub-units")
         out.update(
             found=True,
             title=record.title,
@@ -104,6 +94,24 @@ class LookupService:
         return out
 
 
+def empty_result(section: object, as_of: str | None, *, found: bool | None) -> dict[str, Any]:
+    """Every key of a lookup answer, nothing found yet (``found: None`` = nothing could be looked up)."""
+    return {
+        "found": found,
+        "act": None,
+        "act_title": None,
+        "section": None if section is None else str(section),
+        "title": None,
+        "status_on_date": None,
+        "as_of": as_of,
+        "in_force_from": None,
+        "in_force_to": None,
+        "successors": [],
+        "predecessors": [],
+        "text": None,
+    }
+
+
 def _relevant(refs: tuple[ProvisionRef, ...], label: str, section: str) -> list[ProvisionRef]:
     """Edges that concern the unit asked about: all of them for a whole section; for "103(1)",
     those drawn from 103(1), from its own sub-units, or from the whole of 103."""
@@ -115,9 +123,10 @@ def _relevant(refs: tuple[ProvisionRef, ...], label: str, section: str) -> list[
 def _as_of(raw: str | None) -> str:
     if raw is None or raw == "":
         return date.today().isoformat()
-    d = parse_date(raw)
+    # ISO only: "07-01-2024" could be 7 January or 1 July, and the answer differs by the law in force.
+    d = parse_date(raw) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(raw).strip()) else None
     if d is None:
-        raise InvalidDateError(f"as_of {raw!r} is not a date (use YYYY-MM-DD)")
+        raise InvalidDateError(f"as_of {raw!r} is not a date in YYYY-MM-DD form")
     return d
 
 

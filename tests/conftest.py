@@ -94,5 +94,19 @@ def loaded(falkor_server: EmbeddedFalkorDB) -> Iterator[Loaded]:
         store.close()
 
 
+@pytest.fixture
+def loaded_copy(falkor_server: EmbeddedFalkorDB) -> Iterator[FalkorGraphStore]:
+    """A private graph with the whole default corpus, for tests that write to it."""
+    from ingestion.pipeline import default_paths, ingest
+
+    store = _falkor(falkor_server, f"c_{uuid.uuid4().hex[:12]}")
+    ingest(store, default_paths(CORPUS))
+    try:
+        yield store
+    finally:
+        store.clear()
+        store.close()
+
+
 def real_corpus_path(*parts: str) -> Path:
     return CORPUS.joinpath(*parts)

@@ -73,11 +73,15 @@ class CitationChecker:
         text = record.text
         if key.sub:
             path = "/".join(key.sub)
+            unit = "".join(f"({s})" for s in key.sub)
             if path in record.subunits:
                 text = record.subunits[path]
             elif record.subunits:
-                unit = "".join(f"({s})" for s in key.sub)
                 return Verdict(CitationStatus.NOT_FOUND, f"{key.act} s.{key.section} exists but has no {unit}",
+                               act=key.act, act_title=title, section=label)
+            else:  # our copy is not divided into sub-units: the section is real, the unit unchecked
+                return Verdict(CitationStatus.UNRESOLVED, f"{key.act} s.{key.section} exists, but {unit} could not "
+                               "be checked: our copy of the section is not divided into sub-units",
                                act=key.act, act_title=title, section=label)
         return self._temporal(record, key, title, as_of, text)
 

@@ -57,8 +57,13 @@ class Parsed:
 
 def read_jsonl(path: Path, rejects: list[Reject]) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line number, object)``; malformed lines become rejects, blank lines are skipped."""
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
+    with open(path, "rb") as fh:
+        for n, raw in enumerate(fh, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                rejects.append(Reject(path.name, n, f"not UTF-8 text (byte {exc.start + 1})"))
+                continue
             if not line.strip():
                 continue
             try:
@@ -78,6 +83,8 @@ def read_json_array(path: Path) -> list[Any]:
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise IngestError(f"{path.name}: not UTF-8 text (byte {exc.start + 1})") from exc
     except json.JSONDecodeError as exc:
         raise IngestError(f"{path.name}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from exc
     if not isinstance(data, list):

@@ -17,7 +17,7 @@ ISO ``YYYY-MM-DD`` (or D-M-YYYY). ``status`` is ``in_force`` (default), ``omitte
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +37,10 @@ class _Bad(Exception):
     """A record-level validation failure (becomes a Reject)."""
 
 
-def read_generic(path: Path, resolve_act: Resolve) -> Parsed:
-    """Parse a generic JSONL file. ``resolve_act`` maps a code/alias to a code or raises."""
+def read_generic(path: Path, resolve_act: Resolve, existing: Mapping[str, Act] | None = None) -> Parsed:
+    """Parse a generic JSONL file. ``resolve_act`` maps a code/alias to a code or raises;
+    ``existing`` (code -> Act) guards Acts already loaded from being taken over by a new record."""
+    existing = existing or {}
     out = Parsed()
     local: dict[str, str] = {}
     seen_sections: dict[tuple[str, str], int] = {}
@@ -59,6 +61,7 @@ def read_generic(path: Path, resolve_act: Resolve) -> Parsed:
         try:
             if kind == "act":
                 act = _act(r)
+                _guard_takeover(act, existing, resolve_act)
                 out.acts.append(act)
                 for name in (act.code, act.title, *act.aliases):
                     local[normalise_alias(name)] = act.code
@@ -71,7 +74,7 @@ def read_generic(path: Path, resolve_act: Resolve) -> Parsed:
                 seen_sections[(code, section.number)] = n
                 out.sections.append(section)
             elif kind == "amendment":
-                out.amendments.append(_amendment(r, resolve(r.get("act"))))
+                out.amendments.append(_amendment(r, resolve(r.get("act")), n))
             elif kind == "replacement":
                 out.replacements.append(_replacement(r, resolve(r.get("old_act")), resolve(r.get("new_act")), path, n))
             else:
@@ -80,6 +83,21 @@ def read_generic(path: Path, resolve_act: Resolve) -> Parsed:
             act_name = r.get("act") if isinstance(r.get("act"), str) else None
             out.rejects.append(Reject(path.name, n, str(exc), local.get(normalise_alias(act_name or "")) or act_name))
     return out
+
+
+def _guard_takeover(act: Act, existing: Mapping[str, Act], resolve_act: Resolve) -> None:
+    """A file may update an Act it defines, but not rename another Act's code or borrow its aliases:
+    ``{"code": "IPC", "title": "Indian Ports Corporation Act"}`` would silently replace the Penal Code."""
+    prior = existing.get(act.code)
+    if prior is not None and normalise_alias(prior.title) != normalise_alias(act.title):
+        raise _Bad(f"act code {act.code!r} already names {prior.title!r}; choose another code")
+    for name in (act.title, *act.aliases):
+        try:
+            other = resolve_act(name)
+        except LegalRagError:
+            continue
+        if other != act.code:
+            raise _Bad(f"{name!r} already names {other}; an alias may name only one Act")
 
 
 def _date(r: dict[str, Any], field: str) -> str | None:
@@ -155,7 +173,7 @@ def _section(r: dict[str, Any], code: str, file: str, line: int) -> Section:
     )
 
 
-def _amendment(r: dict[str, Any], code: str) -> Amendment:
+def _amendment(r: dict[str, Any], code: str, line: int) -> Amendment:
     try:
         number = canonical_section(str(r.get("section") or ""))
         kind = AmendmentKind(str(r.get("kind", "amended")).lower())
@@ -164,7 +182,7 @@ def _amendment(r: dict[str, Any], code: str) -> Amendment:
     return Amendment(
         act=code,
         section=number,
-        footnote=str(r.get("footnote") or r.get("effective") or "generic"),
+        footnote=str(r.get("footnote") or f"line{line}"),
         kind=kind,
         amending_act=text_or_none(r.get("amending_act")),
         effective=_date(r, "effective"),

@@ -91,7 +91,8 @@ def read_catalog(path: Path) -> Parsed:
                 title=title,
                 number=text_or_none(r.get("actNumber")),
                 year=int(year) if year else None,
-                in_force_from=parse_date(r.get("enforcementDate")) or None,
+                # Commencement; failing that, enactment (86 catalogue Acts give no commencement date).
+                in_force_from=parse_date(r.get("enforcementDate")) or parse_date(r.get("enactmentDate")),
                 status=SectionStatus.IN_FORCE,
                 aliases=aliases,
                 slug=slug,
@@ -190,8 +191,13 @@ def _inserted_from(raw_text: str, amendments: tuple[Any, ...]) -> str | None:
     if not m:
         return None
     for a in amendments:
-        if a.footnote == m.group(1) and a.kind.value == "inserted" and a.effective:
-            return str(a.effective)
+        if a.footnote == m.group(1) and a.kind.value == "inserted":
+            if a.effective:
+                return str(a.effective)
+            # No w.e.f. date: the amending Act's year is a lower bound ("Ins. by Act 26 of 1955").
+            year = re.search(r"\bof\s+(1[89]\d\d|20\d\d)\b", a.amending_act or "")
+            if year:
+                return f"{year.group(1)}-01-01"
     return None
 
 

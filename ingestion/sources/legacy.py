@@ -27,7 +27,35 @@ _EARLIER_REPEALS = (
     (re.compile(r"A\.\s*O\.\s*1950", re.I), "1950-01-26"),
     (re.compile(r"A\.\s*O\.\s*1937", re.I), "1937-04-01"),
 )
+_ACT_OF_YEAR = re.compile(r"\(\s*\d+\s+of\s+(1[89]\d\d|20[0-2]\d)\s*\)")
+_ACT_YEAR = re.compile(r"\bAct,?\s+(1[89]\d\d|20[0-2]\d)\b")
 _REPEALED_MARK = re.compile(r"^\s*\[?\s*(?:Rep\.|Repealed\b)", re.I)
+
+# Sections inserted into the old codes after they were enacted, with the amending Act's
+# commencement (India Code footnotes to the codes as they stood before repeal). Without this the
+# Code's own start date would claim, say, IPC 498A in force in 1980.
+INSERTED: dict[str, dict[str, tuple[str, str]]] = {
+    "IPC": {
+        "498A": ("1983-12-25", "Act 46 of 1983"),
+        "304B": ("1986-11-19", "Act 43 of 1986"),
+        **dict.fromkeys(("166A", "166B", "326A", "326B", "354A", "354B", "354C", "354D", "370A"),
+                        ("2013-02-03", "Act 13 of 2013")),
+        **dict.fromkeys(("376AB", "376DA", "376DB"), ("2018-04-21", "Act 22 of 2018")),
+    },
+    "CRPC": {
+        **dict.fromkeys(("53A", "164A", "436A"), ("2006-06-23", "Act 25 of 2005")),
+        **dict.fromkeys(tuple(f"265{c}" for c in "ABCDEFGHIJKL"), ("2006-07-05", "Act 2 of 2006")),
+        "357A": ("2009-12-31", "Act 5 of 2009"),
+        **dict.fromkeys(("357B", "357C"), ("2013-02-03", "Act 13 of 2013")),
+    },
+    "IEA": {
+        **dict.fromkeys(("65A", "65B"), ("2000-10-17", "Act 21 of 2000")),
+        "113A": ("1983-12-25", "Act 46 of 1983"),
+        "114A": ("1983-12-25", "Act 43 of 1983"),
+        "113B": ("1986-11-19", "Act 43 of 1986"),
+        "53A": ("2013-02-03", "Act 13 of 2013"),
+    },
+}
 
 _ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
           (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))  # fmt: skip
@@ -71,9 +99,10 @@ def read_legacy(path: Path, act: str | None = None) -> Parsed:
         seen.add(number)
         title = text_or_none(r.get("section_title"))
         text = text_or_none(r.get("section_desc"))
-        in_force_to = end
+        in_force_to: str | None = end
         if _REPEALED_MARK.match(title or "") or _REPEALED_MARK.match(text or ""):
-            in_force_to = _earlier_repeal(f"{title} {text}") or end
+            # Repealed long before 2024; with no date we claim no end date rather than 2024-07-01.
+            in_force_to = _earlier_repeal(f"{title} {text}")
         chapter = None
         ch_no = r.get("chapter")
         if isinstance(ch_no, int) or (isinstance(ch_no, str) and ch_no.isdigit()):
@@ -86,6 +115,7 @@ def read_legacy(path: Path, act: str | None = None) -> Parsed:
                 title=title,
                 text=text,
                 status=SectionStatus.REPEALED,
+                in_force_from=INSERTED.get(code, {}).get(number, (None, ""))[0],
                 in_force_to=in_force_to,
                 chapter=chapter.key if chapter else None,
                 order=i,
@@ -125,7 +155,11 @@ def _chapter_titles(rows: list[object]) -> dict[int, str]:
 
 
 def _earlier_repeal(text: str) -> str | None:
+    """When an early repeal took effect: a known instrument's commencement, else the 1st of January
+    of the repealing Act's year ("Repealed by the Indian Penal Code (Amendment) Act, 1949 (17 of
+    1949)" -> 1949-01-01, an upper bound: we never claim the section in force after that year began)."""
     for pattern, date in _EARLIER_REPEALS:
         if pattern.search(text):
             return date
-    return None
+    m = _ACT_OF_YEAR.search(text) or _ACT_YEAR.search(text)
+    return f"{m.group(1)}-01-01" if m else None

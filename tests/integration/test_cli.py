@@ -65,6 +65,7 @@ def test_section_json(env: dict[str, str]) -> None:
         "section": "103(1)",
         "relation": "same",
         "note": "No Change, except IPC section is included as subsection in BNS.",
+        "from": "302",
     }
 
 
@@ -93,7 +94,8 @@ def test_section_stdin_stream_keeps_order_and_reports_bad_lines(env: dict[str, s
     assert len(out) == 6
     assert (out[0]["found"], out[0]["status_on_date"]) == (True, "in_force")
     assert out[1]["found"] is False
-    assert out[2]["found"] is False and "bad input line" in out[2]["error"] and out[2]["line"] == 3
+    assert out[2]["found"] is None and "bad input line" in out[2]["error"] and out[2]["line"] == 3
+    assert set(out[2]) >= {"act", "section", "status_on_date", "successors", "predecessors", "text"}
     assert out[3]["successors"][0]["section"] == "482"
     assert 'needs "act"' in out[4]["error"]
     assert "not a date" in out[5]["error"]
@@ -113,12 +115,12 @@ def test_ingest_unchanged_and_bad_path(env: dict[str, str], tmp_path: Path) -> N
         + "\n"
     )
     env = {**env, "LEGAL_RAG_GRAPH__GRAPH_NAME": "cli_ingest"}
-    first = run(env, "ingest", str(src))
+    first = run(env, "ingest", "--no-index", str(src))
     assert first.returncode == 0
     assert "unknown Act 'BNS'" in first.stderr  # empty graph: BNS is not defined there
     missing = run(env, "ingest", str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 2 and "no such file" in missing.stderr
-    strict = run(env, "ingest", "--strict", str(src))
+    strict = run(env, "ingest", "--no-index", "--strict", str(src))
     assert strict.returncode == 2 and "nothing written" in strict.stderr
 
 

@@ -155,3 +155,35 @@ def test_amendments_are_dated_events(svc: LookupService) -> None:
     kinds = {(a["kind"], a["amending_act"], a["effective"]) for a in r["amendments"]}
     assert ("inserted", "Act 66 of 1988", "1989-04-01") in kinds
     assert ("substituted", "Act 55 of 2002", "2003-02-06") in kinds
+
+
+@pytest.mark.parametrize(
+    ("act", "section", "as_of", "status"),
+    [
+        # repealed long before 2024: "Repealed by ... Act, 1949 (17 of 1949)" - not in force in 2010
+        ("IPC", "56", "2010-01-01", "repealed"),
+        ("IPC", "56", "1940-01-01", "in_force"),
+        ("IPC", "161", "1990-01-01", "repealed"),  # Prevention of Corruption Act 1988, s.31
+        # inserted later: IPC 498A by Act 46 of 1983 (w.e.f. 25-12-1983)
+        ("IPC", "498A", "1980-01-01", "not_yet_in_force"),
+        ("IPC", "498A", "1990-01-01", "in_force"),
+        ("IEA", "65B", "1999-01-01", "not_yet_in_force"),  # Act 21 of 2000 (IT Act), w.e.f. 17-10-2000
+    ],
+)
+def test_sections_changed_before_2024_are_dated(
+    svc: LookupService, act: str, section: str, as_of: str, status: str
+) -> None:
+    assert look(svc, act, section, as_of)["status_on_date"] == status
+
+
+def test_a_subunit_we_cannot_check_is_flagged(svc: LookupService) -> None:
+    r = look(svc, "IPC", "302(5)", "2020-01-01")  # our IPC copy is not divided into sub-units
+    assert r["found"] is True and r["subunit_checked"] is False
+    assert "could not be checked" in r["note"]
+
+
+def test_as_of_must_be_iso(svc: LookupService) -> None:
+    from legal_rag.lookup import InvalidDateError
+
+    with pytest.raises(InvalidDateError, match="YYYY-MM-DD"):
+        look(svc, "IPC", "302", "07-01-2024")  # 7 January or 1 July?

@@ -45,6 +45,7 @@ def checker(loaded: Loaded) -> CitationChecker:
         (CitationKey("COI", "21"), "2025-01-01", S.UNKNOWN_ACT, "could not verify", []),
         (CitationKey("", "302"), "2025-01-01", S.UNRESOLVED, "no statute is named", []),
         (CitationKey("CA2013", "2"), "2025-01-01", S.VERIFIED, "existence from the India Code index", []),
+        (CitationKey("IPC", "302", ("5",)), "2020-01-01", S.UNRESOLVED, "could not be checked", []),
     ],
 )
 def test_provisions(

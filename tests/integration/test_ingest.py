@@ -189,3 +189,57 @@ def test_existence_only_index_never_overwrites_text(empty_store: FalkorGraphStor
     assert report.totals()["updated"] == 0 and report.totals()["added"] == 0
     rec = empty_store.get_section("BNS", "103")
     assert rec is not None and rec.has_text and rec.text and rec.text.startswith("(1) Whoever commits murder")
+
+
+def test_reingesting_one_shipped_file_alone_changes_and_loses_nothing(loaded_copy: FalkorGraphStore) -> None:
+    """After the default load, the India Code text file on its own must not strip BNS sections of the
+    chapters (from legal_chunks.json) or the text of BNS 114 (from the second copy of the new codes)."""
+    before = loaded_copy.get_section("BNS", "114")
+    report = ingest(loaded_copy, [real_corpus_path("indiacode", "sections_fulltext_subset.jsonl")])
+    assert report.totals()["updated"] == 0 and report.totals()["added"] == 0
+    after = loaded_copy.get_section("BNS", "114")
+    assert before is not None and after is not None
+    assert (after.chapter, after.text) == (before.chapter, before.text) and after.has_text
+
+
+def test_generic_file_cannot_take_over_an_existing_act(empty_store: FalkorGraphStore, tmp_path: Path) -> None:
+    ingest(empty_store, [write_jsonl(tmp_path / "a.jsonl", base_records())])
+    report = ingest(empty_store, [write_jsonl(tmp_path / "b.jsonl", [
+        {"record": "act", "code": "ipc", "title": "Indian Ports Corporation Act"},
+        {"record": "act", "code": "NEWX", "title": "Some Act", "aliases": ["I.P.C."]},
+        {"record": "act", "code": "IPC", "title": "The Indian Penal Code, 1860", "in_force_from": "1862-01-01",
+         "in_force_to": "2024-07-01", "aliases": ["I.P.C.", "Indian Penal Code", "Penal Code"]},
+    ])])
+    reasons = {r.line: r.reason for r in report.rejects}
+    assert reasons[1] == "act code 'IPC' already names 'The Indian Penal Code, 1860'; choose another code"
+    assert reasons[2] == "'I.P.C.' already names IPC; an alias may name only one Act"
+    assert 3 not in reasons  # updating an Act under its own title is allowed
+    acts = {a.code: a for a in empty_store.all_acts()}
+    assert acts["IPC"].title == "The Indian Penal Code, 1860" and "NEWX" not in acts
+
+
+def test_generic_edges_must_point_at_existing_sections(empty_store: FalkorGraphStore, tmp_path: Path) -> None:
+    ingest(empty_store, [write_jsonl(tmp_path / "a.jsonl", base_records())])
+    report = ingest(empty_store, [write_jsonl(tmp_path / "b.jsonl", [
+        {"record": "replacement", "old_act": "IPC", "old_section": "9999", "new_act": "BNS", "new_section": "103(1)"},
+        {"record": "replacement", "old_act": "IPC", "old_section": "302", "new_act": "BNS", "new_section": "999"},
+        {"record": "replacement", "old_act": "IPC", "old_section": "302", "new_act": "BNS", "new_section": "103(7)"},
+        {"record": "replacement", "old_act": "IPC", "old_section": "302", "new_act": "BNS", "new_section": "103(1)",
+         "relation": "same"},
+        {"record": "amendment", "act": "IPC", "section": "9999", "kind": "omitted"},
+        {"record": "amendment", "act": "IPC", "section": "302", "kind": "substituted", "text": "a"},
+        {"record": "amendment", "act": "IPC", "section": "302", "kind": "substituted", "text": "b"},
+    ])])
+    assert {r.line for r in report.rejects} == {1, 2, 3, 5}
+    assert report.totals()["added"] == 3  # one edge, two amendments (not collapsed into one key)
+    rec = empty_store.get_section("IPC", "302")
+    assert rec is not None and [p.section for p in rec.successors] == ["103(1)"] and len(rec.amendments) == 2
+
+
+def test_non_utf8_line_is_rejected_not_a_crash(empty_store: FalkorGraphStore, tmp_path: Path) -> None:
+    path = tmp_path / "latin1.jsonl"
+    good = json.dumps(base_records()[0]).encode()
+    path.write_bytes(good + b"\n" + b'{"act": "IPC", "section": "1", "title": "\xff"}\n')
+    report = ingest(empty_store, [path])
+    assert [(r.line, r.reason) for r in report.rejects] == [(2, "not UTF-8 text (byte 42)")]
+    assert report.totals()["added"] == 1

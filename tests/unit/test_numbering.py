@@ -59,3 +59,10 @@ def test_label_round_trips() -> None:
 def test_bad_reference(raw: str) -> None:
     with pytest.raises(InvalidSectionNumberError):
         parse_reference(raw)
+
+
+@pytest.mark.parametrize("raw", ["302.5", "12.3", "30 2", "5 para"])
+def test_internal_dots_and_spaces_are_not_dropped(raw: str) -> None:
+    # "302.5" must not become section "3025", nor "30 2" section "302".
+    with pytest.raises(InvalidSectionNumberError):
+        canonical_section(raw)

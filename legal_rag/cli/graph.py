@@ -1,4 +1,4 @@
-"""``legal-rag`` command line: thin entry points over ingestion, lookup and jobs."""
+"""Commands over the statute graph: ingest, jobs, section."""
 
 from __future__ import annotations
 
@@ -9,83 +9,24 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from graph_schema.errors import IngestError, LegalRagError, StoreUnavailableError
-from graph_schema.store import GraphStore
-from ingestion.pipeline import default_paths, ingest
-from ingestion.report import IngestReport
-from legal_rag.settings import GraphBackend, Settings
-
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Indian statute research with verified citations.")
-server_app = typer.Typer(no_args_is_help=True, help="The embedded FalkorDB server.")
-app.add_typer(server_app, name="server")
-
-err = Console(stderr=True)
-out = Console()
-
-EXIT_NOT_FOUND = 1
-EXIT_BAD_INPUT = 2
-EXIT_UNAVAILABLE = 3
-
-
-def _settings() -> Settings:
-    return Settings()
-
-
-def _open(settings: Settings) -> GraphStore:
-    from legal_rag.stores import open_graph_store
-
-    try:
-        return open_graph_store(settings)
-    except StoreUnavailableError as exc:
-        err.print(f"[red]graph unavailable, nothing could be checked:[/red] {exc}")
-        raise typer.Exit(EXIT_UNAVAILABLE) from exc
-
-
-def _ensure_loaded(store: GraphStore, settings: Settings) -> None:
-    """First run: an empty graph gets the shipped corpus before answering."""
-    if store.all_acts():
-        return
-    err.print("[yellow]graph is empty: loading the shipped corpus (first run)...[/yellow]")
-    report = _run_ingest(store, default_paths(settings.corpus_dir), strict=False, settings=settings, quiet=True)
-    err.print(f"loaded: {report.totals()}")
-
-
-def _run_ingest(
-    store: GraphStore, paths: list[Path], *, strict: bool, settings: Settings, quiet: bool = False
-) -> IngestReport:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=quiet, disable=quiet,
-    ) as bar:  # fmt: skip
-        task = bar.add_task("reading sources", total=None)
-
-        def progress(stage: str, done: int, total: int) -> None:
-            bar.update(task, description="writing records", completed=done, total=total)
-
-        return ingest(store, paths, strict=strict, batch_size=settings.ingest.batch_size, progress=progress)
-
-
-def _print_report(report: IngestReport) -> None:
-    table = Table(title="ingest summary")
-    for col in ("act", "added", "updated", "unchanged", "rejected"):
-        table.add_column(col, justify="left" if col == "act" else "right")
-    for act in report.acts:
-        table.add_row(act, str(report.added[act]), str(report.updated[act]), str(report.unchanged[act]),
-                      str(report.rejected[act]))
-    t = report.totals()
-    table.add_row("[bold]total", *(f"[bold]{t[k]}" for k in ("added", "updated", "unchanged", "rejected")))
-    out.print(table)
-    if not report.changed:
-        out.print("unchanged: nothing written")
-    for r in report.rejects[:50]:
-        err.print(f"[yellow]rejected[/yellow] {r}")
-    if len(report.rejects) > 50:
-        err.print(f"... and {len(report.rejects) - 50} more rejected (use --json for all)")
+from ingestion.pipeline import default_paths
+from legal_rag.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_NOT_FOUND,
+    EXIT_UNAVAILABLE,
+    _ensure_loaded,
+    _open,
+    _print_report,
+    _run_ingest,
+    _settings,
+    _sync_index,
+    app,
+    err,
+    out,
+)
+from legal_rag.settings import GraphBackend
 
 
 @app.command("ingest")
@@ -95,8 +36,10 @@ def ingest_cmd(
     strict: Annotated[bool, typer.Option("--strict", help="Write nothing if any record is rejected.")] = False,
     run_async: Annotated[bool, typer.Option("--async", help="Enqueue on Celery and print the job id.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    index: Annotated[bool, typer.Option("--index/--no-index", help="Also update the retrieval index.")] = True,
 ) -> None:
-    """Load statutes, correspondence tables and curation files into the graph (idempotent)."""
+    """Load statutes, correspondence tables and curation files into the graph (idempotent), then
+    bring the retrieval index up to date (only new or changed chunks are embedded)."""
     settings = _settings()
     targets = list(paths or [])
     if default:
@@ -122,6 +65,16 @@ def ingest_cmd(
     store = _open(settings)
     try:
         report = _run_ingest(store, targets, strict=strict, settings=settings, quiet=as_json)
+        if index:
+            from legal_rag.retrieval.build import open_index
+
+            chunk_index = open_index(settings)
+            try:
+                synced = _sync_index(chunk_index, store)
+            finally:
+                chunk_index.close()
+            if not as_json:
+                out.print(f"retrieval index: {synced.as_dict()}")
     except IngestError as exc:
         err.print(f"[red]ingest refused:[/red] {exc}")
         raise typer.Exit(EXIT_BAD_INPUT) from exc
@@ -209,6 +162,8 @@ def section_cmd(
 
 
 def _section_stream(service: Any) -> None:
+    from legal_rag.lookup import empty_result
+
     for n, line in enumerate(sys.stdin, start=1):
         if not line.strip():
             continue
@@ -221,9 +176,10 @@ def _section_stream(service: Any) -> None:
                 raise ValueError('needs "act" (string) and "section"')
             result = service.lookup(act, str(section), req.get("as_of"))
         except StoreUnavailableError as exc:
-            result = {"found": None, "line": n, "error": f"unchecked: graph unavailable: {exc}"}
+            result = {**empty_result(None, None, found=None), "line": n,
+                      "error": f"unchecked: graph unavailable: {exc}"}
         except (ValueError, LegalRagError) as exc:
-            result = {"found": False, "line": n, "error": f"bad input line: {exc}"}
+            result = {**empty_result(None, None, found=None), "line": n, "error": f"bad input line: {exc}"}
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
         sys.stdout.flush()
 
@@ -253,71 +209,3 @@ def _print_section(r: dict[str, Any]) -> None:
         out.print(f"  note: {r['note']}")
     out.print()
     out.print(r["text"] or "[dim](no text held for this section; its existence is from the India Code index)[/dim]")
-
-
-@app.command("status")
-def status_cmd(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """Counts of what the graph holds."""
-    settings = _settings()
-    store = _open(settings)
-    try:
-        counts = store.counts()
-    finally:
-        store.close()
-    out.print_json(json.dumps(counts)) if as_json else out.print(counts)
-
-
-@app.command("worker")
-def worker_cmd(
-    concurrency: Annotated[int, typer.Option("--concurrency", "-c")] = 1,
-    loglevel: Annotated[str, typer.Option("--loglevel")] = "INFO",
-) -> None:
-    """Run a Celery worker for ingestion jobs."""
-    from legal_rag.jobs import make_celery
-
-    settings = _settings()
-    if settings.graph.resolved_backend() is GraphBackend.EMBEDDED:
-        from legal_rag.stores import embedded_server
-
-        embedded_server(settings).start()
-    celery = make_celery(settings)
-    celery.worker_main(["worker", f"--concurrency={concurrency}", f"--loglevel={loglevel}", "-Q", "legal_rag"])
-
-
-@server_app.command("start")
-def server_start() -> None:
-    """Start the embedded FalkorDB server (reused if already running)."""
-    from legal_rag.stores import embedded_server
-
-    srv = embedded_server(_settings())
-    started = srv.start()
-    out.print(f"{'started' if started else 'already running'}: {srv.socket_path}")
-
-
-@server_app.command("stop")
-def server_stop() -> None:
-    """Stop the embedded FalkorDB server cleanly (data is kept)."""
-    from legal_rag.stores import embedded_server
-
-    srv = embedded_server(_settings())
-    out.print("stopped" if srv.stop() else "not running")
-
-
-@server_app.command("status")
-def server_status() -> None:
-    from legal_rag.stores import embedded_server
-
-    srv = embedded_server(_settings())
-    out.print(f"{'running' if srv.is_running() else 'stopped'}: {srv.socket_path}")
-
-
-def main() -> None:
-    try:
-        app()
-    except LegalRagError as exc:  # anything not handled by a command is still a clear message
-        err.print(f"[red]error:[/red] {exc}")
-        sys.exit(EXIT_BAD_INPUT)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,3 @@
+from legal_rag.cli import main
+
+main()

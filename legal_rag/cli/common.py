@@ -1,0 +1,98 @@
+"""Shared pieces of the command line: the Typer apps, consoles, exit codes, graph opening."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from graph_schema.errors import StoreUnavailableError
+from graph_schema.store import GraphStore
+from ingestion.pipeline import default_paths, ingest
+from ingestion.report import IngestReport
+from legal_rag.settings import Settings
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Indian statute research with verified citations.")
+server_app = typer.Typer(no_args_is_help=True, help="The embedded FalkorDB server.")
+app.add_typer(server_app, name="server")
+
+err = Console(stderr=True)
+out = Console()
+
+EXIT_NOT_FOUND = 1
+EXIT_BAD_INPUT = 2
+EXIT_UNAVAILABLE = 3
+
+
+def _settings() -> Settings:
+    return Settings()
+
+
+def _open(settings: Settings) -> GraphStore:
+    from legal_rag.stores import open_graph_store
+
+    try:
+        return open_graph_store(settings)
+    except StoreUnavailableError as exc:
+        err.print(f"[red]graph unavailable, nothing could be checked:[/red] {exc}")
+        raise typer.Exit(EXIT_UNAVAILABLE) from exc
+
+
+def _ensure_loaded(store: GraphStore, settings: Settings) -> None:
+    """First run: an empty graph gets the shipped corpus before answering."""
+    if store.all_acts():
+        return
+    err.print("[yellow]graph is empty: loading the shipped corpus (first run)...[/yellow]")
+    report = _run_ingest(store, default_paths(settings.corpus_dir), strict=False, settings=settings, quiet=True)
+    err.print(f"loaded: {report.totals()}")
+
+
+def _run_ingest(
+    store: GraphStore, paths: list[Path], *, strict: bool, settings: Settings, quiet: bool = False
+) -> IngestReport:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, transient=quiet, disable=quiet,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("reading sources", total=None)
+
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.update(task, description="writing records", completed=done, total=total)
+
+        return ingest(store, paths, strict=strict, batch_size=settings.ingest.batch_size, progress=progress)
+
+
+def _print_report(report: IngestReport) -> None:
+    table = Table(title="ingest summary")
+    for col in ("act", "added", "updated", "unchanged", "rejected"):
+        table.add_column(col, justify="left" if col == "act" else "right")
+    for act in report.acts:
+        table.add_row(
+            act, str(report.added[act]), str(report.updated[act]), str(report.unchanged[act]), str(report.rejected[act])
+        )
+    t = report.totals()
+    table.add_row("[bold]total", *(f"[bold]{t[k]}" for k in ("added", "updated", "unchanged", "rejected")))
+    out.print(table)
+    if not report.changed:
+        out.print("unchanged: nothing written")
+    for r in report.rejects[:50]:
+        err.print(f"[yellow]rejected[/yellow] {r}")
+    if len(report.rejects) > 50:
+        err.print(f"... and {len(report.rejects) - 50} more rejected (use --json for all)")
+
+
+def _sync_index(index: Any, store: GraphStore) -> Any:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from legal_rag.retrieval.build import sync_from_graph
+
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
+    ) as bar:
+        task = bar.add_task("embedding chunks", total=None)
+        return sync_from_graph(index, store, lambda stage, d, t: bar.update(task, completed=d, total=t))

@@ -1,0 +1,194 @@
+"""Commands of the verification layer: extract-citations, verify."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from graph_schema.errors import IngestError
+from legal_rag.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_UNAVAILABLE,
+    _ensure_loaded,
+    _open,
+    _settings,
+    app,
+    err,
+    out,
+)
+from legal_rag.settings import Settings
+
+
+def _resolver_or_curated(settings: Settings) -> Any:
+    """The graph's Act resolver (all 846 central Acts) if the graph answers, else the curated names."""
+    from graph_schema.acts import REPEALED_CODES, ActResolver
+
+    try:
+        store = _open(settings)
+    except typer.Exit:
+        return None
+    try:
+        acts = store.all_acts()
+    finally:
+        store.close()
+    return ActResolver([*REPEALED_CODES, *acts]).resolve if acts else None
+
+
+@app.command("extract-citations")
+def extract_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object for the whole of stdin.")] = False,
+    as_jsonl: Annotated[bool, typer.Option("--jsonl", help='Lines {"id", "text"} in, one line out each.')] = False,
+) -> None:
+    """Find provisions, statutes, precedents and notifications in text on stdin, with exact spans."""
+    from verification.extract import CitationExtractor, citations_to_json
+
+    extractor = CitationExtractor(_resolver_or_curated(_settings()))
+    if as_jsonl:
+        for n, line in enumerate(sys.stdin, start=1):
+            if not line.strip():
+                continue
+            try:
+                req = json.loads(line)
+                if not isinstance(req, dict) or not isinstance(req.get("text"), str):
+                    raise ValueError('each line needs {"id", "text"} with text a string')
+            except ValueError as exc:
+                sys.stdout.write(
+                    json.dumps({"id": None, "line": n, "error": f"bad input line: {exc}", "citations": []}) + "\n"
+                )
+                continue
+            text = req["text"]
+            sys.stdout.write(
+                json.dumps(
+                    {"id": req.get("id"), "citations": citations_to_json(text, extractor.extract(text))},
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
+        return
+    text = sys.stdin.read()
+    cits = citations_to_json(text, extractor.extract(text))
+    if as_json:
+        sys.stdout.write(json.dumps({"citations": cits}, ensure_ascii=False) + "\n")
+        return
+    for c in cits:
+        out.print(f"{c['start']:>6}-{c['end']:<6} {c['label']:<12} {c['text']!r}  {json.dumps(c['key'])}", markup=False)
+
+
+def _load_context(path: Path | None) -> list[dict[str, Any]]:
+    if path is None:
+        return []
+    raw = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(raw)
+        chunks = data if isinstance(data, list) else data.get("chunks", [])
+    except json.JSONDecodeError:
+        chunks = [json.loads(line) for line in raw.splitlines() if line.strip()]
+    bad = [
+        i for i, c in enumerate(chunks) if not (isinstance(c, dict) and "id" in c and isinstance(c.get("text"), str))
+    ]
+    if bad:
+        raise IngestError(f"{path}: context chunk {bad[0]} needs 'id' and 'text'")
+    return chunks
+
+
+@app.command("verify")
+def verify_cmd(
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Date of the facts, YYYY-MM-DD (default today).")] = None,
+    context: Annotated[
+        Path | None, typer.Option("--context", help="JSON list (or JSONL) of chunks {id, text}.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_jsonl: Annotated[
+        bool, typer.Option("--jsonl", help='Lines {"id", "text", "as_of"} in, a report per line.')
+    ] = False,
+) -> None:
+    """Check every citation and quote in text on stdin against the statute graph for a date."""
+    from legal_rag.lookup import InvalidDateError, _as_of
+    from verification.verify import Verifier
+
+    settings = _settings()
+    try:
+        day = _as_of(as_of)
+        chunks = _load_context(context)
+    except (InvalidDateError, IngestError, OSError, json.JSONDecodeError) as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(EXIT_BAD_INPUT) from exc
+    store = _open(settings)
+    try:
+        _ensure_loaded(store, settings)
+        verifier = Verifier(store, fuzzy_threshold=settings.verification.fuzzy_threshold)
+        if as_jsonl:
+            for n, line in enumerate(sys.stdin, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    req = json.loads(line)
+                    if not isinstance(req, dict) or not isinstance(req.get("text"), str):
+                        raise ValueError('each line needs {"id", "text"} with text a string')
+                    report = verifier.verify(req["text"], chunks, _as_of(req.get("as_of")))
+                    row = {"id": req.get("id"), **report.model_dump(mode="json")}
+                except (ValueError, InvalidDateError) as exc:
+                    row = {"id": None, "line": n, "error": f"bad input line: {exc}"}
+                sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+                sys.stdout.flush()
+            return
+        text = sys.stdin.read()
+        report = verifier.verify(text, chunks, day)
+    finally:
+        store.close()
+    if as_json:
+        sys.stdout.write(report.model_dump_json() + "\n")
+    else:
+        _print_report_human(text, report)
+    if report.unchecked:
+        raise typer.Exit(EXIT_UNAVAILABLE)
+
+
+_STATUS_STYLE = {
+    "verified": "green",
+    "repealed": "bold red",
+    "not_found": "bold red",
+    "omitted": "red",
+    "mismatch": "bold red",
+    "not_yet_in_force": "yellow",
+    "unknown_act": "yellow",
+    "unresolved": "yellow",
+    "not_in_registry": "yellow",
+    "unchecked": "bold magenta",
+}
+
+
+def _print_report_human(text: str, report: Any) -> None:
+    from rich.text import Text
+
+    shown = Text(text)
+    for c in report.citations:
+        shown.stylize(f"underline {_STATUS_STYLE.get(c.status.value, 'white')}", c.start, c.end)
+    out.print(shown)
+    out.print()
+    out.print(f"[bold]citations (facts on {report.as_of})[/bold]")
+    for i, c in enumerate(report.citations, start=1):
+        style = _STATUS_STYLE.get(c.status.value, "white")
+        out.print(
+            f" {i:>2}. [{style}]{c.status.value.upper():<16}[/{style}] {escape_markup(c.text)}: "
+            f"{escape_markup(c.message)}"
+        )
+    if report.quotes:
+        out.print("[bold]quotes[/bold]")
+        for q in report.quotes:
+            out.print(
+                f'  {q.status.value.upper():<14} {q.score:.2f} "{escape_markup(q.text[:80])}" '
+                f"({escape_markup(q.message)})"
+            )
+    if report.unchecked:
+        out.print("[bold magenta]Some citations could NOT be checked (graph unavailable): do not rely on them.[/]")
+
+
+def escape_markup(s: str) -> str:
+    from rich.markup import escape
+
+    return escape(s)
