@@ -189,8 +189,10 @@ RETURN a.code AS code, a.title AS title, a.number AS number, a.year AS year,
        a.aliases AS aliases, a.slug AS slug, a.source AS source
 """
 
-GET_SECTION = """
-MATCH (a:Act)-[:HAS_SECTION]->(s:Section {key: $key})
+# One or many sections in one round trip (grouping keys a, s keep each section's lists apart).
+GET_SECTIONS = """
+UNWIND $keys AS k
+MATCH (a:Act)-[:HAS_SECTION]->(s:Section {key: k})
 OPTIONAL MATCH (s)-[:HAS_UNIT]->(u:SubUnit)
 WITH a, s, collect([u.path, u.text]) AS units
 OPTIONAL MATCH (s)-[r:REPLACED_BY]->(n:Section)
@@ -200,7 +202,7 @@ WITH a, s, units, succ, collect([p.act, q.old_label, q.relation, q.note, q.new_l
 OPTIONAL MATCH (s)-[:AMENDED_BY]->(m:Amendment)
 WITH a, s, units, succ, pred, collect([m.footnote, m.kind, m.amending_act, m.effective, m.text]) AS amendments
 OPTIONAL MATCH (c:Chapter)-[:CONTAINS]->(s)
-RETURN a.title AS act_title, a.in_force_from AS act_from, a.in_force_to AS act_to,
+RETURN s.key AS key, a.title AS act_title, a.in_force_from AS act_from, a.in_force_to AS act_to,
        s.act AS act, s.number AS number, s.title AS title, s.text AS text, s.has_text AS has_text,
        s.status AS status, s.in_force_from AS in_force_from, s.in_force_to AS in_force_to,
        s.chapter AS chapter, c.number AS chapter_number, c.title AS chapter_title,

@@ -73,6 +73,8 @@ class GraphStore(Protocol):
 
     def get_section(self, act: str, number: str) -> SectionRecord | None: ...
 
+    def get_sections(self, keys: Sequence[tuple[str, str]]) -> dict[str, SectionRecord]: ...
+
     def act_repealed_by(self, code: str) -> tuple[str, str, str] | None: ...
 
     def section_numbers(self, act: str) -> set[str]: ...
@@ -232,34 +234,14 @@ class CypherGraphStore(ABC):
         ]
 
     def get_section(self, act: str, number: str) -> SectionRecord | None:
-        rows = self._read(cypher.GET_SECTION, {"key": f"{act}:{number}"})
-        if not rows:
-            return None
-        r = rows[0]
-        return SectionRecord(
-            act=r["act"],
-            act_title=r["act_title"],
-            number=r["number"],
-            title=r["title"],
-            text=r["text"],
-            has_text=bool(r["has_text"]),
-            status=SectionStatus(r["status"]),
-            in_force_from=r["in_force_from"] or r["act_from"],
-            # An Act's end date applies to its sections in force; a section repealed or omitted on
-            # its own keeps its own end date, and claims none when that is unknown.
-            in_force_to=r["in_force_to"] or (r["act_to"] if r["status"] == SectionStatus.IN_FORCE.value else None),
-            chapter=r["chapter_number"],
-            chapter_title=r["chapter_title"],
-            subunits={p: t for p, t in r["units"] if p is not None},
-            successors=_refs(r["succ"]),
-            predecessors=_refs(r["pred"]),
-            amendments=tuple(
-                {"footnote": f, "kind": k, "amending_act": a, "effective": e, "text": t}
-                for f, k, a, e, t in r["amendments"]
-                if f is not None
-            ),
-            no_successor=r["no_successor"],
-        )
+        return self.get_sections([(act, number)]).get(f"{act}:{number}")
+
+    def get_sections(self, keys: Sequence[tuple[str, str]]) -> dict[str, SectionRecord]:
+        """Sections by (act, number) in one round trip; keys that do not exist are simply absent."""
+        if not keys:
+            return {}
+        rows = self._read(cypher.GET_SECTIONS, {"keys": list(dict.fromkeys(f"{a}:{n}" for a, n in keys))})
+        return {r["key"]: _record(r) for r in rows}
 
     def act_repealed_by(self, code: str) -> tuple[str, str, str] | None:
         rows = self._read(cypher.ACT_REPEALED_BY, {"code": code})
@@ -274,6 +256,33 @@ class CypherGraphStore(ABC):
         out = {r["label"]: int(r["n"]) for r in self._read(cypher.COUNTS)}
         out["REPLACED_BY"] = int(self._read(cypher.COUNT_REPLACEMENTS)[0]["n"])
         return out
+
+
+def _record(r: Row) -> SectionRecord:
+    return SectionRecord(
+        act=r["act"],
+        act_title=r["act_title"],
+        number=r["number"],
+        title=r["title"],
+        text=r["text"],
+        has_text=bool(r["has_text"]),
+        status=SectionStatus(r["status"]),
+        in_force_from=r["in_force_from"] or r["act_from"],
+        # An Act's end date applies to its sections in force; a section repealed or omitted on its
+        # own keeps its own end date, and claims none when that is unknown.
+        in_force_to=r["in_force_to"] or (r["act_to"] if r["status"] == SectionStatus.IN_FORCE.value else None),
+        chapter=r["chapter_number"],
+        chapter_title=r["chapter_title"],
+        subunits={p: t for p, t in r["units"] if p is not None},
+        successors=_refs(r["succ"]),
+        predecessors=_refs(r["pred"]),
+        amendments=tuple(
+            {"footnote": f, "kind": k, "amending_act": a, "effective": e, "text": t}
+            for f, k, a, e, t in r["amendments"]
+            if f is not None
+        ),
+        no_successor=r["no_successor"],
+    )
 
 
 def _refs(items: Iterable[list[Any]]) -> tuple[ProvisionRef, ...]:

@@ -43,6 +43,19 @@ class CitationChecker:
     store: GraphStore
     resolver: ActResolver | None = None
     _sections: dict[str, int] = field(default_factory=dict)
+    _prefetched: dict[str, SectionRecord | None] = field(default_factory=dict)
+
+    def prefetch(self, keys: list[CitationKey]) -> None:
+        """Fetch every cited section in one round trip before checking them one by one."""
+        wanted = [(k.act, k.section) for k in keys if k.act]
+        self._prefetched = {}
+        if not wanted:
+            return
+        try:
+            found = self.store.get_sections(wanted)
+        except StoreUnavailableError:
+            return  # each check will ask again and report UNCHECKED
+        self._prefetched = {f"{a}:{n}": found.get(f"{a}:{n}") for a, n in wanted}
 
     def _resolver(self) -> ActResolver:
         if self.resolver is None:
@@ -63,7 +76,8 @@ class CitationChecker:
                 return Verdict(CitationStatus.UNKNOWN_ACT, f"{key.act} is not an Act in the statute graph (state Acts, "
                                "rules and the Constitution are not loaded): could not verify", act=key.act, section=label)
             title = resolver.title(key.act)
-            record = self.store.get_section(key.act, key.section)
+            pk = f"{key.act}:{key.section}"
+            record = self._prefetched[pk] if pk in self._prefetched else self.store.get_section(key.act, key.section)
         except StoreUnavailableError as exc:
             return Verdict(CitationStatus.UNCHECKED, f"{key}: the statute graph could not be reached, so this citation "
                            f"was NOT checked ({exc})", act=key.act, section=label)
@@ -144,17 +158,20 @@ class CitationChecker:
             return Verdict(CitationStatus.UNKNOWN_ACT, f"'{cited_as}' is not an Act in the statute graph (state Acts, "
                            "rules and the Constitution are not loaded): could not verify", act=act)
         title = resolver.title(act)
-        acts = {a.code: a for a in self.store.all_acts()} if act in SAVINGS or act in NEW_CODES else {}
+
+        def name(code: str) -> str:
+            return resolver.title(code) if code in resolver else code
+
         if act in SAVINGS and as_of >= NEW_CRIMINAL_CODES_IN_FORCE:
             new, sav = SAVINGS[act]
             return Verdict(CitationStatus.REPEALED, f"{title} was repealed with effect from "
-                           f"{NEW_CRIMINAL_CODES_IN_FORCE} by {new} s.{sav}; for facts on {as_of} cite "
-                           f"{acts[new].title if new in acts else new}", act=act, act_title=title)
+                           f"{NEW_CRIMINAL_CODES_IN_FORCE} by {new} s.{sav}; for facts on {as_of} cite {name(new)}",
+                           act=act, act_title=title)
         if act in NEW_CODES and as_of < NEW_CRIMINAL_CODES_IN_FORCE:
             old = NEW_CODES[act]
             return Verdict(CitationStatus.NOT_YET_IN_FORCE, f"{title} came into force on "
-                           f"{NEW_CRIMINAL_CODES_IN_FORCE}; for facts on {as_of} the law was "
-                           f"{acts[old].title if old in acts else old}", act=act, act_title=title)
+                           f"{NEW_CRIMINAL_CODES_IN_FORCE}; for facts on {as_of} the law was {name(old)}",
+                           act=act, act_title=title)
         return Verdict(CitationStatus.VERIFIED, f"{title} is in the statute graph", act=act, act_title=title)
 
     # -- precedents --

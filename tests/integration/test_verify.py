@@ -1,0 +1,146 @@
+"""``verify()`` end to end on the shipped corpus, and the ``verify`` / ``extract-citations`` commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graph_schema.embedded import EmbeddedFalkorDB
+from graph_schema.errors import ConfigurationError
+from graph_schema.store import FalkorGraphStore
+from ingestion.pipeline import ingest
+from tests.conftest import CORPUS, Loaded, real_corpus_path
+from verification.model import CitationStatus as S
+from verification.model import QuoteStatus as Q
+from verification.verify import Verifier, verify
+
+pytestmark = pytest.mark.integration
+
+BNS_103_1 = "Whoever commits murder shall be punished with death or imprisonment for life, and shall also be liable to fine"
+ANSWER = (
+    f'Under Section 103(1) of the BNS, "{BNS_103_1.lower()}". The accused was charged u/s 302 IPC. '
+    "Section 377 BNS does not exist. Under Section 318(4) BNS the punishment is \"imprisonment of either "
+    'description for a term which may extend to ten years, and shall also be liable to fine". '
+    "See Arnesh Kumar v. State of Bihar, (2014) 8 SCC 273."
+)
+
+
+@pytest.fixture(scope="module")
+def verifier(loaded: Loaded) -> Verifier:
+    return Verifier(loaded.store)
+
+
+def by_text(report: object) -> dict[str, list[object]]:
+    out: dict[str, list[object]] = {}
+    for c in report.citations:  # type: ignore[attr-defined]
+        out.setdefault(c.text, []).append(c)
+    return out
+
+
+def test_answer_after_2024_flags_repeal_fabrication_and_misquote(verifier: Verifier) -> None:
+    r = verifier.verify(ANSWER, as_of="2025-01-01")
+    statuses = {(c.act, c.section): c.status for c in r.citations if c.label == "PROVISION"}
+    assert statuses[("BNS", "103(1)")] is S.VERIFIED
+    assert statuses[("IPC", "302")] is S.REPEALED
+    assert statuses[("BNS", "377")] is S.NOT_FOUND
+    assert statuses[("BNS", "318(4)")] is S.VERIFIED
+    ipc = next(c for c in r.citations if c.section == "302")
+    assert [(s.act, s.section) for s in ipc.successors] == [("BNS", "103(1)")]
+    prec = next(c for c in r.citations if c.label == "PRECEDENT")
+    assert prec.status is S.VERIFIED and "Arnesh Kumar" in prec.message
+    quotes = {q.source: q for q in r.quotes}
+    assert quotes["BNS 103(1)"].status is Q.NORMALISED  # case differs
+    bad = quotes["BNS 318(4)"]
+    assert bad.status in (Q.MISQUOTED, Q.MISATTRIBUTED) and bad.status is not Q.EXACT
+    assert r.summary["not_found"] == 1 and not r.unchecked
+    for c in r.citations:
+        assert ANSWER[c.start : c.end] == c.text
+
+
+def test_same_answer_for_facts_before_2024(verifier: Verifier) -> None:
+    r = verifier.verify(ANSWER, as_of="2023-05-01")
+    statuses = {(c.act, c.section): c.status for c in r.citations if c.label == "PROVISION"}
+    assert statuses[("IPC", "302")] is S.VERIFIED
+    assert statuses[("BNS", "103(1)")] is S.NOT_YET_IN_FORCE
+    ipc = next(c for c in r.citations if c.section == "302")
+    assert "BNS s.358 keeps it applicable" in ipc.message
+
+
+def test_quote_attributed_to_a_context_chunk(verifier: Verifier) -> None:
+    chunks = [{"id": "c1", "text": "(1) " + BNS_103_1 + "."}, {"id": "c2", "text": "Unrelated text about bail."}]
+    text = f'The law says "{BNS_103_1}" [c1].'
+    r = verifier.verify(text, chunks, as_of="2025-01-01")
+    assert [(q.source, q.status) for q in r.quotes] == [("c1", Q.EXACT)]
+    wrong = verifier.verify(f'The law says "{BNS_103_1}" [c2].', chunks, as_of="2025-01-01")
+    assert wrong.quotes[0].status is Q.MISATTRIBUTED and wrong.quotes[0].right_source == "c1"
+
+
+def test_verify_needs_a_store_or_verifier() -> None:
+    with pytest.raises(ConfigurationError):
+        verify("Section 302 IPC")
+
+
+def test_graph_stopped_mid_run_every_check_is_unchecked(tmp_path: Path) -> None:
+    server = EmbeddedFalkorDB(tmp_path / "g")
+    server.start()
+    store = FalkorGraphStore(unix_socket_path=server.socket_path)
+    store.open()
+    store.ensure_schema()
+    ingest(store, [real_corpus_path("legacy", "ipc.json")])
+    v = Verifier(store)
+    assert v.verify("Section 302 IPC applies.", as_of="2023-01-01").citations[0].status is S.VERIFIED
+    server.stop()
+    r = v.verify("Section 302 IPC applies. Section 999 IPC too.", as_of="2023-01-01")
+    provisions = [c for c in r.citations if c.label == "PROVISION"]
+    assert provisions and all(c.status is S.UNCHECKED for c in provisions)
+    assert r.unchecked
+
+
+@pytest.fixture
+def env(falkor_server: EmbeddedFalkorDB, loaded: Loaded) -> dict[str, str]:
+    e = dict(os.environ)
+    e.update(LEGAL_RAG_STATE_DIR=str(falkor_server.data_dir.parent), LEGAL_RAG_CORPUS_DIR=str(CORPUS),
+             LEGAL_RAG_GRAPH__BACKEND="embedded", LEGAL_RAG_GRAPH__GRAPH_NAME="corpus")
+    return e
+
+
+def run(env: dict[str, str], *args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "legal_rag.cli", *args], env=env, input=stdin,
+                          capture_output=True, text=True, timeout=180)
+
+
+def test_cli_verify_json_and_jsonl(env: dict[str, str], tmp_path: Path) -> None:
+    p = run(env, "verify", "--as-of", "2025-01-01", "--json", stdin=ANSWER)
+    assert p.returncode == 0, p.stderr
+    report = json.loads(p.stdout)
+    c = next(c for c in report["citations"] if c["section"] == "302")
+    assert c["status"] == "repealed" and c["successors"][0]["section"] == "103(1)"
+    assert {"start", "end", "text", "label", "act", "act_title", "section", "status", "successors", "message"} <= set(c)
+    assert {"text", "source", "status", "score", "closest"} <= set(report["quotes"][0])
+    lines = "\n".join(json.dumps(x) for x in [
+        {"id": "a", "text": "Section 302 IPC", "as_of": "2023-01-01"},
+        {"id": "b", "text": "Section 302 IPC", "as_of": "2025-01-01"},
+        {"id": "c", "text": "x", "as_of": "01-01-2025"},
+    ])
+    out = [json.loads(x) for x in run(env, "verify", "--jsonl", stdin=lines).stdout.splitlines()]
+    assert [o.get("id") for o in out] == ["a", "b", None]
+    assert out[0]["citations"][0]["status"] == "verified" and out[1]["citations"][0]["status"] == "repealed"
+    assert "YYYY-MM-DD" in out[2]["error"]
+
+
+def test_cli_extract_citations(env: dict[str, str]) -> None:
+    text = "The accused was charged u/s 302 r/w 34 IPC and under Sections 161 to 164 of the Cr.P.C."
+    p = run(env, "extract-citations", "--json", stdin=text)
+    assert p.returncode == 0, p.stderr
+    cits = json.loads(p.stdout)["citations"]
+    assert all(text[c["start"] : c["end"]] == c["text"] for c in cits)
+    assert {c["label"] for c in cits} == {"PROVISION", "STATUTE"}
+    lines = json.dumps({"id": "s1", "text": text}) + "\n" + "not json\n"
+    out = [json.loads(x) for x in run(env, "extract-citations", "--jsonl", stdin=lines).stdout.splitlines()]
+    assert out[0]["id"] == "s1" and out[0]["citations"] == cits
+    assert "bad input line" in out[1]["error"]

@@ -1,0 +1,135 @@
+"""Turning candidates into citations: Act codes for statutes, a statute for every provision, keys.
+
+A provision belongs to the statute written right after it ("Section 302 IPC", "Section 302 of the Indian
+Penal Code", "u/s 138 of the N.I. Act"), or, failing that, right before it ("IPC Section 302"). Provisions
+joined by "read with", "r/w", "and" or "," share the statute named at the end of the chain
+("Section 302 read with Section 34 IPC": both are IPC). "the said Act" resolves to the last Act named
+before it, preferring one with the same head word ("the said Code" -> the last Code).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from graph_schema.errors import LegalRagError
+from graph_schema.model import CitationKey
+from verification.model import Citation, Label
+from verification.pipeline import Candidate
+from verification.provisions import provision_keys
+
+ActResolve = Callable[[str], str]
+KEY_KINDS = frozenset({"section", "article"})
+
+# Between a provision and the statute it belongs to: " ", ", ", " of the ", " under the ", " of said".
+_AFTER = re.compile(r"\s?(?:[,(]\s?)?(?:(?:of|OF|Of|under|in|to)\s+)?(?:(?:the|The|THE)\s+)?")
+# Between a statute and a provision that follows it: "IPC Section 302", "Cr.P.C., Section 482".
+_BEFORE = re.compile(r"\s?(?:,\s?)?")
+# Between two provisions of one chain: "read with", "r/w", "and", ",", "/".
+_CHAIN = re.compile(r"\s?,?\s?(?:(?:each\s+)?(?:read\s+with|r\s?/\s?w|R/W|and|or|&|/|along\s+with|with)\s?)?")
+_BRACKET_TAIL = re.compile(r"\s*\([^()]*\)\s*$")
+_YEAR_TAIL = re.compile(r"[\s,.]*(?:of\s*)?\(?\d{4}\)?\s*$")
+_SPACED_INITIALS = re.compile(r"(?<=\.)\s+(?=[A-Z][a-z]?\.)")
+
+
+def resolve_statute(name: str, resolve_act: ActResolve) -> str | None:
+    """Act code for a statute as written, or None when no resolver spelling knows it."""
+    for candidate in _spellings(name):
+        try:
+            return resolve_act(candidate)
+        except LegalRagError:
+            continue
+    return None
+
+
+def _spellings(name: str) -> list[str]:
+    """'Cr. P. C.' -> 'Cr.P.C.'; 'Hindu Marriage Act, 1955 (Act No. 25 of 1955)' -> '... Act, 1955' -> '... Act'."""
+    out: list[str] = []
+    s = _SPACED_INITIALS.sub("", name.strip())
+    for variant in (s, _BRACKET_TAIL.sub("", s)):
+        out.append(variant)
+        out.append(_YEAR_TAIL.sub("", variant))
+    return [v for v in dict.fromkeys(out) if v]
+
+
+def build_citations(text: str, cands: list[Candidate], resolve_act: ActResolve) -> list[Citation]:
+    """Citations for ``cands`` (sorted, non-overlapping), with statutes resolved and provisions linked."""
+    acts: list[str | None] = []
+    antecedent: dict[int, int] = {}
+    resolved: dict[str, str | None] = {}
+    last: int | None = None  # the last statute named
+    last_by_head: dict[str, int] = {}  # ... and the last one whose name has this word ("act", "code")
+    for i, c in enumerate(cands):
+        if c.label is not Label.STATUTE:
+            acts.append(None)
+            continue
+        if c.said:
+            head = re.findall(r"[a-z]+", (c.name or "").lower())[-1:]
+            j = last_by_head.get(head[0], last) if head else last
+            if j is not None:
+                antecedent[i] = j
+            acts.append(acts[j] if j is not None else None)
+            continue
+        name = c.name or text[c.start : c.end]
+        if name not in resolved:
+            resolved[name] = resolve_statute(name, resolve_act)
+        acts.append(resolved[name])
+        last = i
+        for word in re.findall(r"[a-z]+", name.lower()):
+            last_by_head[word] = i
+    links = _link(text, cands)
+    out: list[Citation] = []
+    for i, c in enumerate(cands):
+        span = text[c.start : c.end]
+        if c.label is Label.PROVISION:
+            statute = links.get(i)
+            code = acts[statute] if statute is not None else None
+            assert c.provision is not None
+            refs = provision_keys(c.provision)
+            # Only sections and articles are keys: the statute graph holds an Act's sections, and a key it
+            # cannot hold ("Rule 3" of some Rules, "Order 39 Rule 1" of the CPC's First Schedule) would be
+            # reported as not found. The others are kept, readable, in ``extra["refs"]``.
+            keys = tuple(CitationKey(code or "", num, sub) for kind, num, sub in refs if kind in KEY_KINDS)
+            others = [_ref_label(kind, num, sub) for kind, num, sub in refs if kind not in KEY_KINDS]
+            extra = {"refs": "; ".join(others)} if others else {}
+            out.append(Citation(c.start, c.end, span, c.label, keys=keys, act=code, statute=statute, kind=c.kind,
+                                extra=extra))
+        elif c.label is Label.STATUTE:
+            extra = {"antecedent": str(antecedent[i])} if i in antecedent else {}
+            out.append(Citation(c.start, c.end, span, c.label, act=acts[i], said=c.said, kind=c.kind, extra=extra))
+        else:
+            out.append(Citation(c.start, c.end, span, c.label, normalised=c.normalised, kind=c.kind))
+    return out
+
+
+def _ref_label(kind: str, number: str, sub: tuple[str, ...]) -> str:
+    """'O39R1', 'Rule 3(1)(b)', 'Regulation 16'."""
+    label = number + "".join(f"({s})" for s in sub)
+    return label if kind == "order" else f"{kind.capitalize()} {label}"
+
+
+def _link(text: str, cands: list[Candidate]) -> dict[int, int]:
+    """Index of the statute each provision belongs to."""
+    links: dict[int, int] = {}
+    # Right to left, so that a "read with" chain can borrow the statute its last member found.
+    for i in range(len(cands) - 1, -1, -1):
+        if cands[i].label is not Label.PROVISION:
+            continue
+        nxt = i + 1
+        if nxt < len(cands):
+            gap_start, gap_end = cands[i].end, cands[nxt].start
+            if cands[nxt].label is Label.STATUTE and _spans(_AFTER, text, gap_start, gap_end):
+                links[i] = nxt
+                continue
+            if cands[nxt].label is Label.PROVISION and nxt in links and _spans(_CHAIN, text, gap_start, gap_end):
+                links[i] = links[nxt]
+                continue
+        prev = i - 1
+        if prev >= 0 and cands[prev].label is Label.STATUTE and _spans(_BEFORE, text, cands[prev].end, cands[i].start):
+            links[i] = prev
+    return links
+
+
+def _spans(rx: re.Pattern[str], text: str, start: int, end: int) -> bool:
+    m = rx.match(text, start, end)
+    return m is not None and m.end() == end

@@ -1,0 +1,193 @@
+"""``verify(text, context_chunks, as_of)``: every citation and quote in an answer, checked.
+
+The pipeline: extract citations -> check each against the graph for ``as_of`` -> find quotes ->
+attribute each quote to a context chunk (``[chunk-id]`` after it) or to the nearest cited provision
+in its sentence -> check it against that source, and against the other candidates for
+misattribution.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from graph_schema.acts import ActResolver
+from graph_schema.errors import ConfigurationError, StoreUnavailableError
+from graph_schema.store import GraphStore
+from verification.existence import CitationChecker, Verdict
+from verification.extract import CitationExtractor
+from verification.model import (
+    Citation,
+    CitationCheck,
+    CitationStatus,
+    Label,
+    QuoteCheck,
+    QuoteStatus,
+    SuccessorOut,
+    VerificationReport,
+)
+from verification.quotes import Passage, QuoteChecker, QuoteSpan, find_quotes
+
+ContextChunk = Mapping[str, Any]
+"""A retrieved chunk: at least ``id`` and ``text`` (optionally ``act``, ``section``)."""
+
+_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“])|\n{2,}")
+
+
+@dataclass
+class Verifier:
+    """Holds the extractor, the graph checker and the quote checker; build once, call many times."""
+
+    store: GraphStore
+    extractor: CitationExtractor | None = None
+    quotes: QuoteChecker | None = None
+    fuzzy_threshold: float = 0.9
+
+    def __post_init__(self) -> None:
+        self._checker: CitationChecker | None = None
+        self._act_texts: dict[str, dict[str, str]] = {}
+
+    def _ready(self) -> tuple[CitationExtractor, CitationChecker, QuoteChecker]:
+        if self._checker is None:
+            try:
+                resolver = ActResolver(self.store.all_acts())
+            except StoreUnavailableError:
+                resolver = None  # checks will report UNCHECKED; extraction still works on curated names
+            self._checker = CitationChecker(self.store, resolver)
+            if self.extractor is None:
+                self.extractor = CitationExtractor(resolver.resolve if resolver else None)
+        if self.quotes is None:
+            self.quotes = QuoteChecker(self.fuzzy_threshold)
+        assert self.extractor is not None
+        return self.extractor, self._checker, self.quotes
+
+    def verify(
+        self, text: str, context_chunks: Sequence[ContextChunk] = (), as_of: str | None = None
+    ) -> VerificationReport:
+        """Check every citation and quote in ``text`` for facts on ``as_of`` (default today)."""
+        day = as_of or date.today().isoformat()
+        extractor, checker, quote_checker = self._ready()
+        cits = extractor.extract(text)
+        checker.prefetch([k for c in cits if c.label is Label.PROVISION for k in c.keys])
+        checks: list[CitationCheck] = []
+        sources: list[tuple[int, str, str | None]] = []  # (position, label, text) of checked provisions
+        for c in cits:
+            for verdict, key_label in self._check(c, checker, day):
+                checks.append(_citation_out(c, verdict, key_label))
+                if c.label is Label.PROVISION and verdict.act and verdict.section:
+                    sources.append((c.start, f"{verdict.act} {verdict.section}", verdict.text))
+        quotes = [self._check_quote(q, text, sources, context_chunks, quote_checker) for q in find_quotes(text)]
+        summary = Counter(c.status.value for c in checks)
+        summary.update(f"quote_{q.status.value}" for q in quotes)
+        unchecked = any(c.status is CitationStatus.UNCHECKED for c in checks) or any(
+            q.status is QuoteStatus.UNCHECKED for q in quotes
+        )
+        return VerificationReport(as_of=day, citations=checks, quotes=quotes, summary=dict(summary),
+                                  unchecked=unchecked)
+
+    def _check(self, c: Citation, checker: CitationChecker, day: str) -> list[tuple[Verdict, str | None]]:
+        if c.label is Label.PROVISION:
+            if not c.keys:
+                return [(Verdict(CitationStatus.UNRESOLVED, f"'{c.text}' could not be read as a provision"), None)]
+            return [(checker.check_provision(k, day, c.text), k.label) for k in c.keys]
+        if c.label is Label.STATUTE:
+            return [(checker.check_statute(c.act, c.text, day), None)]
+        if c.label is Label.PRECEDENT:
+            return [(checker.check_precedent(c.text), None)]
+        return [(Verdict(CitationStatus.NOT_IN_REGISTRY, f"{c.text}: no registry of notifications is loaded; "
+                         "could not verify"), None)]
+
+    # -- quotes --
+
+    def _check_quote(
+        self,
+        q: QuoteSpan,
+        text: str,
+        sources: list[tuple[int, str, str | None]],
+        chunks: Sequence[ContextChunk],
+        checker: QuoteChecker,
+    ) -> QuoteCheck:
+        chunk_passages = [Passage(str(ch["id"]), str(ch["text"])) for ch in chunks if ch.get("text")]
+        cited = _chunk_after(q, text, chunk_passages) or self._provision_near(q, text, sources)
+        others = [p for p in chunk_passages if cited is None or p.source != cited.source]
+        if cited is not None and cited.source.split(" ")[0] in self._known_acts():
+            others.extend(self._same_act(cited.source.split(" ")[0], exclude=cited.source))
+        try:
+            res = checker.check(q.text, cited, others)
+        except StoreUnavailableError as exc:
+            return QuoteCheck(text=q.text, start=q.start, end=q.end, source=cited.source if cited else None,
+                              status=QuoteStatus.UNCHECKED, score=0.0, message=f"could not check: {exc}")
+        return QuoteCheck(text=q.text, start=q.start, end=q.end, source=cited.source if cited else None,
+                          status=res.status, score=round(res.score, 4), closest=res.closest,
+                          right_source=res.right_source, message=res.message)
+
+    def _provision_near(self, q: QuoteSpan, text: str, sources: list[tuple[int, str, str | None]]) -> Passage | None:
+        """The cited provision in the quote's sentence, the last one before the quote first."""
+        start, end = _sentence_bounds(text, q.start)
+        before = [s for s in sources if start <= s[0] < q.start and s[2]]
+        after = [s for s in sources if q.end <= s[0] < end and s[2]]
+        pick = before[-1] if before else (after[0] if after else None)
+        return Passage(pick[1], pick[2] or "") if pick else None
+
+    def _known_acts(self) -> set[str]:
+        checker = self._checker
+        return checker.resolver.codes() if checker and checker.resolver else set()
+
+    def _same_act(self, act: str, exclude: str) -> list[Passage]:
+        """Every unit of the cited Act, for "found verbatim in a different provision" (cached per Act)."""
+        if act not in self._act_texts:
+            self._act_texts[act] = self.store.act_texts(act)
+        return [Passage(f"{act} {label}", t) for label, t in self._act_texts[act].items()
+                if f"{act} {label}" != exclude and t]
+
+
+def _chunk_after(q: QuoteSpan, text: str, chunks: list[Passage]) -> Passage | None:
+    """A ``[chunk-id]`` marker within a few characters after the closing quote attributes it."""
+    tail = text[q.end : q.end + 80]
+    for p in chunks:
+        if f"[{p.source}]" in tail:
+            return p
+    return None
+
+
+def _sentence_bounds(text: str, pos: int) -> tuple[int, int]:
+    start = 0
+    for m in _SENTENCE_END.finditer(text, 0, pos):
+        start = m.end()
+    m = _SENTENCE_END.search(text, pos)
+    return start, (m.start() if m else len(text))
+
+
+def _citation_out(c: Citation, v: Verdict, key_label: str | None) -> CitationCheck:
+    return CitationCheck(
+        start=c.start, end=c.end, text=c.text, label=c.label, act=v.act or c.act, act_title=v.act_title,
+        section=v.section or key_label, status=v.status,
+        successors=[SuccessorOut(act=p.act, section=p.section, relation=p.relation, note=p.note)
+                    for p in v.successors],
+        message=v.message,
+        key=f"{v.act} {v.section}" if c.label is Label.PROVISION and v.act and v.section else (c.normalised or None),
+    )
+
+
+def verify(
+    text: str,
+    context_chunks: Sequence[ContextChunk] = (),
+    as_of: str | None = None,
+    *,
+    store: GraphStore | None = None,
+    verifier: Verifier | None = None,
+) -> VerificationReport:
+    """Verify ``text``. Pass a built ``verifier`` (fast, reusable) or a ``store`` (one-off).
+
+    Raises:
+        ConfigurationError: neither a verifier nor a store was given.
+    """
+    if verifier is None:
+        if store is None:
+            raise ConfigurationError("verify() needs store= (a GraphStore) or verifier= (a Verifier)")
+        verifier = Verifier(store)
+    return verifier.verify(text, context_chunks, as_of)
