@@ -211,7 +211,7 @@ class CypherGraphStore(ABC):
     def clear(self) -> None:
         self._write(cypher.DELETE_ALL)
 
-    def compact(self) -> None:
+    def compact(self) -> None:  # noqa: B027 - deliberately a no-op default (Neo4j needs nothing)
         """Make the store cheap to restart after a large write (no-op where not needed)."""
 
     # -- reads --

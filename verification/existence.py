@@ -68,22 +68,39 @@ class CitationChecker:
         """Verdict on ``key`` (act code, section, sub-units) for facts on ``as_of``."""
         label = key.label
         if not key.act:
-            return Verdict(CitationStatus.UNRESOLVED, f"{cited_as or label}: no statute is named for this provision, "
-                           "so it could not be checked", section=label)
+            return Verdict(
+                CitationStatus.UNRESOLVED,
+                f"{cited_as or label}: no statute is named for this provision, so it could not be checked",
+                section=label,
+            )
         try:
             resolver = self._resolver()
             if key.act not in resolver:
-                return Verdict(CitationStatus.UNKNOWN_ACT, f"{key.act} is not an Act in the statute graph (state Acts, "
-                               "rules and the Constitution are not loaded): could not verify", act=key.act, section=label)
+                return Verdict(
+                    CitationStatus.UNKNOWN_ACT,
+                    f"{key.act} is not an Act in the statute graph (state Acts, "
+                    "rules and the Constitution are not loaded): could not verify",
+                    act=key.act,
+                    section=label,
+                )
             title = resolver.title(key.act)
             pk = f"{key.act}:{key.section}"
             record = self._prefetched[pk] if pk in self._prefetched else self.store.get_section(key.act, key.section)
         except StoreUnavailableError as exc:
-            return Verdict(CitationStatus.UNCHECKED, f"{key}: the statute graph could not be reached, so this citation "
-                           f"was NOT checked ({exc})", act=key.act, section=label)
+            return Verdict(
+                CitationStatus.UNCHECKED,
+                f"{key}: the statute graph could not be reached, so this citation was NOT checked ({exc})",
+                act=key.act,
+                section=label,
+            )
         if record is None:
-            return Verdict(CitationStatus.NOT_FOUND, f"{title} has no section {key.section}{self._range(key.act)}",
-                           act=key.act, act_title=title, section=label)
+            return Verdict(
+                CitationStatus.NOT_FOUND,
+                f"{title} has no section {key.section}{self._range(key.act)}",
+                act=key.act,
+                act_title=title,
+                section=label,
+            )
         text = record.text
         if key.sub:
             path = "/".join(key.sub)
@@ -91,12 +108,22 @@ class CitationChecker:
             if path in record.subunits:
                 text = record.subunits[path]
             elif record.subunits:
-                return Verdict(CitationStatus.NOT_FOUND, f"{key.act} s.{key.section} exists but has no {unit}",
-                               act=key.act, act_title=title, section=label)
+                return Verdict(
+                    CitationStatus.NOT_FOUND,
+                    f"{key.act} s.{key.section} exists but has no {unit}",
+                    act=key.act,
+                    act_title=title,
+                    section=label,
+                )
             else:  # our copy is not divided into sub-units: the section is real, the unit unchecked
-                return Verdict(CitationStatus.UNRESOLVED, f"{key.act} s.{key.section} exists, but {unit} could not "
-                               "be checked: our copy of the section is not divided into sub-units",
-                               act=key.act, act_title=title, section=label)
+                return Verdict(
+                    CitationStatus.UNRESOLVED,
+                    f"{key.act} s.{key.section} exists, but {unit} could not "
+                    "be checked: our copy of the section is not divided into sub-units",
+                    act=key.act,
+                    act_title=title,
+                    section=label,
+                )
         return self._temporal(record, key, title, as_of, text)
 
     def _range(self, act: str) -> str:
@@ -108,15 +135,23 @@ class CitationChecker:
 
     def _temporal(self, rec: SectionRecord, key: CitationKey, title: str, as_of: str, text: str | None) -> Verdict:
         on = status_on(rec, as_of)
-        common = {"act": key.act, "act_title": title, "section": key.label, "text": text,
-                  "successors": _relevant(rec.successors, key), "predecessors": _relevant(rec.predecessors, key)}
+        common = {
+            "act": key.act,
+            "act_title": title,
+            "section": key.label,
+            "text": text,
+            "successors": _relevant(rec.successors, key),
+            "predecessors": _relevant(rec.predecessors, key),
+        }
         cite = f"{key.act} s.{key.label}"
         if on is StatusOnDate.IN_FORCE:
             msg = f"{cite} exists and was in force on {as_of}"
             if key.act in SAVINGS:
                 new, sav = SAVINGS[key.act]
-                msg += (f" (before {new} came into force on {NEW_CRIMINAL_CODES_IN_FORCE}; {new} s.{sav} keeps it "
-                        "applicable to offences committed and proceedings pending before that date)")
+                msg += (
+                    f" (before {new} came into force on {NEW_CRIMINAL_CODES_IN_FORCE}; {new} s.{sav} keeps it "
+                    "applicable to offences committed and proceedings pending before that date)"
+                )
                 if common["successors"]:
                     msg += f"; for later facts: {_refs(common['successors'])}"  # type: ignore[arg-type]
             if not (rec.has_text or key.sub):
@@ -147,16 +182,22 @@ class CitationChecker:
 
     def check_statute(self, act: str | None, cited_as: str, as_of: str) -> Verdict:
         if act is None:
-            return Verdict(CitationStatus.UNKNOWN_ACT, f"'{cited_as}' is not an Act in the statute graph: could not "
-                           "verify")
+            return Verdict(
+                CitationStatus.UNKNOWN_ACT, f"'{cited_as}' is not an Act in the statute graph: could not verify"
+            )
         try:
             resolver = self._resolver()
         except StoreUnavailableError as exc:
-            return Verdict(CitationStatus.UNCHECKED, f"{cited_as}: the statute graph could not be reached ({exc})",
-                           act=act)
+            return Verdict(
+                CitationStatus.UNCHECKED, f"{cited_as}: the statute graph could not be reached ({exc})", act=act
+            )
         if act not in resolver:
-            return Verdict(CitationStatus.UNKNOWN_ACT, f"'{cited_as}' is not an Act in the statute graph (state Acts, "
-                           "rules and the Constitution are not loaded): could not verify", act=act)
+            return Verdict(
+                CitationStatus.UNKNOWN_ACT,
+                f"'{cited_as}' is not an Act in the statute graph (state Acts, "
+                "rules and the Constitution are not loaded): could not verify",
+                act=act,
+            )
         title = resolver.title(act)
 
         def name(code: str) -> str:
@@ -164,14 +205,22 @@ class CitationChecker:
 
         if act in SAVINGS and as_of >= NEW_CRIMINAL_CODES_IN_FORCE:
             new, sav = SAVINGS[act]
-            return Verdict(CitationStatus.REPEALED, f"{title} was repealed with effect from "
-                           f"{NEW_CRIMINAL_CODES_IN_FORCE} by {new} s.{sav}; for facts on {as_of} cite {name(new)}",
-                           act=act, act_title=title)
+            return Verdict(
+                CitationStatus.REPEALED,
+                f"{title} was repealed with effect from "
+                f"{NEW_CRIMINAL_CODES_IN_FORCE} by {new} s.{sav}; for facts on {as_of} cite {name(new)}",
+                act=act,
+                act_title=title,
+            )
         if act in NEW_CODES and as_of < NEW_CRIMINAL_CODES_IN_FORCE:
             old = NEW_CODES[act]
-            return Verdict(CitationStatus.NOT_YET_IN_FORCE, f"{title} came into force on "
-                           f"{NEW_CRIMINAL_CODES_IN_FORCE}; for facts on {as_of} the law was {name(old)}",
-                           act=act, act_title=title)
+            return Verdict(
+                CitationStatus.NOT_YET_IN_FORCE,
+                f"{title} came into force on "
+                f"{NEW_CRIMINAL_CODES_IN_FORCE}; for facts on {as_of} the law was {name(old)}",
+                act=act,
+                act_title=title,
+            )
         return Verdict(CitationStatus.VERIFIED, f"{title} is in the statute graph", act=act, act_title=title)
 
     # -- precedents --
@@ -179,22 +228,35 @@ class CitationChecker:
     def check_precedent(self, cited_as: str) -> Verdict:
         cits = case_citations(cited_as)
         if not cits:
-            return Verdict(CitationStatus.NOT_IN_REGISTRY, f"'{cited_as}' gives no reporter or neutral citation: "
-                           "could not verify (this does not mean it is fabricated)")
+            return Verdict(
+                CitationStatus.NOT_IN_REGISTRY,
+                f"'{cited_as}' gives no reporter or neutral citation: "
+                "could not verify (this does not mean it is fabricated)",
+            )
         try:
             found = self.store.find_cases(cits)
         except StoreUnavailableError as exc:
-            return Verdict(CitationStatus.UNCHECKED, f"{cits[0]}: the case registry could not be reached ({exc})",
-                           section=cits[0])
+            return Verdict(
+                CitationStatus.UNCHECKED, f"{cits[0]}: the case registry could not be reached ({exc})", section=cits[0]
+            )
         hit = next((found[c] for c in cits if c in found), None)
         if hit is None:
-            return Verdict(CitationStatus.NOT_IN_REGISTRY, f"{cits[0]} is not in our case registry: could not verify "
-                           "(this does not mean it is fabricated)", section=cits[0])
+            return Verdict(
+                CitationStatus.NOT_IN_REGISTRY,
+                f"{cits[0]} is not in our case registry: could not verify (this does not mean it is fabricated)",
+                section=cits[0],
+            )
         if not _names_agree(cited_as, str(hit["parties"])):
-            return Verdict(CitationStatus.MISMATCH, f"{cits[0]} is {hit['parties']} in the case registry, which does "
-                           "not match the case name cited", section=cits[0])
-        return Verdict(CitationStatus.VERIFIED, f"{cits[0]}: {hit['parties']} ({hit['court']}"
-                       + (f", {hit['date']}" if hit.get("date") else "") + ")", section=cits[0])
+            return Verdict(
+                CitationStatus.MISMATCH,
+                f"{cits[0]} is {hit['parties']} in the case registry, which does not match the case name cited",
+                section=cits[0],
+            )
+        return Verdict(
+            CitationStatus.VERIFIED,
+            f"{cits[0]}: {hit['parties']} ({hit['court']}" + (f", {hit['date']}" if hit.get("date") else "") + ")",
+            section=cits[0],
+        )
 
 
 def _relevant(refs: tuple[ProvisionRef, ...], key: CitationKey) -> tuple[ProvisionRef, ...]:

@@ -37,7 +37,8 @@ _NOT_VERSUS_BEFORE = re.compile(r"(?:\band|&|,)[ \t]$")
 _CONNECTORS = frozenset(
     {"of", "and", "&", "@", "the", "for", "de", "da", "di", "du", "del", "van", "von", "der", "bin", "alias", "others",
      "another", "ors", "ors.", "anr", "anr.", "etc", "etc.", "through", "thr", "thr.", "OF", "AND", "THE", "FOR",
-     "lrs", "lrs.", "-", "to", "And", "ltd", "ltd.", "pvt", "pvt.", "co", "co.", "represented", "rep.", "by", "its"}
+     "lrs", "lrs.", "-", "to", "And", "Of", "For", "ltd", "ltd.", "pvt", "pvt.", "co", "co.", "represented", "rep.",
+     "by", "its"}
 )
 _TRAILING_DROP = frozenset({"of", "and", "&", "@", "the", "for", "through", "thr", "thr.", "OF", "AND", "THE", "FOR",
                             "de", "da", "van", "von", "alias", "-", "represented", "rep.", "by", "its", "to"})
@@ -51,7 +52,7 @@ _LEFT_STOP = frozenset(
         "Where", "Here", "There", "This", "That", "These", "Those", "It", "Its", "Their", "His", "Her", "Our", "We",
         "He", "She", "They", "The", "Reported", "Decided", "Held", "Supra", "J.", "JJ.", "CJ.", "C.J.",
         "Ld.", "Under", "Section", "Sections", "Article", "Articles", "Rule", "Order", "Act", "Constitution", "On",
-        "At", "By", "For", "From", "To", "With", "Of", "Or", "But", "Both", "Either", "Judgment", "Judgement",
+        "At", "By", "From", "To", "With", "Or", "But", "Both", "Either", "Judgment", "Judgement",
         "Decision", "Case", "Cases", "Appeal", "IN", "THE", "Titled", "Entitled", "Re", "Ibid", "Id",
         "Ex", "Exhibit", "Annexure", "Dated", "Dt.", "Note", "Reference", "Citation", "Vol", "Privy",
         "Followed", "Approved",
@@ -62,7 +63,7 @@ _LEFT_STOP = frozenset(
 _RIGHT_STOP = frozenset(
     {"In", "See", "Vide", "Section", "Sections", "Article", "Articles", "Rule", "Order", "Under", "Supra", "Para",
      "Page", "Pg.", "Decided", "Reported", "Held", "Also", "Where", "Wherein", "Which", "But", "No.", "No",
-     "Nos.", "FIR", "Date", "Dated", "DOD", "PS"}
+     "Nos.", "FIR", "Date", "Dated", "DOD", "PS", "Supreme"}
 )
 # Footnote numbers after a name: "Fakira v. King Emperor (1)", "Commissioner of Excess Profits Tax(2)".
 _FOOTNOTE = re.compile(r"[ \t]?\(\d{1,2}\)(?![\w(])")

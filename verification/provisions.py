@@ -125,7 +125,8 @@ class Ref:
 
 @dataclass(frozen=True, slots=True)
 class ProvisionMatch:
-    """A provision span with the references it names, innermost unit first in ``chain``."""
+    """A provision span, the kind of its outermost unit ("section" for "sub-section (2) of Section 439") and
+    the references it names."""
 
     start: int
     end: int
@@ -184,18 +185,23 @@ def _scan(text: str, start: int, kind: str, head_end: int) -> ProvisionMatch | N
     unit = _unit_at(text, kind, head_end)
     if unit is None:
         return None
-    units = [unit]
+    units = [unit]  # innermost first: "clause (a)", "sub-section (1)", "Section 5"
+    last = unit
     pos = unit.end
     while True:
-        nxt = _chain_step(text, pos, units[-1].kind)
-        if nxt is None:
+        step = _chain_step(text, pos, last.kind)
+        if step is None:
             break
-        units.append(nxt)
+        nxt, child = step
+        if child:
+            units.insert(units.index(last), nxt)  # "Section 2 clause (15)": the clause is inside Section 2
+        else:
+            units.append(nxt)
+        last = nxt
         pos = nxt.end
     pos, extra = _read_with_bare(text, pos, units[-1].kind)
     refs = _combine(units) + extra
-    outer = units[-1].kind
-    return ProvisionMatch(start, pos, outer, tuple(refs))
+    return ProvisionMatch(start, pos, units[-1].kind, tuple(refs))
 
 
 def _unit_at(text: str, kind: str, head_end: int) -> _Unit | None:
@@ -301,8 +307,9 @@ def _expand_range(lo: Ref, hi: Ref) -> list[Ref]:
     return [hi]
 
 
-def _chain_step(text: str, pos: int, prev_kind: str) -> _Unit | None:
-    """The next unit of an "of"-chain ("... of Section 439") or a child unit ("Section 2 clause (15)")."""
+def _chain_step(text: str, pos: int, prev_kind: str) -> tuple[_Unit, bool] | None:
+    """The next unit of an "of"-chain ("... of Section 439"), or a child unit ("Section 2 clause (15)"): the unit
+    and whether it is a child (inside the previous unit rather than around it)."""
     for rx, children_only in ((_OF, False), (_DIRECT, True)):
         m = rx.match(text, pos)
         if not m:
@@ -313,10 +320,10 @@ def _chain_step(text: str, pos: int, prev_kind: str) -> _Unit | None:
             continue
         sched = _SCHEDULE_RE.match(text, p)
         if sched is not None and not children_only:
-            return _Unit("schedule", sched.end(), [])
+            return _Unit("schedule", sched.end(), []), False
         lst = _LIST_RE.match(text, p)
         if lst is not None and (not children_only or prev_kind == "entry"):
-            return _Unit("list", lst.end(), [])
+            return _Unit("list", lst.end(), []), False
         head = _HEAD_RE.match(text, p)
         if head is None:
             continue
@@ -329,7 +336,7 @@ def _chain_step(text: str, pos: int, prev_kind: str) -> _Unit | None:
             continue
         unit = _unit_at(text, kind, head.end())
         if unit is not None:
-            return unit
+            return unit, children_only
     return None
 
 

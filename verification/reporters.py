@@ -36,7 +36,7 @@ _SUPP = rf"(?:\(?Supp?l?\.?\)?{_SP}?(?:\(?\d{{1,2}}\)?{_SP}?)?)"
 # Court names after "AIR <year>": "SC", "Supreme Court", "Mad", "Madh Pra", "Bom.", "P.C.", "N.S.C.".
 _AIR_COURT = (
     rf"(?:\(?[A-Z][A-Za-z]{{0,10}}\.?\)?|(?:[A-Z]\.){{1,3}})"
-    rf"(?:{_SP}?(?:[A-Z][A-Za-z]{{0,10}}\.?|(?:[A-Z]\.){{1,3}}))?"
+    rf"(?:{_SP}?(?:&{_SP}?)?(?:[A-Z][A-Za-z]{{0,10}}\.?|(?:[A-Z]\.){{1,3}}))?"
 )
 
 _CORES: tuple[tuple[str, str], ...] = (
@@ -99,6 +99,7 @@ _COURT_MARK = re.compile(
 # Not "and": "ILR 30 Pat 1257 and (1959) ILR 38 Pat 95" are two judgments.
 _PARALLEL_SEP = re.compile(rf"{_SP}?[:;=,]{_SP}?|{_SP}")
 _OPEN = re.compile(rf"[\(\[]{_SP}?")
+_CLOSE_BRACKET = re.compile(rf"{_SP}?[\)\]]")
 
 
 def find_cores(text: str) -> list[tuple[int, int, str]]:
@@ -131,8 +132,11 @@ def _may_start(text: str, pos: int) -> bool:
     return not prev.isalnum()
 
 
-def extend_chain(text: str, end: int, cores_by_start: dict[int, tuple[int, str]]) -> int:
-    """Grow a citation ending at ``end`` over pinpoints, court marks and parallel citations."""
+def extend_chain(text: str, end: int, cores_by_start: dict[int, tuple[int, str]], depth: int = 0) -> int:
+    """Grow a citation ending at ``end`` over pinpoints, court marks and parallel citations.
+
+    A bracketed group of parallel citations is taken whole: "(1989) 2 SCC 132: (AIR 1989 SC 885: 1989 Cri LJ 963)".
+    """
     while True:
         end = _decorations(text, end)
         sep = _PARALLEL_SEP.match(text, end)
@@ -147,7 +151,9 @@ def extend_chain(text: str, end: int, cores_by_start: dict[int, tuple[int, str]]
             return end
         new_end = _decorations(text, core[0])
         if opened:
-            close = re.compile(rf"{_SP}?[\)\]]").match(text, new_end)
+            if depth < 2:
+                new_end = extend_chain(text, new_end, cores_by_start, depth + 1)
+            close = _CLOSE_BRACKET.match(text, new_end)
             if close is None:
                 return end
             new_end = close.end()

@@ -43,14 +43,14 @@ _STOP_WORDS = frozenset(
         "THE", "UNDER", "SECTION", "SECTIONS", "BY", "Ss.", "Act", "Code", "Rules",
         "Regulations", "Ordinance", "Constitution", "Now", "Then", "Even", "Only", "Whether", "Is", "Was", "Are",
         "Were", "Has", "Have", "Had", "Being", "Be", "Which", "Who", "What", "Though", "Although", "But", "Once",
-        "After", "Before", "Prior", "Upon", "Against", "Between", "Within", "Without", "Per", "Re",
+        "After", "Before", "Prior", "Upon", "Between", "Within", "Without", "Per", "Re",
     }
 )
 # Generic adjectives that make "Central Act" and "Bihar Act" statutes but "the Special Act" not.
 _GENERIC_SINGLE = frozenset(
     {"Special", "General", "Local", "Earlier", "Later", "Subsequent", "Previous", "Existing", "Repealed",
      "Repealing", "Validating", "Validation", "Amendment", "Finance", "Union", "State", "Concerned", "Other",
-     "Main", "New", "Amendment", "Amending", "Principal", "Parent", "Original", "Present", "Impugned", "Old"}
+     "Main", "New", "Amending", "Principal", "Parent", "Original", "Present", "Impugned", "Old"}
 )
 _HEAD_AFTER_BRACKET = re.compile(r"\s*(?:\([^()]{1,40}\)\s*)*(?:Act|Code|Rules|Regulations|Order|Ordinance)\b")
 # A word of a name: capitalised, no digits ("S.147" is a section), not a Roman numeral ("Chapter XIV of the Act").

@@ -27,13 +27,17 @@ def read_cases(path: Path) -> Parsed:
     for n, r in read_jsonl(path, out.rejects):
         raw = [r.get("citation"), *(r.get("citations") or [])] if isinstance(r.get("citations") or [], list) else []
         if not raw or not all(isinstance(c, str) for c in raw if c is not None):
-            out.rejects.append(Reject(path.name, n, "'citation' must be a string and 'citations' a list of strings", ACT))
+            out.rejects.append(
+                Reject(path.name, n, "'citation' must be a string and 'citations' a list of strings", ACT)
+            )
             continue
         cits: list[str] = []
         for c in raw:
             found = case_citations(c or "")
             if not found:
-                out.rejects.append(Reject(path.name, n, f"{c!r} is not a reporter or neutral citation we can read", ACT))
+                out.rejects.append(
+                    Reject(path.name, n, f"{c!r} is not a reporter or neutral citation we can read", ACT)
+                )
                 cits = []
                 break
             cits.extend(x for x in found if x not in cits)
@@ -54,6 +58,7 @@ def read_cases(path: Path) -> Parsed:
             out.rejects.append(Reject(path.name, n, f"citation {clash} already given at line {seen[clash]}", ACT))
             continue
         seen.update(dict.fromkeys(cits, n))
-        out.cases.append(Case(citations=tuple(cits), parties=parties, court=court, date=date,
-                              source=f"{path.name}:{n}"))
+        out.cases.append(
+            Case(citations=tuple(cits), parties=parties, court=court, date=date, source=f"{path.name}:{n}")
+        )
     return out

@@ -21,10 +21,12 @@ from verification.verify import Verifier, verify
 
 pytestmark = pytest.mark.integration
 
-BNS_103_1 = "Whoever commits murder shall be punished with death or imprisonment for life, and shall also be liable to fine"
+BNS_103_1 = (
+    "Whoever commits murder shall be punished with death or imprisonment for life, and shall also be liable to fine"
+)
 ANSWER = (
     f'Under Section 103(1) of the BNS, "{BNS_103_1.lower()}". The accused was charged u/s 302 IPC. '
-    "Section 377 BNS does not exist. Under Section 318(4) BNS the punishment is \"imprisonment of either "
+    'Section 377 BNS does not exist. Under Section 318(4) BNS the punishment is "imprisonment of either '
     'description for a term which may extend to ten years, and shall also be liable to fine". '
     "See Arnesh Kumar v. State of Bihar, (2014) 8 SCC 273."
 )
@@ -104,14 +106,24 @@ def test_graph_stopped_mid_run_every_check_is_unchecked(tmp_path: Path) -> None:
 @pytest.fixture
 def env(falkor_server: EmbeddedFalkorDB, loaded: Loaded) -> dict[str, str]:
     e = dict(os.environ)
-    e.update(LEGAL_RAG_STATE_DIR=str(falkor_server.data_dir.parent), LEGAL_RAG_CORPUS_DIR=str(CORPUS),
-             LEGAL_RAG_GRAPH__BACKEND="embedded", LEGAL_RAG_GRAPH__GRAPH_NAME="corpus")
+    e.update(
+        LEGAL_RAG_STATE_DIR=str(falkor_server.data_dir.parent),
+        LEGAL_RAG_CORPUS_DIR=str(CORPUS),
+        LEGAL_RAG_GRAPH__BACKEND="embedded",
+        LEGAL_RAG_GRAPH__GRAPH_NAME="corpus",
+    )
     return e
 
 
 def run(env: dict[str, str], *args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "legal_rag.cli", *args], env=env, input=stdin,
-                          capture_output=True, text=True, timeout=180)
+    return subprocess.run(
+        [sys.executable, "-m", "legal_rag.cli", *args],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
 
 
 def test_cli_verify_json_and_jsonl(env: dict[str, str], tmp_path: Path) -> None:
@@ -122,11 +134,14 @@ def test_cli_verify_json_and_jsonl(env: dict[str, str], tmp_path: Path) -> None:
     assert c["status"] == "repealed" and c["successors"][0]["section"] == "103(1)"
     assert {"start", "end", "text", "label", "act", "act_title", "section", "status", "successors", "message"} <= set(c)
     assert {"text", "source", "status", "score", "closest"} <= set(report["quotes"][0])
-    lines = "\n".join(json.dumps(x) for x in [
-        {"id": "a", "text": "Section 302 IPC", "as_of": "2023-01-01"},
-        {"id": "b", "text": "Section 302 IPC", "as_of": "2025-01-01"},
-        {"id": "c", "text": "x", "as_of": "01-01-2025"},
-    ])
+    lines = "\n".join(
+        json.dumps(x)
+        for x in [
+            {"id": "a", "text": "Section 302 IPC", "as_of": "2023-01-01"},
+            {"id": "b", "text": "Section 302 IPC", "as_of": "2025-01-01"},
+            {"id": "c", "text": "x", "as_of": "01-01-2025"},
+        ]
+    )
     out = [json.loads(x) for x in run(env, "verify", "--jsonl", stdin=lines).stdout.splitlines()]
     assert [o.get("id") for o in out] == ["a", "b", None]
     assert out[0]["citations"][0]["status"] == "verified" and out[1]["citations"][0]["status"] == "repealed"

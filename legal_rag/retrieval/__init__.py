@@ -1,0 +1,1 @@
+"""Hybrid retrieval: BM25 + dense vectors, fused, citation-aware."""

@@ -1,0 +1,92 @@
+"""Factories: Settings -> an opened ChunkIndex and HybridRetriever. The only place that picks
+retrieval implementations."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from graph_schema.model import CitationKey
+from graph_schema.store import GraphStore
+from legal_rag.retrieval.chunking import SectionText, chunk_sections
+from legal_rag.retrieval.dense import QdrantDenseIndex, SentenceTransformerEmbedder
+from legal_rag.retrieval.hybrid import Fusion, FusionConfig, HybridRetriever
+from legal_rag.retrieval.index import ChunkIndex, Progress, SyncReport
+from legal_rag.retrieval.lexical import BM25Index
+from legal_rag.retrieval.types import Chunk, Embedder
+from legal_rag.settings import Settings
+
+_EMBEDDERS: dict[str, SentenceTransformerEmbedder] = {}
+
+
+def embedder(settings: Settings) -> SentenceTransformerEmbedder:
+    """One model per process (loading it costs seconds)."""
+    key = settings.retrieval.model_path or "<package>"
+    if key not in _EMBEDDERS:
+        _EMBEDDERS[key] = SentenceTransformerEmbedder(settings.retrieval.model_path)
+    return _EMBEDDERS[key]
+
+
+def open_index(settings: Settings, directory: Path | None = None, emb: Embedder | None = None) -> ChunkIndex:
+    """Open the chunk index under ``directory`` (default: the state dir). A Qdrant URL in settings
+    (``QDRANT_URL``) puts vectors on that server; BM25 and chunk metadata stay local."""
+    root = directory or (settings.state_dir / "index" / settings.graph.graph_name)
+    r = settings.retrieval
+    lexical = BM25Index(root / "bm25")
+    lexical.open()
+    if r.qdrant_url and directory is None:
+        dense = QdrantDenseIndex(url=r.qdrant_url, collection=r.collection,
+                                 api_key=r.qdrant_api_key.get_secret_value() if r.qdrant_api_key else None)
+    else:
+        dense = QdrantDenseIndex(path=str(root / "qdrant"), collection=r.collection)
+    dense.open()
+    index = ChunkIndex(root / "chunks.sqlite", lexical, dense, emb or embedder(settings))
+    index.open()
+    return index
+
+
+def fusion_config(settings: Settings) -> FusionConfig:
+    r = settings.retrieval
+    return FusionConfig(method=Fusion(r.fusion), rrf_k=r.rrf_k,
+                        weights={"bm25": r.bm25_weight, "dense": r.dense_weight}, depth=r.depth)
+
+
+def provision_finder(resolve_act: Callable[[str], str] | None) -> Callable[[str], list[tuple[int, int, CitationKey]]]:
+    """Provisions named in a query, via the citation extractor (linked to their statute)."""
+    from verification.extract import CitationExtractor
+    from verification.model import Label
+
+    extractor = CitationExtractor(resolve_act)
+
+    def find(text: str) -> list[tuple[int, int, CitationKey]]:
+        out = []
+        for c in extractor.extract(text):
+            if c.label is Label.PROVISION:
+                out.extend((c.start, c.end, k) for k in c.keys if k.act)
+        return out
+
+    return find
+
+
+def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphStore | None) -> HybridRetriever:
+    resolve = None
+    if graph is not None:
+        from graph_schema.acts import ActResolver
+
+        resolve = ActResolver(graph.all_acts()).resolve
+    return HybridRetriever(index, graph=graph, find_provisions=provision_finder(resolve),
+                           fusion=fusion_config(settings))
+
+
+def graph_chunks(graph: GraphStore) -> list[Chunk]:
+    rows = graph.text_sections()
+    return list(chunk_sections(
+        SectionText(r["act"], r["number"], r["title"], r["text"], r["status"], r["in_force_from"],
+                    r["in_force_to"], r["source"], r["units"]) for r in rows
+    ))  # fmt: skip
+
+
+def sync_from_graph(index: ChunkIndex, graph: GraphStore, progress: Progress | None = None,
+                    batch: int = 64) -> SyncReport:
+    """Index every section with text in the graph (incremental: unchanged chunks are skipped)."""
+    return index.sync(graph_chunks(graph), progress=progress, batch=batch)

@@ -1,0 +1,150 @@
+"""The chunk index: chunk metadata (SQLite) plus a lexical and a dense index, kept in step.
+
+``sync`` is incremental and idempotent: a chunk whose content hash is unchanged is never
+re-embedded or re-indexed. Vectors and BM25 entries are written before the metadata row that
+records their hash, so a crash mid-sync leaves chunks that the next sync sees as changed and
+redoes - never a hash claiming work that was not done.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from legal_rag.retrieval.types import Chunk, DenseIndex, Embedder, LexicalIndex
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class SyncReport:
+    added: int
+    updated: int
+    unchanged: int
+    removed: int
+    embedded: int
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+class ChunkIndex:
+    """All chunks by id, searchable lexically and densely."""
+
+    def __init__(self, meta_path: Path, lexical: LexicalIndex, dense: DenseIndex, embedder: Embedder) -> None:
+        self._path = Path(meta_path)
+        self.lexical = lexical
+        self.dense = dense
+        self.embedder = embedder
+        self._chunks: dict[str, Chunk] = {}
+        self._hash: dict[str, str] = {}
+        self._db: sqlite3.Connection | None = None
+
+    def open(self) -> None:
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self._path, check_same_thread=False)
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS chunks (id TEXT PRIMARY KEY, hash TEXT NOT NULL, data TEXT NOT NULL)"
+        )
+        self._db.commit()
+        for cid, h, data in self._db.execute("SELECT id, hash, data FROM chunks"):
+            self._chunks[cid] = Chunk(**json.loads(data))
+            self._hash[cid] = h
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        self.dense.close()
+
+    def __len__(self) -> int:
+        return len(self._chunks)
+
+    def get(self, chunk_id: str) -> Chunk | None:
+        return self._chunks.get(chunk_id)
+
+    def chunks(self) -> Iterable[Chunk]:
+        return self._chunks.values()
+
+    def ids_for(self, act: str, section: str, sub: Sequence[str] = ()) -> list[str]:
+        """Chunk ids of a section, or of one of its sub-units (and that unit's own sub-units)."""
+        path = "/".join(sub)
+        out = []
+        for c in self._chunks.values():
+            if c.act != act or c.section != section:
+                continue
+            if not path or c.sub == path or (c.sub or "").startswith(path + "/"):
+                out.append(c.id)
+        if path and not out:  # the unit is not chunked on its own: fall back to the whole section
+            return self.ids_for(act, section)
+        return sorted(out, key=lambda i: (self._chunks[i].sub or "", self._chunks[i].part))
+
+    def sync(
+        self,
+        chunks: Iterable[Chunk],
+        *,
+        scope_acts: Collection[str] | None = None,
+        progress: Progress | None = None,
+        batch: int = 256,
+    ) -> SyncReport:
+        """Make the index hold exactly ``chunks`` for the Acts in ``scope_acts`` (all Acts if None).
+
+        Chunks of those Acts that are no longer produced are removed; other Acts are untouched.
+        """
+        assert self._db is not None, "ChunkIndex.open() first"
+        wanted = {c.id: c for c in chunks}
+        todo = [c for c in wanted.values() if self._hash.get(c.id) != c.content_hash]
+        added = sum(1 for c in todo if c.id not in self._hash)
+        gone = [
+            cid for cid, c in self._chunks.items() if cid not in wanted and (scope_acts is None or c.act in scope_acts)
+        ]
+        if gone:
+            self.dense.delete(gone)
+            self.lexical.delete(gone)
+            self._db.executemany("DELETE FROM chunks WHERE id = ?", [(g,) for g in gone])
+            self._db.commit()
+            for g in gone:
+                self._chunks.pop(g, None)
+                self._hash.pop(g, None)
+        done = 0
+        if progress:
+            progress("embed", 0, len(todo))
+        for i in range(0, len(todo), batch):
+            part = todo[i : i + batch]
+            vectors = self.embedder.embed([c.indexed_text for c in part])
+            self.dense.upsert([c.id for c in part], vectors, [_payload(c) for c in part])
+            self.lexical.upsert([(c.id, c.indexed_text) for c in part])
+            self._db.executemany(
+                "INSERT OR REPLACE INTO chunks (id, hash, data) VALUES (?, ?, ?)",
+                [(c.id, c.content_hash, json.dumps(asdict(c))) for c in part],
+            )
+            self._db.commit()
+            for c in part:
+                self._chunks[c.id] = c
+                self._hash[c.id] = c.content_hash
+            done += len(part)
+            if progress:
+                progress("embed", done, len(todo))
+        if todo or gone:
+            self.lexical.save()
+        return SyncReport(
+            added=added,
+            updated=len(todo) - added,
+            unchanged=len(wanted) - len(todo),
+            removed=len(gone),
+            embedded=len(todo),
+        )
+
+
+def _payload(c: Chunk) -> dict[str, object]:
+    return {
+        "chunk_id": c.id,
+        "act": c.act,
+        "section": c.section,
+        "status": c.status,
+        "in_force_from": c.in_force_from,
+        "in_force_to": c.in_force_to,
+    }

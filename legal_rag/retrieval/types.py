@@ -1,0 +1,91 @@
+"""Retrieval value types and the seams between retrievers (small Protocols)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A retrievable unit of statute text with a stable id.
+
+    ``id`` is ``"{act}:{section}:{sub or '-'}:{part}"`` (``"BNS:103:1:0"``, ``"IPC:302:-:0"``),
+    stable across re-ingests so unchanged chunks keep their vectors.
+    """
+
+    id: str
+    act: str
+    section: str
+    sub: str | None
+    part: int
+    title: str | None
+    heading: str
+    """ "BNS s.103(1) Punishment for murder" - prefixed to the text for both indexes."""
+    text: str
+    status: str
+    in_force_from: str | None
+    in_force_to: str | None
+    source: str | None
+
+    @property
+    def indexed_text(self) -> str:
+        return f"{self.heading}\n{self.text}"
+
+    @property
+    def content_hash(self) -> str:
+        return hashlib.sha256(self.indexed_text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    chunk_id: str
+    score: float
+
+
+class LexicalIndex(Protocol):
+    """A persistent BM25 index over (id, text) documents, updated incrementally."""
+
+    def upsert(self, docs: Sequence[tuple[str, str]]) -> None:
+        """Add or replace documents by id."""
+
+    def delete(self, ids: Collection[str]) -> None: ...
+
+    def search(self, query: str, k: int, allow: Collection[str] | None = None) -> list[Hit]:
+        """Top ``k`` by BM25; with ``allow`` only those ids are eligible."""
+
+    def save(self) -> None:
+        """Persist to the directory given at construction."""
+
+    def __len__(self) -> int: ...
+
+
+class Embedder(Protocol):
+    """Texts to L2-normalised float32 vectors."""
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str], batch_size: int = 32) -> npt.NDArray[np.float32]: ...
+
+
+class DenseIndex(Protocol):
+    """Vectors by chunk id, searched by cosine similarity."""
+
+    def upsert(
+        self, ids: Sequence[str], vectors: npt.NDArray[np.float32], payloads: Sequence[dict[str, object]]
+    ) -> None: ...
+
+    def delete(self, ids: Collection[str]) -> None: ...
+
+    def search(self, vector: npt.NDArray[np.float32], k: int, allow: Collection[str] | None = None) -> list[Hit]:
+        """Top ``k`` by cosine; with ``allow`` only those ids are eligible (must stay fast at 50k)."""
+
+    def ids(self) -> set[str]: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,146 @@
+"""Hybrid retrieval on real statute text (a subset of the shipped corpus, embedded once per session)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from legal_rag.retrieval.build import build_retriever, embedder, graph_chunks, open_index
+from legal_rag.retrieval.hybrid import HybridRetriever
+from legal_rag.retrieval.index import ChunkIndex
+from legal_rag.settings import Settings
+from tests.conftest import Loaded
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+# The criminal codes old and new, the Hindu Marriage Act and the NI Act: enough for the fact queries below.
+ACTS = {"BNS", "BNSS", "BSA", "IPC", "HMA", "NIA", "DPA"}
+
+
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("index")
+
+
+@pytest.fixture(scope="module")
+def settings() -> Settings:
+    return Settings()
+
+
+@pytest.fixture(scope="module")
+def index(loaded: Loaded, index_dir: Path, settings: Settings) -> Iterator[ChunkIndex]:
+    idx = open_index(settings, index_dir)
+    report = idx.sync([c for c in graph_chunks(loaded.store) if c.act in ACTS])
+    assert report.embedded == len(idx) > 3000
+    yield idx
+    idx.close()
+
+
+@pytest.fixture(scope="module")
+def retriever(index: ChunkIndex, loaded: Loaded, settings: Settings) -> HybridRetriever:
+    return build_retriever(settings, index, loaded.store)
+
+
+def sections(results: list, n: int) -> list[str]:  # type: ignore[type-arg]
+    return list(dict.fromkeys(f"{r.chunk.act} {r.chunk.section}" for r in results))[:n]
+
+
+@pytest.mark.parametrize(
+    ("query", "as_of", "first"),
+    [
+        ("Section 420 IPC", "2023-01-01", "IPC 420"),
+        ("is s. 498A IPC still the provision?", "2023-01-01", "IPC 498A"),
+        ("u/s 138 N.I. Act", "2025-01-01", "NIA 138"),
+        ("Section 103(1) BNS", "2025-01-01", "BNS 103"),
+        ("what does section 13B of the Hindu Marriage Act say", "2025-01-01", "HMA 13B"),
+        ("bail under Section 482 BNSS", "2025-01-01", "BNSS 482"),
+    ],
+)
+def test_exact_reference_comes_first(retriever: HybridRetriever, query: str, as_of: str, first: str) -> None:
+    results = retriever.retrieve(query, 10, as_of=as_of)
+    assert sections(results, 1) == [first]
+    assert results[0].pinned == "cited"
+
+
+def test_old_code_for_recent_facts_brings_its_successor(retriever: HybridRetriever) -> None:
+    results = retriever.retrieve("Section 420 IPC", 10, as_of="2025-01-01")
+    assert sections(results, 1) == ["IPC 420"]
+    succ = [r for r in results if r.pinned == "successor"]
+    assert succ and succ[0].chunk.act == "BNS" and succ[0].chunk.section == "318"
+
+
+def test_new_code_for_old_facts_brings_its_predecessor(retriever: HybridRetriever) -> None:
+    results = retriever.retrieve("Section 103 BNS", 10, as_of="2023-06-01")
+    assert [r.chunk.act + " " + r.chunk.section for r in results if r.pinned == "predecessor"][:1] == ["IPC 302"]
+
+
+# Fact descriptions as a client would give them, and the provision that should be in the top 5.
+FACT_QUERIES = [
+    ("He knowingly used a forged sale deed as if it were genuine to claim the land", "BNS 340"),
+    ("My client's husband and his family harassed her for dowry and treated her with cruelty", "BNS 85"),
+    ("The accused caused the death of the victim intentionally by stabbing him with a knife", "BNS 101"),
+    ("The cheque I received for repayment of a loan bounced for insufficient funds", "NIA 138"),
+    ("She wants a divorce because her husband treated her with cruelty after the marriage", "HMA 13"),
+    ("Both spouses have agreed to end the marriage and have lived apart for over a year", "HMA 13B"),
+    ("The police arrested him without a warrant for a cognizable offence", "BNSS 35"),
+    ("A person dishonestly induced the victim to hand over money by pretending to be a bank officer", "BNS 318"),
+    ("Is the statement the deceased made about the cause of his death admissible as evidence", "BSA 26"),
+    ("He entered her house at night without permission intending to commit theft", "BNS 331"),
+    ("The accused threatened to harm the shopkeeper unless he paid money every month", "BNS 308"),
+    ("Anticipatory bail for a person who fears arrest for a non-bailable offence", "BNSS 482"),
+    ("Giving or taking dowry is punishable", "DPA 3"),
+]
+
+
+@pytest.mark.parametrize(("query", "expected"), FACT_QUERIES)
+def test_fact_queries_find_the_provision(retriever: HybridRetriever, query: str, expected: str) -> None:
+    got = sections(retriever.retrieve(query, 10, as_of="2025-01-01"), 5)
+    assert expected in got, got
+
+
+def test_filters_by_act_and_date(retriever: HybridRetriever) -> None:
+    q = "punishment for murder"
+    now = retriever.retrieve(q, 10, as_of="2025-01-01")
+    assert all(r.chunk.act != "IPC" for r in now)  # repealed on 2024-07-01
+    then = retriever.retrieve(q, 10, as_of="2023-01-01")
+    assert all(r.chunk.act not in {"BNS", "BNSS", "BSA"} for r in then)  # not yet in force
+    assert "IPC 302" in sections(then, 5)
+    hist = retriever.retrieve(q, 20, as_of="2025-01-01", include_repealed=True)
+    assert {"IPC", "BNS"} <= {r.chunk.act for r in hist}
+    only = retriever.retrieve(q, 10, as_of="2025-01-01", acts=["HMA"])
+    assert {r.chunk.act for r in only} == {"HMA"}
+
+
+def test_scores_per_retriever_and_fused(retriever: HybridRetriever) -> None:
+    r = retriever.retrieve("punishment for cheating", 5, as_of="2025-01-01")[0]
+    assert "fused" in r.scores and ({"bm25", "dense"} & set(r.scores))
+
+
+def test_resync_embeds_nothing_and_changed_chunk_is_reembedded(index: ChunkIndex, loaded: Loaded) -> None:
+    chunks = [c for c in graph_chunks(loaded.store) if c.act in ACTS]
+    again = index.sync(chunks)
+    assert again.embedded == 0 and again.unchanged == len(chunks)
+    import dataclasses
+
+    first = chunks[0]
+    changed = dataclasses.replace(first, text=first.text + " (amended)")
+    report = index.sync([changed, *chunks[1:]])
+    assert (report.embedded, report.updated) == (1, 1)
+    index.sync(chunks)  # restore
+
+
+def test_index_survives_reopen_without_reembedding(loaded: Loaded, settings: Settings, tmp_path: Path) -> None:
+    chunks = [c for c in graph_chunks(loaded.store) if c.act == "DPA"]
+    first = open_index(settings, tmp_path, embedder(settings))
+    assert first.sync(chunks).embedded == len(chunks) > 5
+    first.close()
+    again = open_index(settings, tmp_path, embedder(settings))
+    try:
+        assert len(again) == len(chunks)
+        assert again.sync(chunks).embedded == 0
+        assert {h.chunk_id for h in again.lexical.search("dowry", 50)} <= {c.id for c in chunks}
+        assert len(again.dense.ids()) == len(chunks)
+    finally:
+        again.close()
