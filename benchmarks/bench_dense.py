@@ -89,7 +89,7 @@ def summary(xs: list[float]) -> dict[str, float]:
 
 
 def rss_mb() -> float:
-    return round(psutil.Process().memory_info().rss / 2**20, 1)
+    return round(float(psutil.Process().memory_info().rss) / 2**20, 1)
 
 
 def chunk_texts(n: int, words: int = 100) -> list[str]:
@@ -167,7 +167,8 @@ def bench_embedding(n_texts: int) -> dict[str, Any]:
 
 def unit_vectors(rng: np.random.Generator, n: int) -> np.ndarray:
     v = rng.standard_normal((n, DIM)).astype(np.float32)
-    return v / np.linalg.norm(v, axis=1, keepdims=True)
+    out: np.ndarray = v / np.linalg.norm(v, axis=1, keepdims=True)
+    return out
 
 
 def overfetch(ix: QdrantDenseIndex, q: np.ndarray, allow: set[str], total: int) -> list[str]:
@@ -219,7 +220,7 @@ class Edge:
             flt = qe.Filter(must=[qe.FieldCondition(PAYLOAD_CHUNK_ID, match=qe.MatchAny(list(allow)))])
         req = qe.QueryRequest(limit=K, query=qe.Query.Nearest(q.tolist()), filter=flt, with_payload=True,
                               params=qe.SearchParams(exact=True))
-        return [str(p.payload[PAYLOAD_CHUNK_ID]) for p in self.shard.query(req)]
+        return [str((p.payload or {})[PAYLOAD_CHUNK_ID]) for p in self.shard.query(req)]
 
     def close(self) -> None:
         self.shard.close()

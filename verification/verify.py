@@ -30,7 +30,7 @@ from verification.model import (
     SuccessorOut,
     VerificationReport,
 )
-from verification.quotes import Passage, QuoteChecker, QuoteSpan, find_quotes
+from verification.quotes import Passage, QuoteChecker, QuoteResult, QuoteSpan, find_quotes
 
 ContextChunk = Mapping[str, Any]
 """A retrieved chunk: at least ``id`` and ``text`` (optionally ``act``, ``section``)."""
@@ -118,12 +118,29 @@ class Verifier:
             others.extend(self._same_act(cited.source.split(" ")[0], exclude=cited.source))
         try:
             res = checker.check(q.text, cited, others)
+            if res.status is QuoteStatus.MISATTRIBUTED and cited is not None:
+                res = self._misquote_or_misattribution(q.text, cited, res, checker)
         except StoreUnavailableError as exc:
             return QuoteCheck(text=q.text, start=q.start, end=q.end, source=cited.source if cited else None,
                               status=QuoteStatus.UNCHECKED, score=0.0, message=f"could not check: {exc}")
         return QuoteCheck(text=q.text, start=q.start, end=q.end, source=cited.source if cited else None,
                           status=res.status, score=round(res.score, 4), closest=res.closest,
                           right_source=res.right_source, message=res.message)
+
+    def _misquote_or_misattribution(
+        self, quote: str, cited: Passage, found_elsewhere: QuoteResult, checker: QuoteChecker
+    ) -> QuoteResult:
+        """Statute language repeats: "imprisonment of either description for a term which may extend
+        to ten years" is verbatim in dozens of sections. When the cited provision holds a near copy
+        of the quote that differs materially (ten years for seven), the error is a misquote of the
+        cited provision, not an attribution to the wrong one."""
+        own = checker.check(quote, cited, [])
+        if own.status is QuoteStatus.MISQUOTED and own.score >= self.fuzzy_threshold:
+            return QuoteResult(
+                QuoteStatus.MISQUOTED, own.score, own.closest, found_elsewhere.right_source,
+                f"{own.message} (the quoted words do appear verbatim in {found_elsewhere.right_source})",
+            )
+        return found_elsewhere
 
     def _provision_near(self, q: QuoteSpan, text: str, sources: list[tuple[int, str, str | None]]) -> Passage | None:
         """The cited provision in the quote's sentence, the last one before the quote first."""

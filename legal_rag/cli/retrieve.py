@@ -111,7 +111,7 @@ def eval_retrieval_cmd(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Evaluate BM25, dense and hybrid on any corpus, in a temporary index (the main one is untouched)."""
-    from legal_rag.retrieval.build import embedder, open_index
+    from legal_rag.retrieval.build import embedder, fusion_config, open_index
     from legal_rag.retrieval.evaluate import METRICS, evaluate, load_eval_set
 
     settings = _settings()
@@ -121,7 +121,7 @@ def eval_retrieval_cmd(
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(EXIT_BAD_INPUT) from exc
     emb = embedder(settings)
-    result = evaluate(es, lambda d: open_index(settings, d, emb), k=k)
+    result = evaluate(es, lambda d: open_index(settings, d, emb), k=k, fusion=fusion_config(settings))
     if as_json:
         sys.stdout.write(json.dumps(result) + "\n")
         return

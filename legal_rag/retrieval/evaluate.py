@@ -103,8 +103,14 @@ def _doc_run(hits: Sequence[Hit]) -> list[Hit]:
     return [Hit(d, s) for d, s in sorted(best.items(), key=lambda kv: -kv[1])]
 
 
-def evaluate(es: EvalSet, make_index: IndexFactory, k: int = 10, depth: int = 100) -> dict[str, object]:
-    """Score BM25, dense and hybrid (RRF and min-max fusion) on ``es`` in a temporary index."""
+def evaluate(
+    es: EvalSet, make_index: IndexFactory, k: int = 10, depth: int = 100, fusion: FusionConfig | None = None
+) -> dict[str, object]:
+    """Score BM25, dense and hybrid on ``es`` in a temporary index. ``hybrid`` is the configured
+    fusion (the product's); the other fusion method, same weights, is reported as the alternative."""
+    cfg = fusion or FusionConfig()
+    other = Fusion.RRF if cfg.method is Fusion.MINMAX else Fusion.MINMAX
+    alt = FusionConfig(method=other, rrf_k=cfg.rrf_k, weights=cfg.weights, depth=cfg.depth)
     with tempfile.TemporaryDirectory(prefix="legal-rag-eval-") as tmp:
         index = make_index(Path(tmp))
         index.open()
@@ -112,20 +118,21 @@ def evaluate(es: EvalSet, make_index: IndexFactory, k: int = 10, depth: int = 10
             index.sync(passages(es))
             retriever = HybridRetriever(index)
             depth_passages = depth * 4
-            runs: dict[str, dict[str, list[str]]] = {m: {} for m in ("bm25", "dense", "hybrid", "hybrid_minmax")}
+            runs: dict[str, dict[str, list[str]]] = {m: {} for m in ("bm25", "dense", "hybrid", "alternative")}
             for qid in es.qrels:
                 raw = retriever.search_runs(es.queries[qid], None, depth_passages)
                 docs = {name: _doc_run(hits) for name, hits in raw.items()}
                 runs["bm25"][qid] = [h.chunk_id for h in docs["bm25"]][:depth]
                 runs["dense"][qid] = [h.chunk_id for h in docs["dense"]][:depth]
-                runs["hybrid"][qid] = [d for d, _ in fuse(docs, FusionConfig(method=Fusion.RRF))][:depth]
-                runs["hybrid_minmax"][qid] = [d for d, _ in fuse(docs, FusionConfig(method=Fusion.MINMAX))][:depth]
+                runs["hybrid"][qid] = [d for d, _ in fuse(docs, cfg)][:depth]
+                runs["alternative"][qid] = [d for d, _ in fuse(docs, alt)][:depth]
         finally:
             index.close()
     scored = {name: score_run(run, es.qrels, k) for name, run in runs.items()}
     return {
         "methods": {m: scored[m] for m in ("bm25", "dense", "hybrid")},
-        "alternatives": {"hybrid_minmax": scored["hybrid_minmax"]},
+        "fusion": {"method": cfg.method.value, "weights": cfg.weights, "rrf_k": cfg.rrf_k},
+        "alternatives": {f"hybrid_{other.value}": scored["alternative"]},
         "queries": len(es.qrels),
     }
 

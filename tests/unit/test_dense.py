@@ -61,7 +61,8 @@ class Corpus:
     payloads: list[dict[str, object]]
 
     def vec(self, section: str) -> npt.NDArray[np.float32]:
-        return self.vectors[self.ids.index(f"BNS:{section}:-:0")]
+        row: npt.NDArray[np.float32] = self.vectors[self.ids.index(f"BNS:{section}:-:0")]
+        return row
 
 
 def _bns_texts() -> dict[str, tuple[str, str]]:
@@ -107,7 +108,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-IndexFactory = Callable[..., QdrantDenseIndex]
+IndexFactory = Callable[[], QdrantDenseIndex]
 
 
 @pytest.fixture(params=BACKENDS)
@@ -116,13 +117,13 @@ def make_index(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Index
     opened: list[QdrantDenseIndex] = []
     collection = f"test_dense_{uuid.uuid4().hex[:12]}"
 
-    def factory(**kw: object) -> QdrantDenseIndex:
+    def factory() -> QdrantDenseIndex:
         if request.param == "server":
             ix = QdrantDenseIndex(
-                url=os.environ["QDRANT_URL"], api_key=os.environ.get("QDRANT_API_KEY"), collection=collection, **kw
-            )  # type: ignore[arg-type]
+                url=os.environ["QDRANT_URL"], api_key=os.environ.get("QDRANT_API_KEY"), collection=collection
+            )
         else:
-            ix = QdrantDenseIndex(path=str(tmp_path / "qdrant"), collection=collection, **kw)  # type: ignore[arg-type]
+            ix = QdrantDenseIndex(path=str(tmp_path / "qdrant"), collection=collection)
         ix.open()
         opened.append(ix)
         return ix
