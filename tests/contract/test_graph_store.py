@@ -195,11 +195,15 @@ def test_unreachable_neo4j_is_retryable() -> None:
 def test_server_stopped_mid_run_raises_unavailable(tmp_path) -> None:  # type: ignore[no-untyped-def]
     server = EmbeddedFalkorDB(tmp_path / "g")
     server.start()
-    store = FalkorGraphStore(unix_socket_path=server.socket_path)
-    store.open()
-    store.ensure_schema()
-    _load(store)
-    assert store.get_section("BNS", "103") is not None
-    server.stop()
-    with pytest.raises(StoreUnavailableError):
-        store.get_section("BNS", "103")
+    try:
+        store = FalkorGraphStore(unix_socket_path=server.socket_path)
+        store.open()
+        store.ensure_schema()
+        _load(store)
+        assert store.get_section("BNS", "103") is not None
+        server.stop()
+        with pytest.raises(StoreUnavailableError):
+            store.get_section("BNS", "103")
+
+    finally:
+        server.stop()  # idempotent: a no-op when the test already stopped it

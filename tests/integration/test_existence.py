@@ -100,17 +100,21 @@ def test_precedents(checker: CitationChecker, cited: str, status: S, in_message:
 def test_graph_stopped_mid_run_gives_unchecked_never_verified(tmp_path: Path) -> None:
     server = EmbeddedFalkorDB(tmp_path / "g")
     server.start()
-    store = FalkorGraphStore(unix_socket_path=server.socket_path)
-    store.open()
-    store.ensure_schema()
-    ingest(store, [real_corpus_path("legacy", "ipc.json"), real_corpus_path("cases", "landmark_cases.jsonl")])
-    checker = CitationChecker(store)
-    assert checker.check_provision(CitationKey("IPC", "302"), "2023-01-01").status is S.VERIFIED
-    server.stop()
-    for v in (
-        checker.check_provision(CitationKey("IPC", "302"), "2023-01-01"),
-        checker.check_provision(CitationKey("IPC", "999"), "2023-01-01"),
-        checker.check_precedent("Arnesh Kumar v. State of Bihar, (2014) 8 SCC 273"),
-    ):
-        assert v.status is S.UNCHECKED
-        assert "could not be reached" in v.message
+    try:
+        store = FalkorGraphStore(unix_socket_path=server.socket_path)
+        store.open()
+        store.ensure_schema()
+        ingest(store, [real_corpus_path("legacy", "ipc.json"), real_corpus_path("cases", "landmark_cases.jsonl")])
+        checker = CitationChecker(store)
+        assert checker.check_provision(CitationKey("IPC", "302"), "2023-01-01").status is S.VERIFIED
+        server.stop()
+        for v in (
+            checker.check_provision(CitationKey("IPC", "302"), "2023-01-01"),
+            checker.check_provision(CitationKey("IPC", "999"), "2023-01-01"),
+            checker.check_precedent("Arnesh Kumar v. State of Bihar, (2014) 8 SCC 273"),
+        ):
+            assert v.status is S.UNCHECKED
+            assert "could not be reached" in v.message
+
+    finally:
+        server.stop()  # idempotent: a no-op when the test already stopped it

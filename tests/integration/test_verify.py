@@ -90,17 +90,20 @@ def test_verify_needs_a_store_or_verifier() -> None:
 def test_graph_stopped_mid_run_every_check_is_unchecked(tmp_path: Path) -> None:
     server = EmbeddedFalkorDB(tmp_path / "g")
     server.start()
-    store = FalkorGraphStore(unix_socket_path=server.socket_path)
-    store.open()
-    store.ensure_schema()
-    ingest(store, [real_corpus_path("legacy", "ipc.json")])
-    v = Verifier(store)
-    assert v.verify("Section 302 IPC applies.", as_of="2023-01-01").citations[0].status is S.VERIFIED
-    server.stop()
-    r = v.verify("Section 302 IPC applies. Section 999 IPC too.", as_of="2023-01-01")
-    provisions = [c for c in r.citations if c.label == "PROVISION"]
-    assert provisions and all(c.status is S.UNCHECKED for c in provisions)
-    assert r.unchecked
+    try:
+        store = FalkorGraphStore(unix_socket_path=server.socket_path)
+        store.open()
+        store.ensure_schema()
+        ingest(store, [real_corpus_path("legacy", "ipc.json")])
+        v = Verifier(store)
+        assert v.verify("Section 302 IPC applies.", as_of="2023-01-01").citations[0].status is S.VERIFIED
+        server.stop()
+        r = v.verify("Section 302 IPC applies. Section 999 IPC too.", as_of="2023-01-01")
+        provisions = [c for c in r.citations if c.label == "PROVISION"]
+        assert provisions and all(c.status is S.UNCHECKED for c in provisions)
+        assert r.unchecked
+    finally:
+        server.stop()  # idempotent: a no-op when the test already stopped it
 
 
 @pytest.fixture
