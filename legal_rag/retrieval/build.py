@@ -3,6 +3,7 @@ retrieval implementations."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from legal_rag.retrieval.chunking import SectionText, chunk_sections
 from legal_rag.retrieval.dense import QdrantDenseIndex, SentenceTransformerEmbedder
 from legal_rag.retrieval.hybrid import Fusion, FusionConfig, HybridRetriever
 from legal_rag.retrieval.index import ChunkIndex, Progress, SyncReport
-from legal_rag.retrieval.lexical import BM25Index
+from legal_rag.retrieval.lexical import BM25Index, LexicalIndexError
 from legal_rag.retrieval.types import Chunk, Embedder
 from legal_rag.settings import Settings
 
@@ -33,7 +34,16 @@ def open_index(settings: Settings, directory: Path | None = None, emb: Embedder 
     root = directory or (settings.state_dir / "index" / settings.graph.graph_name)
     r = settings.retrieval
     lexical = BM25Index(root / "bm25")
-    lexical.open()
+    rebuild = False
+    try:
+        lexical.open()
+    except LexicalIndexError:
+        # Saved under another tokeniser (or unreadable): rebuild BM25 from the stored chunk texts
+        # below. Vectors are unaffected, so nothing is re-embedded.
+        shutil.rmtree(root / "bm25", ignore_errors=True)
+        lexical = BM25Index(root / "bm25")
+        lexical.open()
+        rebuild = True
     if r.qdrant_url and directory is None:
         dense = QdrantDenseIndex(url=r.qdrant_url, collection=r.collection,
                                  api_key=r.qdrant_api_key.get_secret_value() if r.qdrant_api_key else None)
@@ -42,6 +52,9 @@ def open_index(settings: Settings, directory: Path | None = None, emb: Embedder 
     dense.open()
     index = ChunkIndex(root / "chunks.sqlite", lexical, dense, emb or embedder(settings))
     index.open()
+    if rebuild and len(index):
+        lexical.upsert([(c.id, c.indexed_text) for c in index.chunks()])
+        lexical.save()
     return index
 
 

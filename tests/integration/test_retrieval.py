@@ -144,3 +144,20 @@ def test_index_survives_reopen_without_reembedding(loaded: Loaded, settings: Set
         assert len(again.dense.ids()) == len(chunks)
     finally:
         again.close()
+
+
+def test_bm25_saved_under_another_tokeniser_is_rebuilt_not_fatal(
+    loaded: Loaded, settings: Settings, tmp_path: Path
+) -> None:
+    chunks = [c for c in graph_chunks(loaded.store) if c.act == "DPA"]
+    first = open_index(settings, tmp_path, embedder(settings))
+    first.sync(chunks)
+    first.close()
+    for f in (tmp_path / "bm25").iterdir():
+        f.write_bytes(b"not an index")  # as if written by another tokeniser version
+    again = open_index(settings, tmp_path, embedder(settings))
+    try:
+        assert again.lexical.search("dowry", 3)
+        assert again.sync(chunks).embedded == 0
+    finally:
+        again.close()
