@@ -108,5 +108,19 @@ def loaded_copy(falkor_server: EmbeddedFalkorDB) -> Iterator[FalkorGraphStore]:
         store.close()
 
 
+@pytest.fixture
+def cli_env(falkor_server: EmbeddedFalkorDB, loaded: Loaded) -> dict[str, str]:
+    """Environment for running ``legal-rag`` as a subprocess against the session's loaded corpus."""
+    env = dict(os.environ)
+    env.update(
+        LEGAL_RAG_STATE_DIR=str(falkor_server.data_dir.parent),
+        LEGAL_RAG_CORPUS_DIR=str(CORPUS),
+        LEGAL_RAG_GRAPH__BACKEND="embedded",
+        LEGAL_RAG_GRAPH__GRAPH_NAME="corpus",
+        COLUMNS="200",
+    )
+    return env
+
+
 def real_corpus_path(*parts: str) -> Path:
     return CORPUS.joinpath(*parts)

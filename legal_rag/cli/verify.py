@@ -38,6 +38,27 @@ def _resolver_or_curated(settings: Settings) -> Any:
     return ActResolver([*REPEALED_CODES, *acts]).resolve if acts else None
 
 
+def _each_text_line(handle: Any, empty: dict[str, Any] | None = None) -> None:
+    """JSON lines ``{"id", "text", ...}`` on stdin -> one JSON line out per input, in order.
+
+    A bad line gets ``{"id": null, "line": n, "error": ...}`` (plus ``empty``) instead of stopping the stream.
+    """
+    from legal_rag.lookup import InvalidDateError
+
+    for n, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            req = json.loads(line)
+            if not isinstance(req, dict) or not isinstance(req.get("text"), str):
+                raise ValueError('each line needs {"id", "text"} with text a string')
+            row = {"id": req.get("id"), **handle(req)}
+        except (ValueError, InvalidDateError) as exc:
+            row = {"id": None, "line": n, "error": f"bad input line: {exc}", **(empty or {})}
+        sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+
+
 @app.command("extract-citations")
 def extract_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object for the whole of stdin.")] = False,
@@ -48,26 +69,8 @@ def extract_cmd(
 
     extractor = CitationExtractor(_resolver_or_curated(_settings()))
     if as_jsonl:
-        for n, line in enumerate(sys.stdin, start=1):
-            if not line.strip():
-                continue
-            try:
-                req = json.loads(line)
-                if not isinstance(req, dict) or not isinstance(req.get("text"), str):
-                    raise ValueError('each line needs {"id", "text"} with text a string')
-            except ValueError as exc:
-                sys.stdout.write(
-                    json.dumps({"id": None, "line": n, "error": f"bad input line: {exc}", "citations": []}) + "\n"
-                )
-                continue
-            text = req["text"]
-            sys.stdout.write(
-                json.dumps(
-                    {"id": req.get("id"), "citations": citations_to_json(text, extractor.extract(text))},
-                    ensure_ascii=False,
-                )
-                + "\n"
-            )
+        _each_text_line(lambda req: {"citations": citations_to_json(req["text"], extractor.extract(req["text"]))},
+                        empty={"citations": []})
         return
     text = sys.stdin.read()
     cits = citations_to_json(text, extractor.extract(text))
@@ -122,19 +125,9 @@ def verify_cmd(
         _ensure_loaded(store, settings)
         verifier = Verifier(store, fuzzy_threshold=settings.verification.fuzzy_threshold)
         if as_jsonl:
-            for n, line in enumerate(sys.stdin, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    req = json.loads(line)
-                    if not isinstance(req, dict) or not isinstance(req.get("text"), str):
-                        raise ValueError('each line needs {"id", "text"} with text a string')
-                    report = verifier.verify(req["text"], chunks, _as_of(req.get("as_of")))
-                    row = {"id": req.get("id"), **report.model_dump(mode="json")}
-                except (ValueError, InvalidDateError) as exc:
-                    row = {"id": None, "line": n, "error": f"bad input line: {exc}"}
-                sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
-                sys.stdout.flush()
+            _each_text_line(
+                lambda req: verifier.verify(req["text"], chunks, _as_of(req.get("as_of"))).model_dump(mode="json")
+            )
             return
         text = sys.stdin.read()
         report = verifier.verify(text, chunks, day)

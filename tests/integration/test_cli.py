@@ -3,30 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from graph_schema.embedded import EmbeddedFalkorDB
-from tests.conftest import CORPUS, Loaded
-
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def env(falkor_server: EmbeddedFalkorDB, loaded: Loaded) -> dict[str, str]:
-    e = dict(os.environ)
-    e.update(
-        LEGAL_RAG_STATE_DIR=str(falkor_server.data_dir.parent),
-        LEGAL_RAG_CORPUS_DIR=str(CORPUS),
-        LEGAL_RAG_GRAPH__BACKEND="embedded",
-        LEGAL_RAG_GRAPH__GRAPH_NAME="corpus",  # the session's loaded corpus
-        COLUMNS="200",
-    )
-    return e
+def env(cli_env: dict[str, str]) -> dict[str, str]:
+    return cli_env
 
 
 def run(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ from graph_schema.embedded import EmbeddedFalkorDB
 from graph_schema.errors import ConfigurationError
 from graph_schema.store import FalkorGraphStore
 from ingestion.pipeline import ingest
-from tests.conftest import CORPUS, Loaded, real_corpus_path
+from tests.conftest import Loaded, real_corpus_path
 from verification.model import CitationStatus as S
 from verification.model import QuoteStatus as Q
 from verification.verify import Verifier, verify
@@ -107,15 +106,8 @@ def test_graph_stopped_mid_run_every_check_is_unchecked(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def env(falkor_server: EmbeddedFalkorDB, loaded: Loaded) -> dict[str, str]:
-    e = dict(os.environ)
-    e.update(
-        LEGAL_RAG_STATE_DIR=str(falkor_server.data_dir.parent),
-        LEGAL_RAG_CORPUS_DIR=str(CORPUS),
-        LEGAL_RAG_GRAPH__BACKEND="embedded",
-        LEGAL_RAG_GRAPH__GRAPH_NAME="corpus",
-    )
-    return e
+def env(cli_env: dict[str, str]) -> dict[str, str]:
+    return cli_env
 
 
 def run(env: dict[str, str], *args: str, stdin: str) -> subprocess.CompletedProcess[str]:
