@@ -146,7 +146,7 @@ class EmbeddedFalkorDB:
         client = redis.Redis(unix_socket_path=self.socket_path, socket_timeout=30, retry=_no_retry())  # type: ignore[arg-type]
         try:
             with contextlib.suppress(redis.exceptions.ResponseError):  # a rewrite already in progress
-                client.bgrewriteaof()
+                client.bgrewriteaof()  # type: ignore[no-untyped-call]
         finally:
             client.close()
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from graph_schema.acts import ActResolver
 from graph_schema.errors import InvalidSectionNumberError, LegalRagError
-from graph_schema.model import ProvisionRef, SectionRecord
+from graph_schema.model import ProvisionRef
 from graph_schema.numbering import parse_reference
 from graph_schema.store import GraphStore
 from graph_schema.temporal import status_on
@@ -133,6 +133,3 @@ def _as_of(raw: str | None) -> str:
 class InvalidDateError(LegalRagError):
     """An ``as_of`` that is not a calendar date."""
 
-
-def record_summary(record: SectionRecord) -> str:
-    return f"{record.act} s.{record.number} {record.title or ''}".strip()
