@@ -4,6 +4,8 @@ and the shipped corpus loaded once."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,6 +122,18 @@ def cli_env(falkor_server: EmbeddedFalkorDB, loaded: Loaded) -> dict[str, str]:
         COLUMNS="200",
     )
     return env
+
+
+def run_cli(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``legal-rag`` as a user would: a separate process, text in and out."""
+    return subprocess.run(
+        [sys.executable, "-m", "legal_rag.cli", *args],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
 
 
 def real_corpus_path(*parts: str) -> Path:

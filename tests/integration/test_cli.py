@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import run_cli
 
 pytestmark = pytest.mark.integration
 
@@ -17,19 +17,8 @@ def env(cli_env: dict[str, str]) -> dict[str, str]:
     return cli_env
 
 
-def run(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "legal_rag.cli", *args],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def test_section_json(env: dict[str, str]) -> None:
-    p = run(env, "section", "Indian Penal Code", "302", "--as-of", "2025-01-01", "--json")
+    p = run_cli(env, "section", "Indian Penal Code", "302", "--as-of", "2025-01-01", "--json")
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
     for field in (
@@ -58,10 +47,10 @@ def test_section_json(env: dict[str, str]) -> None:
 
 
 def test_section_human_output_and_not_found_exit_code(env: dict[str, str]) -> None:
-    p = run(env, "section", "IPC", "302", "--as-of", "2025-01-01")
+    p = run_cli(env, "section", "IPC", "302", "--as-of", "2025-01-01")
     assert p.returncode == 0
     assert "repealed" in p.stdout and "BNS s.103(1) [same]" in p.stdout
-    missing = run(env, "section", "BNS", "377")
+    missing = run_cli(env, "section", "BNS", "377")
     assert missing.returncode == 1
     assert "BNS has no section 377" in missing.stdout
 
@@ -76,7 +65,7 @@ def test_section_stdin_stream_keeps_order_and_reports_bad_lines(env: dict[str, s
         {"act": "HMA", "section": "13(1)(ia)", "as_of": "not-a-date"},
     ]
     stdin = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
-    p = run(env, "section", "-", stdin=stdin)
+    p = run_cli(env, "section", "-", stdin=stdin)
     assert p.returncode == 0, p.stderr
     out = [json.loads(x) for x in p.stdout.splitlines()]
     assert len(out) == 6
@@ -103,18 +92,18 @@ def test_ingest_unchanged_and_bad_path(env: dict[str, str], tmp_path: Path) -> N
         + "\n"
     )
     env = {**env, "LEGAL_RAG_GRAPH__GRAPH_NAME": "cli_ingest"}
-    first = run(env, "ingest", "--no-index", str(src))
+    first = run_cli(env, "ingest", "--no-index", str(src))
     assert first.returncode == 0
     assert "unknown Act 'BNS'" in first.stderr  # empty graph: BNS is not defined there
-    missing = run(env, "ingest", str(tmp_path / "nope.jsonl"))
+    missing = run_cli(env, "ingest", str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 2 and "no such file" in missing.stderr
-    strict = run(env, "ingest", "--no-index", "--strict", str(src))
+    strict = run_cli(env, "ingest", "--no-index", "--strict", str(src))
     assert strict.returncode == 2 and "nothing written" in strict.stderr
 
 
 def test_unreachable_graph_is_reported_as_unchecked(env: dict[str, str], tmp_path: Path) -> None:
     env = {**env, "LEGAL_RAG_GRAPH__BACKEND": "falkordb", "LEGAL_RAG_GRAPH__FALKORDB_PORT": "1"}
-    p = run(env, "section", "IPC", "302")
+    p = run_cli(env, "section", "IPC", "302")
     assert p.returncode == 3
     assert "nothing could be checked" in p.stderr
 
@@ -143,7 +132,7 @@ def test_first_lookup_on_an_empty_graph_loads_the_default_corpus(env: dict[str, 
         + "\n"
     )
     env = {**env, "LEGAL_RAG_GRAPH__GRAPH_NAME": "first_run", "LEGAL_RAG_CORPUS_DIR": str(corpus)}
-    p = run(env, "section", "Hindu Marriage Act, 1955", "13B", "--json")
+    p = run_cli(env, "section", "Hindu Marriage Act, 1955", "13B", "--json")
     assert p.returncode == 0, p.stderr
     assert "first run" in p.stderr
     assert json.loads(p.stdout)["title"] == "Divorce by mutual consent."

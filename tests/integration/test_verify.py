@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +11,7 @@ from graph_schema.embedded import EmbeddedFalkorDB
 from graph_schema.errors import ConfigurationError
 from graph_schema.store import FalkorGraphStore
 from ingestion.pipeline import ingest
-from tests.conftest import Loaded, real_corpus_path
+from tests.conftest import Loaded, real_corpus_path, run_cli
 from verification.model import CitationStatus as S
 from verification.model import QuoteStatus as Q
 from verification.verify import Verifier, verify
@@ -110,19 +108,8 @@ def env(cli_env: dict[str, str]) -> dict[str, str]:
     return cli_env
 
 
-def run(env: dict[str, str], *args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "legal_rag.cli", *args],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-
-
 def test_cli_verify_json_and_jsonl(env: dict[str, str], tmp_path: Path) -> None:
-    p = run(env, "verify", "--as-of", "2025-01-01", "--json", stdin=ANSWER)
+    p = run_cli(env, "verify", "--as-of", "2025-01-01", "--json", stdin=ANSWER)
     assert p.returncode == 0, p.stderr
     report = json.loads(p.stdout)
     c = next(c for c in report["citations"] if c["section"] == "302")
@@ -137,7 +124,7 @@ def test_cli_verify_json_and_jsonl(env: dict[str, str], tmp_path: Path) -> None:
             {"id": "c", "text": "x", "as_of": "01-01-2025"},
         ]
     )
-    out = [json.loads(x) for x in run(env, "verify", "--jsonl", stdin=lines).stdout.splitlines()]
+    out = [json.loads(x) for x in run_cli(env, "verify", "--jsonl", stdin=lines).stdout.splitlines()]
     assert [o.get("id") for o in out] == ["a", "b", None]
     assert out[0]["citations"][0]["status"] == "verified" and out[1]["citations"][0]["status"] == "repealed"
     assert "YYYY-MM-DD" in out[2]["error"]
@@ -145,12 +132,12 @@ def test_cli_verify_json_and_jsonl(env: dict[str, str], tmp_path: Path) -> None:
 
 def test_cli_extract_citations(env: dict[str, str]) -> None:
     text = "The accused was charged u/s 302 r/w 34 IPC and under Sections 161 to 164 of the Cr.P.C."
-    p = run(env, "extract-citations", "--json", stdin=text)
+    p = run_cli(env, "extract-citations", "--json", stdin=text)
     assert p.returncode == 0, p.stderr
     cits = json.loads(p.stdout)["citations"]
     assert all(text[c["start"] : c["end"]] == c["text"] for c in cits)
     assert {c["label"] for c in cits} == {"PROVISION", "STATUTE"}
     lines = json.dumps({"id": "s1", "text": text}) + "\n" + "not json\n"
-    out = [json.loads(x) for x in run(env, "extract-citations", "--jsonl", stdin=lines).stdout.splitlines()]
+    out = [json.loads(x) for x in run_cli(env, "extract-citations", "--jsonl", stdin=lines).stdout.splitlines()]
     assert out[0]["id"] == "s1" and out[0]["citations"] == cits
     assert "bad input line" in out[1]["error"]
