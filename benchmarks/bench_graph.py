@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from support import pct
+
 from graph_schema.embedded import EmbeddedFalkorDB
 from graph_schema.store import FalkorGraphStore
 from ingestion.pipeline import default_paths, expand, ingest, parse_and_merge
@@ -39,11 +41,6 @@ class _NoGraph:
 
     def section_numbers(self, act: str) -> set[str]:
         return set()
-
-
-def pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
 def main() -> None:

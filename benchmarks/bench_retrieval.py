@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 import psutil
+from support import pct
 
 from graph_schema.embedded import EmbeddedFalkorDB
 from graph_schema.store import FalkorGraphStore
@@ -38,11 +39,6 @@ QUERIES = [
     "cruelty by husband or relatives for dowry", "arrest without warrant by police officer",
     "dying declaration admissibility", "u/s 138 N.I. Act", "divorce by mutual consent",
 ]
-
-
-def pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
 def main() -> None:

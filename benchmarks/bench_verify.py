@@ -14,34 +14,29 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import shutil
-import tempfile
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
-from graph_schema.embedded import EmbeddedFalkorDB
-from graph_schema.store import FalkorGraphStore
-from ingestion.pipeline import default_paths, ingest
-from legal_rag.settings import PROJECT_ROOT
+from support import pct, scratch_graph
+
 from verification.model import QuoteStatus
 from verification.quotes import Passage, QuoteResult
 from verification.verify import Verifier
 
 ANSWER = (
-    "On the facts described, the offence is murder. Under Section 103(1) of the BNS, \"whoever commits murder "
-    "shall be punished with death or imprisonment for life, and shall also be liable to fine\". Where a group "
+    'On the facts described, the offence is murder. Under Section 103(1) of the BNS, "whoever commits murder '
+    'shall be punished with death or imprisonment for life, and shall also be liable to fine". Where a group '
     "of five or more persons acting in concert commits murder on the ground of caste or community, Section 103(2) "
     "BNS applies. The FIR was registered u/s 302 IPC, but for an offence committed after 1 July 2024 the Indian "
     "Penal Code no longer applies: the correct provision is BNS 103. If the accused only intended to cause hurt, "
     "consider culpable homicide not amounting to murder under Section 105 BNS. Common intention is covered by "
     "Section 3(5) BNS, which replaced Section 34 IPC. On arrest, the police must follow Section 35 of the BNSS; "
     "the person arrested has the right to be informed of the grounds of arrest under Section 47 BNSS. For "
-    "cheating the punishment under Section 318(4) BNS is \"imprisonment of either description for a term which "
-    "may extend to ten years, and shall also be liable to fine\". A dying declaration is relevant under "
+    'cheating the punishment under Section 318(4) BNS is "imprisonment of either description for a term which '
+    'may extend to ten years, and shall also be liable to fine". A dying declaration is relevant under '
     "Section 26 of the BSA. The Supreme Court in Arnesh Kumar v. State of Bihar, (2014) 8 SCC 273 laid down "
     "guidelines on arrest. Electronic records require the certificate in Section 63 BSA, which provides that "
-    "\"any information contained in an electronic record which is printed on paper\" shall be deemed to be "
+    '"any information contained in an electronic record which is printed on paper" shall be deemed to be '
     "also a document. Section 377 BNS, sometimes cited in such drafts, does not exist. Counsel should also "
     "check whether bail is available and whether the matter can be compounded, and should verify each "
     "provision against the official text before filing anything in court. The prosecution will have to "
@@ -72,14 +67,14 @@ class NaiveQuoteChecker:
             r = difflib.SequenceMatcher(None, q, window).ratio()
             if r > best:
                 best, closest = r, window
-        status = QuoteStatus.EXACT if best == 1.0 else QuoteStatus.FUZZY if best >= self.threshold else (
-            QuoteStatus.MISQUOTED)
+        status = (
+            QuoteStatus.EXACT
+            if best == 1.0
+            else QuoteStatus.FUZZY
+            if best >= self.threshold
+            else (QuoteStatus.MISQUOTED)
+        )
         return QuoteResult(status, best, closest, None, "naive")
-
-
-def pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
 def main() -> None:
@@ -87,18 +82,11 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=300)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="legal-rag-bench-verify-"))
-    server = EmbeddedFalkorDB(tmp / "falkordb")
-    server.start()
-    try:
-        store = FalkorGraphStore(graph="bench", unix_socket_path=server.socket_path)
-        store.open()
-        store.ensure_schema()
-        ingest(store, default_paths(PROJECT_ROOT / "data" / "corpus"))
-        results = {}
+    results: dict[str, object] = {}
+    with scratch_graph(prefix="legal-rag-bench-verify-") as (store, _):
         for name, quotes in (("ours", None), ("naive_difflib", NaiveQuoteChecker())):
             v = Verifier(store, quotes=quotes)  # type: ignore[arg-type]
-            report = v.verify(ANSWER, as_of="2025-01-01")  # warm-up: model-free, loads the resolver
+            report = v.verify(ANSWER, as_of="2025-01-01")  # warm-up: loads the Act resolver
             times = []
             for _ in range(args.reps):
                 t = time.perf_counter()
@@ -111,17 +99,15 @@ def main() -> None:
                 "provisions": sum(1 for c in report.citations if c.label == "PROVISION"),
                 "quotes": [q.status.value for q in report.quotes],
             }
-        results["naive_p95_over_ours"] = round(results["naive_difflib"]["p95_ms"] / results["ours"]["p95_ms"], 1)
+        results["naive_p95_over_ours"] = round(results["naive_difflib"]["p95_ms"] / results["ours"]["p95_ms"], 1)  # type: ignore[index]
         results["words"] = len(ANSWER.split())
-        store.close()
-    finally:
-        server.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"answer: {results['words']} words, {results['ours']['provisions']} provisions, "
-          f"{len(results['ours']['quotes'])} quotes")
+    print(
+        f"answer: {results['words']} words, {results['ours']['provisions']} provisions, "
+        f"{len(results['ours']['quotes'])} quotes"
+    )
     for name in ("ours", "naive_difflib"):
         r = results[name]
         print(f"{name:<14} p50 {r['p50_ms']:>8} ms   p95 {r['p95_ms']:>8} ms   quotes {r['quotes']}")
