@@ -315,6 +315,15 @@ class SectionRecord:
     chapter_title: str | None = None
 
 
+def refs_for_unit(refs: tuple[ProvisionRef, ...], key: CitationKey) -> tuple[ProvisionRef, ...]:
+    """Replacement edges that concern the unit cited: all of them for a whole section; for
+    "103(1)" those drawn from 103(1), from its own sub-units, or from the whole of 103."""
+    if not key.sub:
+        return refs
+    label = key.label
+    return tuple(p for p in refs if p.via in (None, key.section, label) or (p.via or "").startswith(label + "("))
+
+
 def section_key(act: str, number: str) -> str:
     """Graph key of a section: ``"IPC:498A"``."""
     return f"{act}:{number}"

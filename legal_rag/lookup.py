@@ -8,7 +8,7 @@ from typing import Any
 
 from graph_schema.acts import ActResolver
 from graph_schema.errors import InvalidSectionNumberError, LegalRagError
-from graph_schema.model import ProvisionRef
+from graph_schema.model import refs_for_unit
 from graph_schema.numbering import parse_reference
 from graph_schema.store import GraphStore
 from graph_schema.temporal import status_on
@@ -81,8 +81,8 @@ class LookupService:
             chapter=record.chapter,
             chapter_title=record.chapter_title,
             has_text=record.has_text,
-            successors=[p.as_dict() for p in _relevant(record.successors, key.label, key.section)],
-            predecessors=[p.as_dict() for p in _relevant(record.predecessors, key.label, key.section)],
+            successors=[p.as_dict() for p in refs_for_unit(record.successors, key)],
+            predecessors=[p.as_dict() for p in refs_for_unit(record.predecessors, key)],
             text=text,
             amendments=list(record.amendments),
         )
@@ -110,14 +110,6 @@ def empty_result(section: object, as_of: str | None, *, found: bool | None) -> d
         "predecessors": [],
         "text": None,
     }
-
-
-def _relevant(refs: tuple[ProvisionRef, ...], label: str, section: str) -> list[ProvisionRef]:
-    """Edges that concern the unit asked about: all of them for a whole section; for "103(1)",
-    those drawn from 103(1), from its own sub-units, or from the whole of 103."""
-    if label == section:
-        return list(refs)
-    return [p for p in refs if p.via in (None, section, label) or (p.via or "").startswith(label + "(")]
 
 
 def _as_of(raw: str | None) -> str:

@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 from graph_schema.acts import ActResolver
 from graph_schema.citations import case_citations
 from graph_schema.errors import LegalRagError, StoreUnavailableError
-from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey, ProvisionRef, SectionRecord, StatusOnDate
+from graph_schema.model import (
+    NEW_CRIMINAL_CODES_IN_FORCE,
+    CitationKey,
+    ProvisionRef,
+    SectionRecord,
+    StatusOnDate,
+    refs_for_unit,
+)
 from graph_schema.store import GraphStore
 from graph_schema.temporal import status_on
 from verification.model import CitationStatus
@@ -140,8 +147,8 @@ class CitationChecker:
             "act_title": title,
             "section": key.label,
             "text": text,
-            "successors": _relevant(rec.successors, key),
-            "predecessors": _relevant(rec.predecessors, key),
+            "successors": refs_for_unit(rec.successors, key),
+            "predecessors": refs_for_unit(rec.predecessors, key),
         }
         cite = f"{key.act} s.{key.label}"
         if on is StatusOnDate.IN_FORCE:
@@ -257,15 +264,6 @@ class CitationChecker:
             f"{cits[0]}: {hit['parties']} ({hit['court']}" + (f", {hit['date']}" if hit.get("date") else "") + ")",
             section=cits[0],
         )
-
-
-def _relevant(refs: tuple[ProvisionRef, ...], key: CitationKey) -> tuple[ProvisionRef, ...]:
-    """Edges for the cited unit: all for a whole section; for "103(1)" those drawn from 103(1),
-    from its own sub-units, or from the whole of 103."""
-    if not key.sub:
-        return refs
-    label = key.label
-    return tuple(p for p in refs if p.via in (None, key.section, label) or (p.via or "").startswith(label + "("))
 
 
 def _refs(refs: tuple[ProvisionRef, ...]) -> str:
