@@ -124,6 +124,23 @@ def cli_env(falkor_server: EmbeddedFalkorDB, loaded: Loaded) -> dict[str, str]:
     return env
 
 
+@pytest.fixture
+def stoppable_store(tmp_path: Path) -> Iterator[tuple[EmbeddedFalkorDB, FalkorGraphStore]]:
+    """A private server (IPC + the case registry loaded) that a test may stop mid-run."""
+    from ingestion.pipeline import ingest
+
+    server = EmbeddedFalkorDB(tmp_path / "stoppable")
+    server.start()
+    try:
+        store = FalkorGraphStore(unix_socket_path=server.socket_path)
+        store.open()
+        store.ensure_schema()
+        ingest(store, [real_corpus_path("legacy", "ipc.json"), real_corpus_path("cases", "landmark_cases.jsonl")])
+        yield server, store
+    finally:
+        server.stop()  # a no-op when the test already stopped it
+
+
 def run_cli(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``legal-rag`` as a user would: a separate process, text in and out."""
     return subprocess.run(

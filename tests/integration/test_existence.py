@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from graph_schema.embedded import EmbeddedFalkorDB
 from graph_schema.model import CitationKey
 from graph_schema.store import FalkorGraphStore
-from ingestion.pipeline import ingest
-from tests.conftest import Loaded, real_corpus_path
+from tests.conftest import Loaded
 from verification.existence import CitationChecker
 from verification.model import CitationStatus as S
 
@@ -97,24 +94,17 @@ def test_precedents(checker: CitationChecker, cited: str, status: S, in_message:
     assert in_message in v.message
 
 
-def test_graph_stopped_mid_run_gives_unchecked_never_verified(tmp_path: Path) -> None:
-    server = EmbeddedFalkorDB(tmp_path / "g")
-    server.start()
-    try:
-        store = FalkorGraphStore(unix_socket_path=server.socket_path)
-        store.open()
-        store.ensure_schema()
-        ingest(store, [real_corpus_path("legacy", "ipc.json"), real_corpus_path("cases", "landmark_cases.jsonl")])
-        checker = CitationChecker(store)
-        assert checker.check_provision(CitationKey("IPC", "302"), "2023-01-01").status is S.VERIFIED
-        server.stop()
-        for v in (
-            checker.check_provision(CitationKey("IPC", "302"), "2023-01-01"),
-            checker.check_provision(CitationKey("IPC", "999"), "2023-01-01"),
-            checker.check_precedent("Arnesh Kumar v. State of Bihar, (2014) 8 SCC 273"),
-        ):
-            assert v.status is S.UNCHECKED
-            assert "could not be reached" in v.message
-
-    finally:
-        server.stop()  # idempotent: a no-op when the test already stopped it
+def test_graph_stopped_mid_run_gives_unchecked_never_verified(
+    stoppable_store: tuple[EmbeddedFalkorDB, FalkorGraphStore],
+) -> None:
+    server, store = stoppable_store
+    checker = CitationChecker(store)
+    assert checker.check_provision(CitationKey("IPC", "302"), "2023-01-01").status is S.VERIFIED
+    server.stop()
+    for v in (
+        checker.check_provision(CitationKey("IPC", "302"), "2023-01-01"),
+        checker.check_provision(CitationKey("IPC", "999"), "2023-01-01"),
+        checker.check_precedent("Arnesh Kumar v. State of Bihar, (2014) 8 SCC 273"),
+    ):
+        assert v.status is S.UNCHECKED
+        assert "could not be reached" in v.message

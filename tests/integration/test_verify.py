@@ -10,8 +10,7 @@ import pytest
 from graph_schema.embedded import EmbeddedFalkorDB
 from graph_schema.errors import ConfigurationError
 from graph_schema.store import FalkorGraphStore
-from ingestion.pipeline import ingest
-from tests.conftest import Loaded, real_corpus_path, run_cli
+from tests.conftest import Loaded, run_cli
 from verification.model import CitationStatus as S
 from verification.model import QuoteStatus as Q
 from verification.verify import Verifier, verify
@@ -84,23 +83,17 @@ def test_verify_needs_a_store_or_verifier() -> None:
         verify("Section 302 IPC")
 
 
-def test_graph_stopped_mid_run_every_check_is_unchecked(tmp_path: Path) -> None:
-    server = EmbeddedFalkorDB(tmp_path / "g")
-    server.start()
-    try:
-        store = FalkorGraphStore(unix_socket_path=server.socket_path)
-        store.open()
-        store.ensure_schema()
-        ingest(store, [real_corpus_path("legacy", "ipc.json")])
-        v = Verifier(store)
-        assert v.verify("Section 302 IPC applies.", as_of="2023-01-01").citations[0].status is S.VERIFIED
-        server.stop()
-        r = v.verify("Section 302 IPC applies. Section 999 IPC too.", as_of="2023-01-01")
-        provisions = [c for c in r.citations if c.label == "PROVISION"]
-        assert provisions and all(c.status is S.UNCHECKED for c in provisions)
-        assert r.unchecked
-    finally:
-        server.stop()  # idempotent: a no-op when the test already stopped it
+def test_graph_stopped_mid_run_every_check_is_unchecked(
+    stoppable_store: tuple[EmbeddedFalkorDB, FalkorGraphStore],
+) -> None:
+    server, store = stoppable_store
+    v = Verifier(store)
+    assert v.verify("Section 302 IPC applies.", as_of="2023-01-01").citations[0].status is S.VERIFIED
+    server.stop()
+    r = v.verify("Section 302 IPC applies. Section 999 IPC too.", as_of="2023-01-01")
+    provisions = [c for c in r.citations if c.label == "PROVISION"]
+    assert provisions and all(c.status is S.UNCHECKED for c in provisions)
+    assert r.unchecked
 
 
 @pytest.fixture
