@@ -74,7 +74,13 @@ class RetrievalSettings(BaseModel):
     rrf_k: int = Field(default=60, ge=1)
     bm25_weight: float = Field(default=1.0, ge=0)
     dense_weight: float = Field(default=0.5, ge=0)
-    """all-MiniLM-L6-v2 is a general-domain model; on statute queries BM25 is the stronger signal."""
+    """For questions (under ``long_query_words``): BM25 is the stronger signal on short statute
+    queries (the fact queries in tests/integration/test_retrieval.py rank best at 0.5)."""
+    dense_weight_long: float = Field(default=2.0, ge=0)
+    """For fact descriptions of ``long_query_words`` or more: the dense run (with its sentence-to-
+    heading channel) is the stronger signal; on the AILA 2019 training queries hybrid beats both
+    retrievers from 2.0 up and loses to dense at 1.0 (README, retrieval figures)."""
+    long_query_words: int = Field(default=100, ge=1)
     depth: int = Field(default=100, ge=10)
     embed_batch: int = Field(default=64, ge=1)
 

@@ -95,4 +95,7 @@ def _sync_index(index: Any, store: GraphStore) -> Any:
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
     ) as bar:
         task = bar.add_task("embedding chunks", total=None)
-        return sync_from_graph(index, store, lambda stage, d, t: bar.update(task, completed=d, total=t))
+        labels = {"embed": "embedding chunks", "headings": "embedding section headings"}
+        return sync_from_graph(
+            index, store, lambda stage, d, t: bar.update(task, description=labels.get(stage, stage), completed=d, total=t)
+        )

@@ -45,12 +45,20 @@ def open_index(settings: Settings, directory: Path | None = None, emb: Embedder 
         lexical.open()
         rebuild = True
     if r.qdrant_url and directory is None:
-        dense = QdrantDenseIndex(url=r.qdrant_url, collection=r.collection,
-                                 api_key=r.qdrant_api_key.get_secret_value() if r.qdrant_api_key else None)
+        key = r.qdrant_api_key.get_secret_value() if r.qdrant_api_key else None
+        dense = QdrantDenseIndex(url=r.qdrant_url, collection=r.collection, api_key=key)
+        headings = QdrantDenseIndex(url=r.qdrant_url, collection=f"{r.collection}_headings", api_key=key)
     else:
+        # Local mode locks its folder, so the heading vectors live in a store of their own.
         dense = QdrantDenseIndex(path=str(root / "qdrant"), collection=r.collection)
+        headings = QdrantDenseIndex(path=str(root / "qdrant_headings"), collection=f"{r.collection}_headings")
     dense.open()
-    index = ChunkIndex(root / "chunks.sqlite", lexical, dense, emb or embedder(settings))
+    try:
+        headings.open()
+    except BaseException:
+        dense.close()
+        raise
+    index = ChunkIndex(root / "chunks.sqlite", lexical, dense, emb or embedder(settings), headings)
     index.open()
     if rebuild and len(index):
         lexical.upsert([(c.id, c.indexed_text) for c in index.chunks()])
@@ -61,7 +69,9 @@ def open_index(settings: Settings, directory: Path | None = None, emb: Embedder 
 def fusion_config(settings: Settings) -> FusionConfig:
     r = settings.retrieval
     return FusionConfig(method=Fusion(r.fusion), rrf_k=r.rrf_k,
-                        weights={"bm25": r.bm25_weight, "dense": r.dense_weight}, depth=r.depth)
+                        weights={"bm25": r.bm25_weight, "dense": r.dense_weight}, depth=r.depth,
+                        long_weights={"bm25": r.bm25_weight, "dense": r.dense_weight_long},
+                        long_query_words=r.long_query_words)
 
 
 def provision_finder(resolve_act: Callable[[str], str] | None) -> Callable[[str], list[tuple[int, int, CitationKey]]]:

@@ -564,6 +564,23 @@ class QdrantDenseIndex:
             if self._matrix is not None:
                 self._matrix.upsert(ids[s:e], unit[s:e])
 
+    def set_payloads(self, ids: Sequence[str], payloads: Sequence[dict[str, object]]) -> None:
+        """Replace the payloads of stored points (the vectors stay); the chunk id is kept in each.
+
+        Raises:
+            ValueError: Lengths differ or a payload names another chunk id.
+            IndexUnavailableError: The store stopped answering (repeating the call is harmless).
+        """
+        if len(ids) != len(payloads):
+            raise ValueError(f"{len(ids)} ids and {len(payloads)} payloads")
+        client = self._c()
+        for cid, payload in zip(ids, payloads, strict=True):
+            if payload.get(PAYLOAD_CHUNK_ID, cid) != cid:
+                raise ValueError(f"payload of {cid!r} names chunk_id {payload[PAYLOAD_CHUNK_ID]!r}")
+            with self._translate("set_payload"):
+                client.overwrite_payload(self._collection, payload={**payload, PAYLOAD_CHUNK_ID: cid},
+                                         points=[point_id(cid)], wait=True)
+
     def delete(self, ids: Collection[str]) -> None:
         """Remove vectors by chunk id; unknown ids are ignored."""
         from qdrant_client import models

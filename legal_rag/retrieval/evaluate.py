@@ -110,7 +110,8 @@ def evaluate(
     fusion (the product's); the other fusion method, same weights, is reported as the alternative."""
     cfg = fusion or FusionConfig()
     other = Fusion.RRF if cfg.method is Fusion.MINMAX else Fusion.MINMAX
-    alt = FusionConfig(method=other, rrf_k=cfg.rrf_k, weights=cfg.weights, depth=cfg.depth)
+    alt = FusionConfig(method=other, rrf_k=cfg.rrf_k, weights=cfg.weights, depth=cfg.depth,
+                       long_weights=cfg.long_weights, long_query_words=cfg.long_query_words)
     with tempfile.TemporaryDirectory(prefix="legal-rag-eval-") as tmp:
         index = make_index(Path(tmp))
         index.open()
@@ -124,14 +125,16 @@ def evaluate(
                 docs = {name: _doc_run(hits) for name, hits in raw.items()}
                 runs["bm25"][qid] = [h.chunk_id for h in docs["bm25"]][:depth]
                 runs["dense"][qid] = [h.chunk_id for h in docs["dense"]][:depth]
-                runs["hybrid"][qid] = [d for d, _ in fuse(docs, cfg)][:depth]
-                runs["alternative"][qid] = [d for d, _ in fuse(docs, alt)][:depth]
+                q = es.queries[qid]
+                runs["hybrid"][qid] = [d for d, _ in fuse(docs, cfg, q)][:depth]
+                runs["alternative"][qid] = [d for d, _ in fuse(docs, alt, q)][:depth]
         finally:
             index.close()
     scored = {name: score_run(run, es.qrels, k) for name, run in runs.items()}
     return {
         "methods": {m: scored[m] for m in ("bm25", "dense", "hybrid")},
-        "fusion": {"method": cfg.method.value, "weights": cfg.weights, "rrf_k": cfg.rrf_k},
+        "fusion": {"method": cfg.method.value, "weights": cfg.weights, "rrf_k": cfg.rrf_k,
+                   "long_weights": cfg.long_weights, "long_query_words": cfg.long_query_words},
         "alternatives": {f"hybrid_{other.value}": scored["alternative"]},
         "queries": len(es.qrels),
     }

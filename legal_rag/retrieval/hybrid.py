@@ -12,6 +12,7 @@ normalisation (``sum_r w_r * (s - min) / (max - min)``) is the measured alternat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -42,6 +43,17 @@ class FusionConfig:
     weights: dict[str, float] = field(default_factory=lambda: {"bm25": 1.0, "dense": 1.0})
     depth: int = 100
     """How many candidates each retriever contributes before fusion."""
+    long_weights: dict[str, float] | None = None
+    """Weights for long queries (fact descriptions); None: ``weights`` for every query."""
+    long_query_words: int = 100
+
+    def weights_for(self, query: str) -> dict[str, float]:
+        """BM25 sums over every query term, so on a narrative of hundreds of words the incidental
+        terms (names, places, dates) outweigh the few that name the offence; long queries lean on
+        the dense run instead."""
+        if self.long_weights is not None and len(query.split()) >= self.long_query_words:
+            return self.long_weights
+        return self.weights
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +66,12 @@ class Retrieved:
     """"cited", "successor" or "predecessor" for provisions named in the query."""
 
 
-def fuse(runs: dict[str, list[Hit]], cfg: FusionConfig) -> list[tuple[str, float]]:
-    """Fuse ranked runs into one ranking of (chunk id, fused score), best first."""
+def fuse(runs: dict[str, list[Hit]], cfg: FusionConfig, query: str = "") -> list[tuple[str, float]]:
+    """Fuse ranked runs into one ranking of (chunk id, fused score), best first (weights for ``query``)."""
     fused: dict[str, float] = {}
+    weights = cfg.weights_for(query)
     for name, hits in runs.items():
-        w = cfg.weights.get(name, 1.0)
+        w = weights.get(name, 1.0)
         if not hits or w == 0:
             continue
         if cfg.method is Fusion.RRF:
@@ -72,15 +85,46 @@ def fuse(runs: dict[str, list[Hit]], cfg: FusionConfig) -> list[tuple[str, float
     return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def embed_query(embedder: Embedder, query: str, window: int = 180) -> npt.NDArray[np.float32]:
-    """One vector for a query of any length: fact descriptions run past the model's 256-token limit,
-    so long queries are embedded in windows of ``window`` words and the unit vectors averaged."""
+_SENTENCE = re.compile(r"(?<=[.?!;])\s+|\n+")
+
+
+def query_sentences(query: str, min_words: int = 3, limit: int = 64) -> list[str]:
+    """The query's sentences (of at least ``min_words`` words; at most ``limit``, longest kept)."""
+    parts = [" ".join(p.split()) for p in _SENTENCE.split(query)]
+    parts = [p for p in parts if len(p.split()) >= min_words]
+    if len(parts) > limit:
+        keep = set(sorted(range(len(parts)), key=lambda i: -len(parts[i]))[:limit])
+        parts = [p for i, p in enumerate(parts) if i in keep]
+    return parts
+
+
+@dataclass(frozen=True, slots=True)
+class QueryVectors:
+    whole: npt.NDArray[np.float32]
+    """The whole query (long queries: the mean of 180-word windows), matched against chunk text."""
+    sentences: npt.NDArray[np.float32]
+    """One row per sentence (the whole query when it has one), matched against section headings."""
+
+
+def query_vectors(embedder: Embedder, query: str, window: int = 180) -> QueryVectors:
+    """Embed a query of any length in one model call: fact descriptions run past the model's
+    256-token limit, so long queries are embedded in windows of ``window`` words and the unit
+    vectors averaged; each sentence is embedded too, for the heading channel."""
     words = query.split()
-    parts = [" ".join(words[i : i + window]) for i in range(0, max(len(words), 1), window)] or [query]
-    vecs = embedder.embed(parts)
-    v = vecs.mean(axis=0)
-    n = float(np.linalg.norm(v)) or 1.0
-    return (v / n).astype(np.float32)
+    windows = [" ".join(words[i : i + window]) for i in range(0, max(len(words), 1), window)] or [query]
+    sentences = query_sentences(query)
+    if len(sentences) <= 1 and len(windows) == 1:
+        sentences = []  # the sentence is the whole query: one vector serves both channels
+    vecs = embedder.embed(windows + sentences)
+    v = vecs[: len(windows)].mean(axis=0)
+    whole = (v / (float(np.linalg.norm(v)) or 1.0)).astype(np.float32)
+    rows = vecs[len(windows) :] if sentences else whole[None, :]
+    return QueryVectors(whole, np.asarray(rows, dtype=np.float32))
+
+
+def embed_query(embedder: Embedder, query: str, window: int = 180) -> npt.NDArray[np.float32]:
+    """One vector for the whole query (see :func:`query_vectors`)."""
+    return query_vectors(embedder, query, window).whole
 
 
 class HybridRetriever:
@@ -106,7 +150,7 @@ class HybridRetriever:
 
     def _columns(self) -> tuple[npt.NDArray[np.str_], npt.NDArray[np.str_], npt.NDArray[np.int32],
                                 npt.NDArray[np.int32], npt.NDArray[np.str_]]:
-        if self._cols is None or self._n != len(self.index):
+        if self._cols is None or self._n != self.index.version:
             chunks = list(self.index.chunks())
             self._cols = (
                 np.array([c.id for c in chunks]),
@@ -115,7 +159,7 @@ class HybridRetriever:
                 np.array([_day(c.in_force_to, 99991231) for c in chunks], dtype=np.int32),
                 np.array([c.status for c in chunks]),
             )
-            self._n = len(self.index)
+            self._n = self.index.version
         return self._cols
 
     def allowed(
@@ -143,11 +187,25 @@ class HybridRetriever:
     # -- search --
 
     def search_runs(self, query: str, allow: Collection[str] | None, depth: int) -> dict[str, list[Hit]]:
-        """The per-retriever runs that fusion combines."""
-        return {
-            "bm25": self.index.lexical.search(query, depth, allow),
-            "dense": self.index.dense.search(embed_query(self.index.embedder, query), depth, allow),
-        }
+        """The per-retriever runs that fusion combines.
+
+        The dense run scores each chunk by the better of two cosines: the whole query against the
+        chunk text, and the best query sentence against its section's heading (held under the
+        section's first chunk id). A heading names the offence in a few words ("Using as genuine a
+        forged document"); one sentence of a fact description usually describes it, while the
+        whole description, averaged, is far from any one provision.
+        """
+        qv = query_vectors(self.index.embedder, query)
+        dense = self.index.dense.search(qv.whole, depth, allow)
+        headings = self.index.headings
+        if headings is not None:
+            best = {h.chunk_id: h.score for h in dense}
+            for row in qv.sentences:
+                for h in headings.search(row, depth, allow):
+                    if h.score > best.get(h.chunk_id, -2.0):
+                        best[h.chunk_id] = h.score
+            dense = [Hit(c, s) for c, s in sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))][:depth]
+        return {"bm25": self.index.lexical.search(query, depth, allow), "dense": dense}
 
     def retrieve(
         self,
@@ -176,7 +234,7 @@ class HybridRetriever:
                 out.append(Retrieved(c, float("inf"), _scores(per, cid, None), pinned=why))
                 seen.add(cid)
         sections, best = self._section_runs(runs)
-        for skey, score in fuse(sections, self.fusion):
+        for skey, score in fuse(sections, self.fusion, query):
             if len(out) >= k + len(pinned):
                 break
             cid = best[skey]

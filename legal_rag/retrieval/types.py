@@ -83,6 +83,9 @@ class DenseIndex(Protocol):
 
     def delete(self, ids: Collection[str]) -> None: ...
 
+    def set_payloads(self, ids: Sequence[str], payloads: Sequence[dict[str, object]]) -> None:
+        """Replace the payloads of stored vectors (metadata changed, text did not: no re-embedding)."""
+
     def search(self, vector: npt.NDArray[np.float32], k: int, allow: Collection[str] | None = None) -> list[Hit]:
         """Top ``k`` by cosine; with ``allow`` only those ids are eligible (must stay fast at 50k)."""
 

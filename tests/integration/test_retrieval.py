@@ -131,6 +131,65 @@ def test_resync_embeds_nothing_and_changed_chunk_is_reembedded(index: ChunkIndex
     index.sync(chunks)  # restore
 
 
+def test_headings_follow_the_chunks_and_are_not_re_embedded(index: ChunkIndex, loaded: Loaded) -> None:
+    import dataclasses
+
+    chunks = [c for c in graph_chunks(loaded.store) if c.act in ACTS]
+    assert index.headings is not None
+    wanted = index.heading_ids()
+    assert index.headings.ids() == set(wanted)  # one per titled section, under its first chunk
+    first = next(c for c in chunks if c.id in wanted)
+    assert wanted[first.id] == " ".join((first.title or "").split())
+    assert index.sync(chunks).headings_embedded == 0
+    title = "Using as genuine a forged electronic record"
+    renamed = dataclasses.replace(first, title=title, heading=f"{first.act} s.{first.section} {title}")
+    report = index.sync([renamed, *[c for c in chunks if c.id != first.id]])
+    assert (report.embedded, report.headings_embedded) == (1, 1)
+    dropped = [c for c in chunks if (c.act, c.section) != (first.act, first.section)]
+    index.sync(dropped)
+    assert first.id not in index.headings.ids()
+    assert index.sync(chunks).headings_embedded == 1  # restored
+    assert index.headings.ids() == set(wanted)
+
+
+def test_dense_run_takes_the_best_sentence_to_heading_match(retriever: HybridRetriever) -> None:
+    import numpy as np
+
+    from legal_rag.retrieval.hybrid import query_sentences, query_vectors
+
+    facts = ("The parties are neighbours and have quarrelled over a boundary wall for years. Last winter the "
+             "accused came to the complainant's shop to settle the dispute. He then used a forged document as "
+             "genuine to claim the land. The complainant objected and reported the matter to the police.")
+    index = retriever.index
+    assert index.headings is not None
+    first = next(cid for cid, t in index.heading_ids().items() if cid.startswith("BNS:340:"))
+    qv = query_vectors(index.embedder, facts)
+    assert len(qv.sentences) == len(query_sentences(facts)) == 4
+    heading = index.embedder.embed([index.heading_ids()[first]])[0]
+    best_sentence = float(np.max(qv.sentences @ heading))
+    dense = {h.chunk_id: h.score for h in retriever.search_runs(facts, None, 100)["dense"]}
+    assert first in dense
+    assert dense[first] >= best_sentence - 1e-4  # the section scores at least its heading's best sentence
+    assert best_sentence > float(qv.whole @ heading)  # which the whole narrative, averaged, does not reach
+
+
+def test_metadata_change_is_relabelled_not_re_embedded(index: ChunkIndex, loaded: Loaded) -> None:
+    import dataclasses
+
+    chunks = [c for c in graph_chunks(loaded.store) if c.act in ACTS]
+    target = next(c for c in chunks if c.act == "HMA" and c.section == "13B")
+    retriever = HybridRetriever(index)
+    assert target.id in (retriever.allowed(as_of="2025-01-01") or set())
+    repealed = dataclasses.replace(target, status="repealed", in_force_to="2024-01-01")
+    report = index.sync([repealed if c.id == target.id else c for c in chunks])
+    assert (report.embedded, report.relabelled) == (0, 1)
+    assert index.get(target.id) == repealed
+    assert target.id not in (retriever.allowed(as_of="2025-01-01") or set())  # the filter sees the change
+    restored = index.sync(chunks)
+    assert (restored.embedded, restored.relabelled) == (0, 1)
+    assert target.id in (retriever.allowed(as_of="2025-01-01") or set())
+
+
 def test_index_survives_reopen_without_reembedding(loaded: Loaded, settings: Settings, tmp_path: Path) -> None:
     chunks = [c for c in graph_chunks(loaded.store) if c.act == "DPA"]
     first = open_index(settings, tmp_path, embedder(settings))
