@@ -82,7 +82,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graph_schema.errors import ConfigurationError, LegalRagError, RetryableError
-from legal_rag.retrieval.types import Hit
+from legal_rag.retrieval.types import Hit, IdFilter
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
@@ -281,6 +281,7 @@ class _VectorMatrix:
         self._mat = np.zeros((0, dim), dtype=np.float32)
         self._ids: list[str] = []
         self._row: dict[str, int] = {}
+        self._version = 0
 
     def __len__(self) -> int:
         return len(self._ids)
@@ -302,6 +303,7 @@ class _VectorMatrix:
             return self._search(query, k, allow)
 
     def _upsert(self, ids: Sequence[str], vectors: npt.NDArray[np.float32]) -> None:
+        self._version += 1
         new = [i for i, cid in enumerate(ids) if cid not in self._row]
         need = len(self._ids) + len(new)
         if need > self._mat.shape[0]:
@@ -317,6 +319,7 @@ class _VectorMatrix:
             self._mat[row] = vectors[i]
 
     def _delete(self, ids: Collection[str]) -> None:
+        self._version += 1
         for cid in ids:
             row = self._row.pop(cid, None)
             if row is None:
@@ -336,7 +339,11 @@ class _VectorMatrix:
             scores = _matvec(self._mat[:n], query)
         else:
             row = self._row
-            rows = np.fromiter((r for r in map(row.get, allow) if r is not None), dtype=np.intp)
+
+            def compute() -> npt.NDArray[np.intp]:
+                return np.fromiter((r for r in map(row.get, allow) if r is not None), dtype=np.intp)
+
+            rows = allow.positions(self, self._version, compute) if isinstance(allow, IdFilter) else compute()
             # Most rows allowed: one contiguous product, then pick. Few: gather them, multiply only those.
             scores = _matvec(self._mat[:n], query)[rows] if len(rows) * 2 >= n else _matvec(self._mat[rows], query)
         m = len(scores)

@@ -25,7 +25,7 @@ from graph_schema.errors import StoreUnavailableError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey
 from graph_schema.store import GraphStore
 from legal_rag.retrieval.index import ChunkIndex
-from legal_rag.retrieval.types import Chunk, Embedder, Hit
+from legal_rag.retrieval.types import Chunk, Embedder, Hit, IdFilter
 
 OLD_TO_NEW = {"IPC": "BNS", "CRPC": "BNSS", "IEA": "BSA"}
 NEW_TO_OLD = {v: k for k, v in OLD_TO_NEW.items()}
@@ -145,6 +145,7 @@ class HybridRetriever:
         self._cols: tuple[npt.NDArray[np.str_], npt.NDArray[np.str_], npt.NDArray[np.int32],
                           npt.NDArray[np.int32], npt.NDArray[np.str_]] | None = None
         self._n = -1
+        self._filters: dict[tuple[object, ...], IdFilter | None] = {}
 
     # -- filters --
 
@@ -169,8 +170,13 @@ class HybridRetriever:
         acts: Collection[str] | None = None,
         statuses: Collection[str] | None = None,
         include_repealed: bool = False,
-    ) -> set[str] | None:
-        """Ids passing the filters, or None when nothing is filtered out."""
+    ) -> IdFilter | None:
+        """Ids passing the filters, or None when nothing is filtered out. The same filters on an
+        unchanged index give the same ``IdFilter`` object, whose row positions the indexes memoise."""
+        key = (self.index.version, as_of if not include_repealed else None,
+               frozenset(acts or ()), frozenset(statuses or ()))
+        if key in self._filters:
+            return self._filters[key]
         ids, act, start, end, status = self._columns()
         mask = np.ones(len(ids), dtype=bool)
         if acts:
@@ -180,9 +186,11 @@ class HybridRetriever:
         if as_of and not include_repealed:
             d = _day(as_of, 0)
             mask &= (start <= d) & (d < end)
-        if mask.all():
-            return None
-        return set(ids[mask].tolist())
+        result = None if mask.all() else IdFilter(ids[mask].tolist())
+        if len(self._filters) >= 64:
+            self._filters.clear()
+        self._filters[key] = result
+        return result
 
     # -- search --
 

@@ -77,7 +77,7 @@ import scipy.sparse as sp
 
 from graph_schema.errors import LegalRagError
 from legal_rag.retrieval.tokenize import TOKENIZER_ID, Tokenizer, legal_tokens
-from legal_rag.retrieval.types import Hit
+from legal_rag.retrieval.types import Hit, IdFilter
 
 INDEX_FILE = "bm25.npz"
 _FORMAT = 1
@@ -393,8 +393,14 @@ class BM25Index:
         if scores is None:
             return []
         if allow is not None:
+            slot = self._slot
+
+            def compute() -> npt.NDArray[np.intp]:
+                return np.fromiter(_slots_of(slot, allow), dtype=np.intp)
+
+            slots = allow.positions(self, self._version, compute) if isinstance(allow, IdFilter) else compute()
             mask = np.zeros(len(scores), dtype=bool)
-            mask[np.fromiter(_slots_of(self._slot, allow), dtype=np.int64)] = True
+            mask[slots] = True
             scores[~mask] = 0.0
         ids = self._ids
         return [Hit(str(ids[s]), float(scores[s])) for s in _top_k(scores, k).tolist()]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -40,6 +40,23 @@ class Chunk:
     @property
     def content_hash(self) -> str:
         return hashlib.sha256(self.indexed_text.encode("utf-8")).hexdigest()
+
+
+class IdFilter(frozenset[str]):
+    """An allow-set of chunk ids that remembers its translation into each index's row positions.
+
+    Filters repeat (today's date, the same Act), and turning 50k ids into rows costs more than the
+    search itself; an index asks :meth:`positions` and computes the rows once per (index, version).
+    """
+
+    def positions(self, owner: object, version: int, compute: Callable[[], npt.NDArray[np.intp]]) -> npt.NDArray[np.intp]:
+        memo: dict[tuple[int, int], npt.NDArray[np.intp]] = self.__dict__.setdefault("_memo", {})
+        key = (id(owner), version)
+        if key not in memo:
+            if len(memo) > 8:
+                memo.clear()
+            memo[key] = compute()
+        return memo[key]
 
 
 @dataclass(frozen=True, slots=True)
