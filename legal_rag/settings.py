@@ -85,6 +85,58 @@ class RetrievalSettings(BaseModel):
     embed_batch: int = Field(default=64, ge=1)
 
 
+class LLMSettings(BaseModel):
+    """The generator, and the Claude judge/classifier when configured. With no key the workflow is
+    fully offline (extractive generator, rule classifier, offline aligner)."""
+
+    provider: str = Field(default="auto", pattern="^(auto|extractive|anthropic|openai-compatible)$")
+    """auto: anthropic when an Anthropic key is set, else extractive."""
+    model: str = "claude-sonnet-4-5"
+    anthropic_api_key: SecretStr | None = Field(
+        default_factory=lambda: SecretStr(k) if (k := os.environ.get("ANTHROPIC_API_KEY")) else None
+    )
+    anthropic_base_url: str | None = Field(default_factory=lambda: os.environ.get("ANTHROPIC_BASE_URL") or None)
+    openai_base_url: str | None = None
+    """An OpenAI-style endpoint, e.g. http://localhost:8080/v1 (llama.cpp), :8000/v1 (vLLM), :11434/v1 (Ollama)."""
+    openai_api_key: SecretStr | None = None
+    openai_model: str = "local-model"
+    max_tokens: int = Field(default=2048, ge=64)
+    temperature: float = Field(default=0.0, ge=0, le=1)
+    timeout_s: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=4, ge=0)
+    """Retries on rate limits (429), overload (529) and 5xx, with exponential backoff and jitter."""
+    backoff_base_s: float = Field(default=1.0, ge=0)
+    use_claude_judge: bool = True
+    """With an Anthropic key: Claude classifies complexity and judges claim alignment."""
+    prices_per_mtok: dict[str, tuple[float, float]] = Field(
+        default_factory=lambda: {
+            # USD per million (input, output) tokens; cache writes cost 1.25x input, reads 0.1x.
+            "claude-opus-4": (15.0, 75.0), "claude-sonnet-4": (3.0, 15.0), "claude-haiku-4": (1.0, 5.0),
+            "claude-3-5-haiku": (0.8, 4.0),
+        }
+    )  # fmt: skip
+
+    def resolved_provider(self) -> str:
+        if self.provider != "auto":
+            return self.provider
+        return "anthropic" if self.anthropic_api_key else "extractive"
+
+
+class WorkflowSettings(BaseModel):
+    k: dict[str, int] = Field(
+        default_factory=lambda: {"SIMPLE": 5, "STANDARD": 8, "COMPLEX": 12, "ANALYTICAL": 12}
+    )
+    """Passages retrieved for generation, by complexity."""
+    claim_k: int = Field(default=5, ge=1)
+    """Evidence passages re-retrieved per claim (GenGround)."""
+    max_retrievals: int = Field(default=2, ge=1)
+    """Retrieval rounds at most (a weak first round widens the search once)."""
+    max_generations: int = Field(default=2, ge=1)
+    """Generation rounds at most (a failed check regenerates once with the failure named)."""
+    weak_retrieval: float = Field(default=0.35, ge=0, le=1)
+    """Retrieval relevance below this: the extractive generator says the sources do not answer."""
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="LEGAL_RAG_", env_nested_delimiter="__", extra="ignore")
 
@@ -97,6 +149,8 @@ class Settings(BaseSettings):
     ingest: IngestSettings = Field(default_factory=IngestSettings)
     verification: VerificationSettings = Field(default_factory=VerificationSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    workflow: WorkflowSettings = Field(default_factory=WorkflowSettings)
 
     @property
     def falkordb_dir(self) -> Path:

@@ -302,6 +302,14 @@ class _VectorMatrix:
         with self._lock:
             return self._search(query, k, allow)
 
+    def similarity(self, query: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
+        with self._lock:
+            found = [(cid, self._row[cid]) for cid in ids if cid in self._row]
+            if not found:
+                return {}
+            scores = _matvec(self._mat[[r for _, r in found]], query)
+            return {cid: float(s) for (cid, _), s in zip(found, scores, strict=True)}
+
     def _upsert(self, ids: Sequence[str], vectors: npt.NDArray[np.float32]) -> None:
         self._version += 1
         new = [i for i, cid in enumerate(ids) if cid not in self._row]
@@ -634,6 +642,23 @@ class QdrantDenseIndex:
                 raise IndexUnavailableError(f"{self.where}: matrix search needs an index opened with SearchPath.MATRIX")
             return self._matrix.search(query, k, allow)
         return self._qdrant_search(query, k, allow)
+
+    def similarity(self, vector: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
+        """Cosine of ``vector`` with each stored id (absent ids are left out)."""
+        query = _unit_rows(vector, self.dim)[0]
+        if not ids:
+            return {}
+        if self._matrix is not None:
+            return self._matrix.similarity(query, ids)
+        with self._translate("retrieve"):
+            points = self._c().retrieve(self._collection, ids=[point_id(c) for c in ids], with_vectors=True,
+                                        with_payload=[PAYLOAD_CHUNK_ID])
+        out = {}
+        for p in points:
+            cid = (p.payload or {}).get(PAYLOAD_CHUNK_ID)
+            if isinstance(cid, str) and p.vector is not None:
+                out[cid] = float(np.dot(_unit_rows(p.vector, self.dim)[0], query))
+        return out
 
     def _qdrant_search(self, query: npt.NDArray[np.float32], k: int, allow: Collection[str] | None) -> list[Hit]:
         from qdrant_client import models

@@ -61,7 +61,8 @@ class Retrieved:
     chunk: Chunk
     score: float
     scores: dict[str, float]
-    """Per retriever ("bm25", "dense") and "fused"; absent when that retriever did not return it."""
+    """Per retriever ("bm25", "dense") and "fused". "bm25" is absent when BM25 did not return the chunk;
+    "dense" is always there (the cosine, filled in for chunks the dense run did not reach)."""
     pinned: str | None = None
     """"cited", "successor" or "predecessor" for provisions named in the query."""
 
@@ -194,7 +195,9 @@ class HybridRetriever:
 
     # -- search --
 
-    def search_runs(self, query: str, allow: Collection[str] | None, depth: int) -> dict[str, list[Hit]]:
+    def search_runs(
+        self, query: str, allow: Collection[str] | None, depth: int, qv: QueryVectors | None = None
+    ) -> dict[str, list[Hit]]:
         """The per-retriever runs that fusion combines.
 
         The dense run scores each chunk by the better of two cosines: the whole query against the
@@ -203,7 +206,7 @@ class HybridRetriever:
         forged document"); one sentence of a fact description usually describes it, while the
         whole description, averaged, is far from any one provision.
         """
-        qv = query_vectors(self.index.embedder, query)
+        qv = qv or query_vectors(self.index.embedder, query)
         dense = self.index.dense.search(qv.whole, depth, allow)
         headings = self.index.headings
         if headings is not None:
@@ -229,10 +232,12 @@ class HybridRetriever:
         pinned = self._pinned(query, day)
         rest = _without_spans(query, [(s, e) for s, e, _ in self._provisions(query)])
         allow = self.allowed(as_of=day, acts=acts, statuses=statuses, include_repealed=include_repealed)
+        text = rest if len(rest.split()) >= 3 else query
+        qv = query_vectors(self.index.embedder, text)
         if allow is not None and not allow:
             runs: dict[str, list[Hit]] = {"bm25": [], "dense": []}
         else:
-            runs = self.search_runs(rest if len(rest.split()) >= 3 else query, allow, self.fusion.depth)
+            runs = self.search_runs(text, allow, self.fusion.depth, qv)
         per = {name: {h.chunk_id: h.score for h in hits} for name, hits in runs.items()}
         out: list[Retrieved] = []
         seen: set[str] = set()
@@ -250,7 +255,16 @@ class HybridRetriever:
             if c is not None and cid not in seen and not any(f"{o.chunk.act}:{o.chunk.section}" == skey for o in out):
                 out.append(Retrieved(c, score, _scores(per, cid, score)))
                 seen.add(cid)
-        return out[: max(k, len(pinned))]
+        out = out[: max(k, len(pinned))]
+        # Every result gets its dense cosine, however far down the dense run it was: callers use it
+        # as an absolute relevance (fused scores are only relative).
+        missing = [r.chunk.id for r in out if "dense" not in r.scores]
+        if missing:
+            sims = self.index.dense.similarity(qv.whole, missing)
+            for r in out:
+                if r.chunk.id in sims:
+                    r.scores["dense"] = round(sims[r.chunk.id], 6)
+        return out
 
     def _section_runs(self, runs: dict[str, list[Hit]]) -> tuple[dict[str, list[Hit]], dict[str, str]]:
         """Chunk runs to section runs: each retriever votes once per section, at its best chunk, so a
@@ -274,6 +288,10 @@ class HybridRetriever:
                     best[skey] = (rank, h.chunk_id)
             out[name] = ranked
         return out, {s: cid for s, (_, cid) in best.items()}
+
+    def section_chunks(self, act: str, section: str) -> list[Chunk]:
+        """Every chunk of a section, in order (sub-sections, clauses, parts)."""
+        return [c for cid in self.index.ids_for(act, section) if (c := self.index.get(cid)) is not None]
 
     # -- provisions named in the query --
 

@@ -63,6 +63,7 @@ class ChunkIndex:
         self._db: sqlite3.Connection | None = None
         self.version = 0
         """Bumped by every change, so readers can cache derived columns."""
+        self._by_section: tuple[int, dict[tuple[str, str], list[Chunk]]] | None = None
 
     def open(self) -> None:
         self._path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,9 +99,12 @@ class ChunkIndex:
         """Chunk ids of a section, or of one of its sub-units (and that unit's own sub-units)."""
         path = "/".join(sub)
         out = []
-        for c in self._chunks.values():
-            if c.act != act or c.section != section:
-                continue
+        if self._by_section is None or self._by_section[0] != self.version:
+            groups: dict[tuple[str, str], list[Chunk]] = {}
+            for c in self._chunks.values():
+                groups.setdefault((c.act, c.section), []).append(c)
+            self._by_section = (self.version, groups)
+        for c in self._by_section[1].get((act, section), []):
             if not path or c.sub == path or (c.sub or "").startswith(path + "/"):
                 out.append(c.id)
         if path and not out:  # the unit is not chunked on its own: fall back to the whole section

@@ -106,6 +106,9 @@ class DenseIndex(Protocol):
     def search(self, vector: npt.NDArray[np.float32], k: int, allow: Collection[str] | None = None) -> list[Hit]:
         """Top ``k`` by cosine; with ``allow`` only those ids are eligible (must stay fast at 50k)."""
 
+    def similarity(self, vector: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
+        """Cosine of ``vector`` with each stored id (absent ids are left out), however far down the ranking."""
+
     def ids(self) -> set[str]: ...
 
     def close(self) -> None: ...

@@ -1,0 +1,112 @@
+"""``legal-rag ask``: the research workflow from the command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from legal_rag.cli.common import EXIT_BAD_INPUT, _ensure_loaded, _open, _settings, _sync_index, app, err, out
+
+
+@app.command("ask")
+def ask_cmd(
+    question: Annotated[
+        str | None, typer.Argument(help="The research question (omit with --jsonl to read questions from stdin).")
+    ] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Date of the facts, YYYY-MM-DD (default today).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    jsonl: Annotated[
+        bool, typer.Option("--jsonl", help='Read lines {"id", "question", "as_of"} from stdin; one object per line.')
+    ] = False,
+    show_evidence: Annotated[bool, typer.Option("--show-evidence", help="Print each claim with its verdict and evidence.")] = False,
+) -> None:
+    """Answer a question from the statutes: every citation checked for the date, every claim grounded."""
+    from legal_rag.lookup import InvalidDateError, _as_of
+
+    if jsonl == (question is not None):
+        err.print("give a question, or --jsonl with questions on stdin (not both)")
+        raise typer.Exit(EXIT_BAD_INPUT)
+    requests: list[tuple[str | None, str, str | None]] = []
+    if jsonl:
+        for n, line in enumerate(sys.stdin.read().splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                err.print(f"stdin:{n}: malformed JSON: {exc.msg}")
+                raise typer.Exit(EXIT_BAD_INPUT) from exc
+            if not isinstance(obj, dict) or not isinstance(obj.get("question"), str) or not obj["question"].strip():
+                err.print(f'stdin:{n}: expected {{"id", "question", "as_of"}} with a non-empty question')
+                raise typer.Exit(EXIT_BAD_INPUT)
+            requests.append((obj.get("id"), obj["question"], obj.get("as_of") or as_of))
+    else:
+        assert question is not None
+        if not question.strip():
+            err.print("the question is empty")
+            raise typer.Exit(EXIT_BAD_INPUT)
+        requests.append((None, question, as_of))
+    try:
+        days = [_as_of(d) for _, _, d in requests]
+    except InvalidDateError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(EXIT_BAD_INPUT) from exc
+
+    from legal_rag.retrieval.build import build_retriever, embedder, open_index
+    from legal_rag.workflow.service import build_service
+
+    settings = _settings()
+    store = _open(settings)
+    index = open_index(settings)
+    try:
+        _ensure_loaded(store, settings)
+        if len(index) == 0:
+            err.print("[yellow]the retrieval index is empty: indexing the graph's statutes (first run)...[/yellow]")
+            _sync_index(index, store)
+        service = build_service(settings, store, build_retriever(settings, index, store), embedder(settings))
+        for (rid, q, _), day in zip(requests, days, strict=True):
+            result = service.ask(q, day)
+            if jsonl:
+                sys.stdout.write(json.dumps({"id": rid, **result.model_dump(mode="json")}, ensure_ascii=False) + "\n")
+                sys.stdout.flush()
+            elif as_json:
+                sys.stdout.write(json.dumps(result.model_dump(mode="json"), ensure_ascii=False) + "\n")
+            else:
+                _print(result.model_dump(mode="json"), show_evidence)
+    finally:
+        index.close()
+        store.close()
+
+
+def _print(r: dict[str, Any], show_evidence: bool) -> None:
+    out.print(f"[bold]Q:[/bold] {r['question']}  [dim](facts as of {r['as_of']}; {r['complexity']})[/dim]")
+    out.print()
+    out.print(r["answer"], markup=False, highlight=False)
+    if r["sources"]:
+        out.print()
+        out.print("[bold]Sources[/bold]")
+        for s in r["sources"]:
+            out.print(f"  [{s['n']}] {s['heading'] or s['chunk_id']} ({s['status']})", markup=False, highlight=False)
+    if r["warnings"]:
+        out.print()
+        for w in r["warnings"]:
+            out.print(f"[yellow]warning:[/yellow] {w}", highlight=False)
+    c = r["confidence"]
+    factors = ", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in c["factors"].items())
+    out.print()
+    out.print(f"[bold]Confidence:[/bold] {c['label']} ({c['score']:.2f}): {factors}", highlight=False)
+    s = r["verification_summary"]
+    out.print(f"[dim]claims {s.get('claims', 0)}: {s.get('supported', 0)} supported, {s.get('partial', 0)} partial, "
+              f"{s.get('removed', 0)} removed ({s.get('method', '')}); generator {r['generator']}; "
+              f"{r['timings_ms']['total']:.0f} ms[/dim]")
+    if show_evidence:
+        out.print()
+        for cl in r["claims"]:
+            mark = "kept" if cl["kept"] else "removed"
+            out.print(f"- [{cl['verdict']}, {mark}] {cl['text']}", markup=False, highlight=False)
+            if cl["reasons"]:
+                out.print(f"    reasons: {'; '.join(cl['reasons'])}", markup=False, highlight=False)
+            out.print(f"    evidence: {', '.join(cl['evidence']) or '(none)'}", markup=False, highlight=False)

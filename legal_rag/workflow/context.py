@@ -1,0 +1,49 @@
+"""What the workflow's nodes are given: every client, built once outside the graph."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from legal_rag.retrieval.hybrid import Retrieved
+from legal_rag.retrieval.types import Chunk
+from legal_rag.settings import WorkflowSettings
+from legal_rag.workflow.types import Aligner, Classifier, Generator
+from verification.model import VerificationReport
+
+
+class Retriever(Protocol):
+    def retrieve(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        as_of: str | None = None,
+        acts: Collection[str] | None = None,
+        statuses: Collection[str] | None = None,
+        include_repealed: bool = False,
+    ) -> list[Retrieved]: ...
+
+    def section_chunks(self, act: str, section: str) -> list[Chunk]: ...
+
+
+class Verifier(Protocol):
+    def verify(
+        self, text: str, context_chunks: Sequence[Mapping[str, object]] = (), as_of: str | None = None
+    ) -> VerificationReport: ...
+
+
+@dataclass
+class WorkflowContext:
+    """The LangGraph context object: nodes read their collaborators from here and build none."""
+
+    retriever: Retriever
+    generator: Generator
+    verifier: Verifier
+    aligner: Aligner
+    classifier: Classifier
+    settings: WorkflowSettings = field(default_factory=WorkflowSettings)
+    fallback_generator: Generator | None = None
+    """Used when ``generator`` fails for good (the answer then carries a warning saying so)."""
+    act_titles: Mapping[str, str] = field(default_factory=dict)

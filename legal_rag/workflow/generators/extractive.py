@@ -1,0 +1,144 @@
+"""The offline generator: an answer made only of verbatim sentences of the retrieved provisions.
+
+Each answer sentence is ``Section N of the <Act> provides: "<verbatim sentence>"``, grouped by
+provision and citing the chunk it was copied from, so every quote verifies exactly and every
+citation is one the graph can check. When retrieval is weak (the best passage barely relates to
+the question) it says plainly that the loaded sources do not answer, instead of guessing.
+
+How many provisions and sentences it quotes grows with the question's complexity.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from legal_rag.retrieval.tokenize import light_stem
+from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage
+
+INSUFFICIENT = (
+    "The loaded statutes do not answer this question: no retrieved provision is close enough to it. "
+    "Rephrase it, name the provision, or check the position independently."
+)
+
+_SENT = re.compile(r"(?<=[.:])\s+(?=[A-Z(\"“])")
+_WORD = re.compile(r"[A-Za-z][A-Za-z\-]+")
+STOP = frozenset(
+    """a an the of to in on for by with and or as at be is are was were been being this that these those it its
+    any such which who whom whose what when where how why shall may not no under section act sub clause provided
+    person whoever said there their them they he she his her him if than other into upon from does do did can
+    will would should could about also has have had one two all each every some more most only same so then
+    provision provisions law legal court say says tell explain mean means meaning""".split()
+)
+
+PROVISIONS = {Complexity.SIMPLE: 2, Complexity.STANDARD: 3, Complexity.COMPLEX: 5, Complexity.ANALYTICAL: 5}
+SENTENCES = {Complexity.SIMPLE: 3, Complexity.STANDARD: 2, Complexity.COMPLEX: 2, Complexity.ANALYTICAL: 2}
+
+
+_SUFFIXES = ("ments", "ment", "ably", "able", "ible", "ings", "ing", "ions", "ion", "ies", "ed", "es", "s")
+
+
+def stem(word: str) -> str:
+    """A crude stem that conflates what statute text and questions vary: punishment / punished /
+    punishable -> punish, extortion -> extort, arrested -> arrest."""
+    w = light_stem(word.lower())
+    for suf in _SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= 4:
+            return w[: -len(suf)]
+    return w
+
+
+def content_stems(text: str) -> set[str]:
+    return {stem(w) for w in _WORD.findall(text) if w.lower() not in STOP and len(w) > 2}
+
+
+_ILLUSTRATION = re.compile(r"\b[A-Z]\b(?!\.)")  # "A threatens Z": illustrations name parties by single letters
+
+
+def is_illustration(sentence: str) -> bool:
+    return len(_ILLUSTRATION.findall(sentence)) >= 2
+
+
+def sentences_of(text: str) -> list[str]:
+    """Sentences of statute text, verbatim (whitespace as in the source)."""
+    return [s.strip() for s in _SENT.split(text) if len(s.split()) >= 4]
+
+
+@dataclass
+class ExtractiveGenerator:
+    """Offline default ``Generator``.
+
+    Args:
+        act_titles: Act code -> full title ("BNS" -> "Bharatiya Nyaya Sanhita, 2023"), so the
+            citations read as a lawyer writes them and resolve in the verifier.
+        weak: ``Passage.relevance`` below which a passage is taken not to answer the question.
+    """
+
+    act_titles: Mapping[str, str]
+    weak: float = 0.35
+    name: str = "extractive"
+
+    def generate(
+        self, question: str, passages: Sequence[Passage], *, as_of: str, complexity: Complexity
+    ) -> Generation:
+        usable = [p for p in passages if p.pinned or p.relevance >= self.weak]
+        if not usable:
+            return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
+        q = content_stems(question)
+        groups: dict[tuple[str, str], list[Passage]] = {}
+        for p in usable:
+            groups.setdefault((p.act, p.section), []).append(p)
+        chosen = list(groups.items())[: PROVISIONS[complexity] + _pinned_extra(usable)]
+        out: list[AnswerSentence] = []
+        for (act, section), ps in chosen:
+            picked = self._sentences(q, ps, SENTENCES[complexity], pinned=any(p.pinned for p in ps))
+            for p, sentence in picked:
+                out.append(AnswerSentence(f'{self._cite(p)} provides: "{sentence}"', (p.chunk_id,)))
+        if not out:
+            return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
+        return Generation(tuple(out), self.name)
+
+    def _sentences(
+        self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool
+    ) -> list[tuple[Passage, str]]:
+        """The ``n`` sentences of a provision that share most with the question, in statute order.
+        A provision named in the question is quoted from its start (the lookup wants its text)."""
+        cands: list[tuple[float, int, Passage, str]] = []
+        order = 0
+        seen: set[str] = set()
+        for p in passages:
+            for s in sentences_of(p.text):
+                if s in seen:
+                    continue
+                seen.add(s)
+                overlap = len(q & content_stems(s)) / (len(q) or 1)
+                if is_illustration(s):
+                    overlap -= 0.6  # an example, not the rule: quoted only when nothing else matches
+                cands.append((overlap + (0.5 if pinned and order == 0 else 0.0), order, p, s))
+                order += 1
+        if not cands:
+            return []
+        best = sorted(cands, key=lambda c: (-c[0], c[1]))[:n]
+        if not pinned and best[0][0] == 0:
+            best = best[:1]  # nothing in common with the question: one sentence to show what it is
+        return [(p, s) for _, _, p, s in sorted(best, key=lambda c: c[1])]
+
+    def _cite(self, p: Passage) -> str:
+        sub = _sub_of(p.chunk_id)
+        title = self.act_titles.get(p.act, p.act)
+        title = title[4:] if title.lower().startswith("the ") else title
+        return f"Section {p.section}{sub} of the {title}"
+
+
+def _pinned_extra(passages: Sequence[Passage]) -> int:
+    """Provisions named in the question (and their successor/predecessor) do not count against the limit."""
+    return len({(p.act, p.section) for p in passages if p.pinned})
+
+
+def _sub_of(chunk_id: str) -> str:
+    """"BNS:103:1:0" -> "(1)"; "HMA:13:1/ia:0" -> "(1)(ia)"; no sub-unit -> ""."""
+    parts = chunk_id.split(":")
+    if len(parts) < 4 or parts[2] in ("-", ""):
+        return ""
+    return "".join(f"({u})" for u in parts[2].split("/") if u and not u.lower().startswith("expl"))

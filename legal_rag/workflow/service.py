@@ -1,0 +1,170 @@
+"""``AskService``: settings -> every collaborator, built once; ``ask(question, as_of)`` -> an ``AskResult``.
+
+The only place that picks the generator, classifier and aligner: offline by default (extractive
+generator, rule classifier, offline aligner); Claude when an Anthropic key is configured (and
+``llm.use_claude_judge`` for classification and claim judging); an OpenAI-compatible server when
+``llm.provider`` says so.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from graph_schema.errors import ConfigurationError
+from graph_schema.store import GraphStore
+from legal_rag.settings import Settings
+from legal_rag.workflow.context import WorkflowContext
+from legal_rag.workflow.graph import build_workflow
+from legal_rag.workflow.types import Generation
+
+
+class CitationOut(BaseModel):
+    text: str
+    act: str | None
+    act_title: str | None
+    section: str | None
+    status: str
+    successors: list[dict[str, Any]] = Field(default_factory=list)
+    message: str
+    where: str
+    """ "answer" or "question"."""
+
+
+class ClaimOut(BaseModel):
+    text: str
+    verdict: str
+    evidence: list[str]
+    cited: list[str]
+    reasons: list[str]
+    kept: bool
+
+
+class AskResult(BaseModel):
+    question: str
+    as_of: str
+    answer: str
+    complexity: str
+    classification: dict[str, Any]
+    citations: list[CitationOut]
+    sources: list[dict[str, Any]]
+    claims: list[ClaimOut]
+    warnings: list[str]
+    confidence: dict[str, Any]
+    verification_summary: dict[str, Any]
+    generator: str
+    model: str | None = None
+    usage: dict[str, Any] = Field(default_factory=dict)
+    timings_ms: dict[str, float]
+
+
+@dataclass
+class AskService:
+    context: WorkflowContext
+    graph: Any = None
+
+    def __post_init__(self) -> None:
+        if self.graph is None:
+            self.graph = build_workflow()
+
+    def ask(self, question: str, as_of: str | None = None) -> AskResult:
+        """Answer ``question`` for facts on ``as_of`` (ISO date; default today).
+
+        Raises:
+            ValueError: an empty question or a malformed date.
+        """
+        if not question or not question.strip():
+            raise ValueError("the question is empty")
+        day = as_of or date.today().isoformat()
+        try:
+            date.fromisoformat(day)
+        except ValueError as exc:
+            raise ValueError(f"as_of must be an ISO date (YYYY-MM-DD), got {day!r}") from exc
+        t = time.perf_counter()
+        state = self.graph.invoke({"question": question.strip(), "as_of": day, "warnings": [], "timings_ms": {}},
+                                  context=self.context)
+        total = (time.perf_counter() - t) * 1000
+        return to_result(state, total)
+
+
+def to_result(state: dict[str, Any], total_ms: float) -> AskResult:
+    cls = state["classification"]
+    gen: Generation | None = state.get("generation")
+    kept_texts = {c["text"] for c in state.get("kept", [])}
+    citations = [_cit(c, "question") for c in state.get("question_checks", []) if c["label"] == "PROVISION"]
+    seen = set()
+    for claim in state.get("kept", []):
+        for c in claim["citations"]:
+            key = (c.get("act"), c.get("section"))
+            if c["label"] == "PROVISION" and key not in seen:
+                seen.add(key)
+                citations.append(_cit(c, "answer"))
+    claims = [
+        ClaimOut(text=c["text"], verdict=c["verdict"], evidence=c.get("evidence", []), cited=c["chunk_ids"],
+                 reasons=c.get("reasons", []), kept=c["text"] in kept_texts)
+        for c in state.get("claims", [])
+    ]  # fmt: skip
+    usage = {}
+    if gen is not None:
+        u = gen.usage
+        usage = {k: getattr(u, k) for k in u.__slots__}  # type: ignore[attr-defined]
+    timings = dict(state.get("timings_ms", {}))
+    timings["total"] = round(total_ms, 2)
+    return AskResult(
+        question=state["question"], as_of=state["as_of"], answer=state["answer"], complexity=cls.complexity.value,
+        classification={"method": cls.method, "features": cls.features, "reasons": list(cls.reasons)},
+        citations=citations, sources=state.get("sources", []), claims=claims,
+        warnings=list(dict.fromkeys(state.get("warnings", []))), confidence=state["confidence"],
+        verification_summary=state.get("summary", {}), generator=gen.generator if gen else "none",
+        model=gen.model if gen else None, usage=usage, timings_ms=timings,
+    )  # fmt: skip
+
+
+def _cit(c: dict[str, Any], where: str) -> CitationOut:
+    return CitationOut(text=c["text"], act=c.get("act"), act_title=c.get("act_title"), section=c.get("section"),
+                       status=c["status"], successors=c.get("successors", []), message=c["message"], where=where)
+
+
+def build_service(settings: Settings, store: GraphStore, retriever: Any, embedder: Any) -> AskService:
+    """Wire the configured implementations around an open graph store and retriever."""
+    from legal_rag.workflow.align import OfflineAligner
+    from legal_rag.workflow.classify import RuleClassifier
+    from legal_rag.workflow.generators.extractive import ExtractiveGenerator
+    from verification.verify import Verifier
+
+    titles = {a.code: a.title for a in store.all_acts()}
+    extractive = ExtractiveGenerator(titles, weak=settings.workflow.weak_retrieval)
+    classifier: Any = RuleClassifier()
+    aligner: Any = OfflineAligner(embedder)
+    generator: Any = extractive
+    provider = settings.llm.resolved_provider()
+    if provider == "anthropic":
+        from legal_rag.workflow.generators.anthropic_gen import AnthropicGenerator
+        from legal_rag.workflow.generators.claude import ClaudeClient
+
+        if settings.llm.anthropic_api_key is None:
+            raise ConfigurationError("llm.provider is anthropic but no key is set: export ANTHROPIC_API_KEY")
+        client = ClaudeClient(settings.llm)
+        generator = AnthropicGenerator(settings.llm, client)
+        if settings.llm.use_claude_judge:
+            from legal_rag.workflow.align import ClaudeAligner
+            from legal_rag.workflow.classify import ClaudeClassifier
+
+            classifier = ClaudeClassifier(client, fallback=classifier)
+            aligner = ClaudeAligner(client, fallback=aligner)
+    elif provider == "openai-compatible":
+        from legal_rag.workflow.generators.openai_gen import OpenAICompatibleGenerator
+
+        if not settings.llm.openai_base_url:
+            raise ConfigurationError("llm.provider is openai-compatible but llm.openai_base_url is not set "
+                                     "(LEGAL_RAG_LLM__OPENAI_BASE_URL=http://localhost:8080/v1)")
+        generator = OpenAICompatibleGenerator(settings.llm)
+    verifier = Verifier(store, fuzzy_threshold=settings.verification.fuzzy_threshold)
+    ctx = WorkflowContext(retriever=retriever, generator=generator, verifier=verifier, aligner=aligner,
+                          classifier=classifier, settings=settings.workflow,
+                          fallback_generator=extractive if generator is not extractive else None, act_titles=titles)
+    return AskService(ctx)

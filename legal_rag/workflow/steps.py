@@ -1,0 +1,317 @@
+"""The workflow's nodes. Each takes the state and the runtime (whose ``context`` holds every
+collaborator) and returns the state keys it sets."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from legal_rag.retrieval.hybrid import Retrieved
+from legal_rag.workflow import confidence as conf
+from legal_rag.workflow.context import WorkflowContext
+from legal_rag.workflow.generators.extractive import content_stems
+from legal_rag.workflow.state import WorkflowState
+from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Verdict
+
+FABRICATED = {"not_found", "unknown_act"}
+"""A claim citing one of these rests on a provision that does not exist: it is removed."""
+OUT_OF_FORCE = {"repealed", "omitted", "not_yet_in_force"}
+NO_ANSWER = "None of the drafted statements could be verified against the statutes, so no answer is given."
+
+
+def classify(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+    return {"classification": runtime.context.classifier.classify(state["question"])}
+
+
+def check_question(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+    """The provisions the question names, checked for the date of the facts: a repealed one is
+    flagged with its successor, one that does not exist is said not to exist."""
+    report = runtime.context.verifier.verify(state["question"], [], state["as_of"])
+    checks = [c.model_dump(mode="json") for c in report.citations if c.label.value in ("PROVISION", "STATUTE")]
+    warnings = []
+    for c in checks:
+        if c["status"] != "verified" and c["label"] == "PROVISION":
+            warnings.append(c["message"])
+    return {"question_checks": checks, "warnings": warnings}
+
+
+def after_check_question(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> str:
+    """A lookup of provisions that do not exist is answered by saying so, not by quoting neighbours."""
+    provisions = [c for c in state.get("question_checks", []) if c["label"] == "PROVISION"]
+    simple = state["classification"].complexity is Complexity.SIMPLE
+    if provisions and simple and all(c["status"] in FABRICATED for c in provisions):
+        return "finalise"
+    return "retrieve"
+
+
+def to_passage(r: Retrieved) -> Passage:
+    c = r.chunk
+    relevance = 1.0 if r.pinned else max(0.0, float(r.scores.get("dense", 0.0)))
+    return Passage(
+        chunk_id=c.id, act=c.act, section=c.section, heading=c.heading, text=c.text, status=c.status,
+        score=r.score, pinned=r.pinned, in_force_from=c.in_force_from, in_force_to=c.in_force_to,
+        relevance=round(relevance, 4),
+    )  # fmt: skip
+
+
+def retrieval_is_weak(passages: Sequence[Passage], threshold: float) -> bool:
+    return not any(p.pinned or p.relevance >= threshold for p in passages)
+
+
+def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+    """Hybrid retrieval for the question; a second round (only after a weak first) widens k and
+    searches the question's content words alone, without the conversational wrapper."""
+    ctx = runtime.context
+    rnd = state.get("retrieval_round", 0) + 1
+    k = ctx.settings.k[state["classification"].complexity.value]
+    query = state["question"]
+    if rnd > 1:
+        k *= 2
+        words = [w for w in query.split() if content_stems(w)]
+        query = " ".join(words) or query
+    found = ctx.retriever.retrieve(query, k, as_of=state["as_of"])
+    passages = _with_siblings(ctx, [to_passage(r) for r in found], top=SECTIONS_EXPANDED)
+    if rnd > 1:  # keep the better of the two rounds
+        passages = _union(state.get("passages", []), passages)
+    return {"passages": passages, "retrieval_round": rnd}
+
+
+SECTIONS_EXPANDED = 4
+SIBLINGS = 12
+
+
+def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> list[Passage]:
+    """The top sections whole: retrieval shows a section by its best chunk, but "punishment for
+    extortion" matches 308(1) (the definition) while the answer is in 308(2). Siblings inherit the
+    relevance and pinning of the chunk that brought them."""
+    out = list(passages)
+    have = {p.chunk_id for p in passages}
+    sections: list[Passage] = []
+    for p in passages:
+        if (p.act, p.section) not in {(s.act, s.section) for s in sections}:
+            sections.append(p)
+    pinned = [p for p in sections if p.pinned]
+    for p in pinned + [s for s in sections if not s.pinned][:top]:
+        for c in ctx.retriever.section_chunks(p.act, p.section)[:SIBLINGS]:
+            if c.id not in have:
+                have.add(c.id)
+                out.append(Passage(chunk_id=c.id, act=c.act, section=c.section, heading=c.heading, text=c.text,
+                                   status=c.status, score=p.score, pinned=p.pinned, in_force_from=c.in_force_from,
+                                   in_force_to=c.in_force_to, relevance=p.relevance))
+    return out
+
+
+def generate(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    rnd = state.get("generation_round", 0) + 1
+    question = state["question"]
+    if state.get("feedback"):
+        question = f"{question}\n\n{state['feedback']}"
+    complexity = state["classification"].complexity
+    warnings: list[str] = []
+    try:
+        gen = ctx.generator.generate(question, state["passages"], as_of=state["as_of"], complexity=complexity)
+    except GenerationError as exc:
+        if ctx.fallback_generator is None:
+            raise
+        gen = ctx.fallback_generator.generate(state["question"], state["passages"], as_of=state["as_of"],
+                                              complexity=complexity)
+        warnings.append(f"The {ctx.generator.name} generator failed ({exc}); this answer was built offline "
+                        "from verbatim statute text instead.")
+    return {"generation": gen, "generation_round": rnd, "warnings": warnings, "feedback": None}
+
+
+def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+    """Every citation and quote in the draft, checked against the graph for the date. A draft that
+    cites provisions that do not exist or misquotes is sent back once with the failures named."""
+    ctx = runtime.context
+    gen: Generation = state["generation"]
+    text, spans = _marked_text(gen)
+    chunks = [{"id": p.chunk_id, "text": p.text, "act": p.act, "section": p.section} for p in state["passages"]]
+    report = ctx.verifier.verify(text, chunks, state["as_of"])
+    claims: list[dict[str, Any]] = []
+    quoted = [(q.start, q.end) for q in report.quotes]
+    # A section number inside a quotation is the statute's own cross-reference, not the answer's citation.
+    cits = [c for c in report.citations if not any(a <= c.start and c.end <= b for a, b in quoted)]
+    for i, s in enumerate(gen.sentences):
+        lo, hi = spans[i]
+        claims.append({
+            "text": s.text,
+            "chunk_ids": list(s.chunk_ids),
+            "citations": [c.model_dump(mode="json") for c in cits if lo <= c.start < hi],
+            "quotes": [q.model_dump(mode="json") for q in report.quotes if lo <= q.start < hi],
+        })  # fmt: skip
+    problems = [
+        c["message"] for cl in claims for c in cl["citations"] if c["label"] == "PROVISION" and c["status"] in FABRICATED
+    ] + [q["message"] for cl in claims for q in cl["quotes"] if q["status"] in ("misquoted", "misattributed")]
+    feedback = None
+    if problems and gen.generator != "extractive" and not gen.insufficient:
+        feedback = ("Your previous answer failed verification: " + "; ".join(problems[:8]) +
+                    ". Answer again citing only provisions in the documents and quoting them verbatim.")
+    return {"claims": claims, "answer_report": report.model_dump(mode="json"), "feedback": feedback}
+
+
+def verify_claims(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+    """SIMPLE: each claim against the passages it cites (one grounded-refinement pass). Otherwise
+    GenGround: each claim re-retrieves evidence on its own, then is aligned against it."""
+    ctx = runtime.context
+    gen: Generation = state["generation"]
+    by_id = {p.chunk_id: p for p in state["passages"]}
+    simple = state["classification"].complexity is Complexity.SIMPLE
+    out = []
+    for claim in state["claims"]:
+        cited = [by_id[c] for c in claim["chunk_ids"] if c in by_id]
+        if gen.insufficient:
+            out.append({**claim, "verdict": Verdict.SUPPORTED.value, "reasons": ["states that the sources do not answer"],
+                        "evidence": [], "best_chunk_id": None, "agreement": 0.0, "relevance": 0.0, "insufficient": True})
+            continue
+        if simple:
+            evidence = cited or list(state["passages"][:3])
+        else:
+            again = [to_passage(r) for r in ctx.retriever.retrieve(claim["text"], ctx.settings.claim_k,
+                                                                     as_of=state["as_of"])]
+            evidence = _union(cited, again)
+        verdict, reasons, best = _judge(ctx, claim, evidence)
+        out.append({
+            **claim, "verdict": verdict.value, "reasons": reasons, "evidence": [p.chunk_id for p in evidence],
+            "best_chunk_id": best, "agreement": _agreement(best, claim["chunk_ids"]),
+            "relevance": max((p.relevance for p in (cited or evidence)), default=0.0),
+        })  # fmt: skip
+    method = "grounded-refinement" if simple else "genground"
+    return {"claims": out, "summary": {"method": method, "aligner": ctx.aligner.name}}
+
+
+def _judge(ctx: WorkflowContext, claim: dict[str, Any], evidence: Sequence[Passage]) -> tuple[Verdict, list[str], str | None]:
+    bad = [c for c in claim["citations"] if c["label"] == "PROVISION" and c["status"] in FABRICATED]
+    if bad:
+        return Verdict.UNSUPPORTED, [c["message"] for c in bad], None
+    misquoted = [q for q in claim["quotes"] if q["status"] == "misquoted"]
+    if misquoted:
+        return Verdict.CONTRADICTED, [q["message"] for q in misquoted], None
+    misattributed = [q for q in claim["quotes"] if q["status"] == "misattributed"]
+    if misattributed:
+        return Verdict.UNSUPPORTED, [q["message"] for q in misattributed], None
+    a = ctx.aligner.align(claim["text"], evidence)
+    return a.verdict, list(a.reasons), a.best_chunk_id
+
+
+def _agreement(best: str | None, cited: Sequence[str]) -> float:
+    """Does independent re-retrieval land on the chunk the claim cited?"""
+    if not best or not cited:
+        return 0.0
+    if best in cited:
+        return 1.0
+    b = best.split(":")
+    if any(c.split(":")[:2] == b[:2] for c in cited):
+        return 0.8
+    if any(c.split(":")[0] == b[0] for c in cited):
+        return 0.4
+    return 0.0
+
+
+def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+    """Drop UNSUPPORTED and CONTRADICTED claims, caveat PARTIALLY_SUPPORTED ones, number the
+    sources, and attach a warning for every cited provision that is not current law on the date."""
+    claims = state["claims"]
+    kept = [c for c in claims if c["verdict"] in (Verdict.SUPPORTED.value, Verdict.PARTIALLY_SUPPORTED.value)]
+    by_id = {p.chunk_id: p for p in state["passages"]}
+    numbers: dict[str, int] = {}
+    parts = []
+    for c in kept:
+        marks = []
+        for cid in c["chunk_ids"]:
+            numbers.setdefault(cid, len(numbers) + 1)
+            marks.append(f"[{numbers[cid]}]")
+        text = c["text"] + (" " + "".join(marks) if marks else "")
+        if c["verdict"] == Verdict.PARTIALLY_SUPPORTED.value:
+            text += " (only partly supported by the cited text: verify before relying on it)"
+        parts.append(text)
+    removed = [c for c in claims if c not in kept]
+    warnings: list[str] = []
+    if removed:
+        warnings.append(f"{len(removed)} statement(s) removed because the statutes do not support them: "
+                        + "; ".join(f"\"{_short(c['text'])}\" ({'; '.join(c['reasons'][:2])})" for c in removed))
+    seen: set[str] = set()
+    for c in kept:
+        for cit in c["citations"]:
+            if cit["label"] == "PROVISION" and cit["status"] in OUT_OF_FORCE | {"unchecked"} and cit["message"] not in seen:
+                seen.add(cit["message"])
+                warnings.append(cit["message"])
+    sources = [
+        {"n": n, "chunk_id": cid, "act": by_id[cid].act if cid in by_id else cid.split(":")[0],
+         "section": by_id[cid].section if cid in by_id else cid.split(":")[1],
+         "heading": by_id[cid].heading if cid in by_id else None, "status": by_id[cid].status if cid in by_id else None}
+        for cid, n in numbers.items()
+    ]  # fmt: skip
+    summary = {
+        **state.get("summary", {}),
+        "claims": len(claims),
+        "supported": sum(c["verdict"] == Verdict.SUPPORTED.value for c in kept),
+        "partial": sum(c["verdict"] == Verdict.PARTIALLY_SUPPORTED.value for c in kept),
+        "removed": len(removed),
+        "contradicted": sum(c["verdict"] == Verdict.CONTRADICTED.value for c in removed),
+    }
+    answer = " ".join(parts) if kept else NO_ANSWER
+    return {"kept": kept, "answer": answer, "sources": sources, "summary": summary, "warnings": warnings}
+
+
+def score_confidence(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+    kept = [c for c in state.get("kept", []) if not c.get("insufficient")]
+    provisions = [cit for c in kept for cit in c["citations"] if cit["label"] == "PROVISION"]
+    recency = {"verified": 1.0, "unchecked": 0.5, "unresolved": 0.5}
+    c = conf.score(
+        relevances=[c["relevance"] for c in kept],
+        citation_statuses=[p["status"] for p in provisions],
+        authorities=["statute" for _ in kept],  # every indexed chunk is statute text
+        agreements=[c["agreement"] for c in kept],
+        recencies=[recency.get(p["status"], 0.0) for p in provisions],
+        specificity=_specificity(state),
+    )
+    return {"confidence": c.as_dict()}
+
+
+def _specificity(state: WorkflowState) -> float:
+    if any(c["label"] == "PROVISION" for c in state.get("question_checks", [])):
+        return 1.0
+    return min(1.0, len(content_stems(state["question"])) / 10)
+
+
+def finalise(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "answer" not in state:  # the question named only provisions that do not exist
+        missing = [c["message"] for c in state.get("question_checks", []) if c["status"] in FABRICATED]
+        out["answer"] = " ".join(missing)
+        out["sources"] = []
+        out["kept"] = []
+        out["claims"] = []
+        out["summary"] = {"claims": 0, "supported": 0, "partial": 0, "removed": 0, "contradicted": 0,
+                          "method": "none: the named provisions do not exist"}
+        out["confidence"] = score_confidence({**state, "kept": []}, runtime)["confidence"]
+        return out
+    confidence = state["confidence"]
+    if confidence["label"] == "Low" and state.get("kept") and not state["generation"].insufficient:
+        out["answer"] = f"{conf.LOW_WARNING}\n\n{state['answer']}"
+    return out
+
+
+def _marked_text(gen: Generation) -> tuple[str, list[tuple[int, int]]]:
+    """The draft as one text with ``[chunk-id]`` after each sentence (how the verifier attributes
+    quotes), and each sentence's span in it."""
+    parts, spans, pos = [], [], 0
+    for s in gen.sentences:
+        piece = s.text + "".join(f" [{c}]" for c in s.chunk_ids)
+        spans.append((pos, pos + len(piece)))
+        parts.append(piece)
+        pos += len(piece) + 1
+    return " ".join(parts), spans
+
+
+def _union(first: Sequence[Passage], second: Sequence[Passage]) -> list[Passage]:
+    seen = {p.chunk_id for p in first}
+    return [*first, *(p for p in second if p.chunk_id not in seen)]
+
+
+def _short(text: str, n: int = 90) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"

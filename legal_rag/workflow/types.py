@@ -1,0 +1,141 @@
+"""The seams of the research workflow: value types and small Protocols.
+
+Every node of the LangGraph workflow talks to the outside world through one of these Protocols
+(``Classifier``, ``Generator``, ``Aligner``); real implementations are injected through
+``workflow.context.WorkflowContext`` and no node builds a client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from graph_schema.errors import LegalRagError, RetryableError
+
+
+class Complexity(StrEnum):
+    SIMPLE = "SIMPLE"
+    """A direct lookup: "what does s.138 NI Act say"."""
+    STANDARD = "STANDARD"
+    """One legal issue needing one or two provisions."""
+    COMPLEX = "COMPLEX"
+    """Several issues, Acts or parties."""
+    ANALYTICAL = "ANALYTICAL"
+    """Compare, analyse implications, change over time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Classification:
+    complexity: Complexity
+    method: str
+    """"rules" or "claude"."""
+    features: dict[str, float] = field(default_factory=dict)
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A retrieved chunk as the generator and aligner see it."""
+
+    chunk_id: str
+    act: str
+    section: str
+    heading: str
+    """ "BNS s.103(1) Punishment for murder"."""
+    text: str
+    status: str
+    score: float = 0.0
+    """Fused retrieval score (``inf`` for a provision named in the question)."""
+    pinned: str | None = None
+    """ "cited", "successor" or "predecessor" when the question named the provision."""
+    in_force_from: str | None = None
+    in_force_to: str | None = None
+    relevance: float = 0.0
+    """0..1 closeness to the question on an absolute scale (the dense cosine; 1.0 when named in it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSentence:
+    """One sentence of an answer and the chunk ids it rests on (empty: it rests on nothing)."""
+
+    text: str
+    chunk_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """What one model call cost. Zero for the offline generator."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cost_usd: float = 0.0
+    time_to_first_token_ms: float | None = None
+    total_ms: float = 0.0
+    retries: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    sentences: tuple[AnswerSentence, ...]
+    generator: str
+    """ "extractive", "anthropic" or "openai-compatible"."""
+    model: str | None = None
+    insufficient: bool = False
+    """The generator found that the sources do not answer the question (it says so in ``sentences``)."""
+    usage: Usage = field(default_factory=Usage)
+
+
+class Generator(Protocol):
+    """Question + retrieved passages -> answer sentences, each carrying the chunk ids it rests on.
+
+    Implementations must only cite chunk ids from ``passages``; anything else is caught downstream
+    anyway (claims citing unknown chunks get no evidence and are verified on their own).
+    """
+
+    name: str
+
+    def generate(
+        self, question: str, passages: Sequence[Passage], *, as_of: str, complexity: Complexity
+    ) -> Generation: ...
+
+
+class Verdict(StrEnum):
+    SUPPORTED = "SUPPORTED"
+    PARTIALLY_SUPPORTED = "PARTIALLY_SUPPORTED"
+    UNSUPPORTED = "UNSUPPORTED"
+    CONTRADICTED = "CONTRADICTED"
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    verdict: Verdict
+    score: float
+    """0..1, how well the best evidence supports the claim."""
+    reasons: tuple[str, ...] = ()
+    best_chunk_id: str | None = None
+    method: str = "offline"
+
+
+class Aligner(Protocol):
+    """Does the evidence support the claim? Hard contradictions (numbers, durations, negation,
+    shall/may, a different Act or section) must come back CONTRADICTED, not merely low-scored."""
+
+    name: str
+
+    def align(self, claim: str, evidence: Sequence[Passage]) -> Alignment: ...
+
+
+class Classifier(Protocol):
+    def classify(self, question: str) -> Classification: ...
+
+
+class GenerationError(LegalRagError):
+    """A model call failed for good (after retries) or returned something unusable."""
+
+
+class ModelOverloadedError(GenerationError, RetryableError):
+    """Rate-limited or overloaded after every retry: worth trying again later."""
