@@ -1,0 +1,1 @@
+"""The research workflow: complexity routing, grounded generation, GenGround verification, confidence."""

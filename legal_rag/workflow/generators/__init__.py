@@ -1,0 +1,1 @@
+"""Generators: extractive (offline default), Anthropic Claude, OpenAI-compatible servers."""
