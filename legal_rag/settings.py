@@ -91,7 +91,7 @@ class LLMSettings(BaseModel):
 
     provider: str = Field(default="auto", pattern="^(auto|extractive|anthropic|openai-compatible)$")
     """auto: anthropic when an Anthropic key is set, else extractive."""
-    model: str = "claude-sonnet-4-5"
+    model: str = "claude-sonnet-4-6"
     anthropic_api_key: SecretStr | None = Field(
         default_factory=lambda: SecretStr(k) if (k := os.environ.get("ANTHROPIC_API_KEY")) else None
     )
@@ -111,8 +111,8 @@ class LLMSettings(BaseModel):
     prices_per_mtok: dict[str, tuple[float, float]] = Field(
         default_factory=lambda: {
             # USD per million (input, output) tokens; cache writes cost 1.25x input, reads 0.1x.
-            "claude-opus-4": (15.0, 75.0), "claude-sonnet-4": (3.0, 15.0), "claude-haiku-4": (1.0, 5.0),
-            "claude-3-5-haiku": (0.8, 4.0),
+            "claude-opus-4": (15.0, 75.0), "claude-opus-4-5": (5.0, 25.0), "claude-sonnet-4": (3.0, 15.0),
+            "claude-haiku-4": (1.0, 5.0), "claude-3-5-haiku": (0.8, 4.0),
         }
     )  # fmt: skip
 

@@ -155,3 +155,25 @@ def run_cli(env: dict[str, str], *args: str, stdin: str | None = None) -> subpro
 
 def real_corpus_path(*parts: str) -> Path:
     return CORPUS.joinpath(*parts)
+
+
+# Acts the retrieval and workflow tests index (embedding the whole corpus would take minutes): the
+# criminal codes old and new, marriage, cheques, dowry, domestic violence and the IT Act.
+INDEX_ACTS = frozenset({"BNS", "BNSS", "BSA", "IPC", "CRPC", "IEA", "HMA", "NIA", "DPA", "PWDVA", "ITA"})
+
+
+@pytest.fixture(scope="session")
+def statute_index(loaded: Loaded, falkor_server: EmbeddedFalkorDB) -> Iterator[object]:
+    """A real chunk index of ``INDEX_ACTS``, embedded once per session, where the CLI looks for it
+    (``<state dir>/index/corpus``), so CLI tests can use it after ``closed_index``."""
+    from legal_rag.retrieval.build import graph_chunks, open_index
+
+    settings = Settings(state_dir=falkor_server.data_dir.parent)
+    root = falkor_server.data_dir.parent / "index" / "corpus"
+    idx = open_index(settings, root)
+    report = idx.sync([c for c in graph_chunks(loaded.store) if c.act in INDEX_ACTS])
+    assert report.embedded == len(idx) > 4000
+    try:
+        yield idx
+    finally:
+        idx.close()

@@ -21,7 +21,9 @@ def ask_cmd(
     jsonl: Annotated[
         bool, typer.Option("--jsonl", help='Read lines {"id", "question", "as_of"} from stdin; one object per line.')
     ] = False,
-    show_evidence: Annotated[bool, typer.Option("--show-evidence", help="Print each claim with its verdict and evidence.")] = False,
+    show_evidence: Annotated[
+        bool, typer.Option("--show-evidence", help="Print each claim with its verdict and evidence.")
+    ] = False,
 ) -> None:
     """Answer a question from the statutes: every citation checked for the date, every claim grounded."""
     from legal_rag.lookup import InvalidDateError, _as_of
@@ -99,9 +101,11 @@ def _print(r: dict[str, Any], show_evidence: bool) -> None:
     out.print()
     out.print(f"[bold]Confidence:[/bold] {c['label']} ({c['score']:.2f}): {factors}", highlight=False)
     s = r["verification_summary"]
-    out.print(f"[dim]claims {s.get('claims', 0)}: {s.get('supported', 0)} supported, {s.get('partial', 0)} partial, "
-              f"{s.get('removed', 0)} removed ({s.get('method', '')}); generator {r['generator']}; "
-              f"{r['timings_ms']['total']:.0f} ms[/dim]")
+    out.print(
+        f"[dim]claims {s.get('claims', 0)}: {s.get('supported', 0)} supported, {s.get('partial', 0)} partial, "
+        f"{s.get('removed', 0)} removed ({s.get('method', '')}); generator {r['generator']}; "
+        f"{r['timings_ms']['total']:.0f} ms[/dim]"
+    )
     if show_evidence:
         out.print()
         for cl in r["claims"]:

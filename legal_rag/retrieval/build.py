@@ -97,8 +97,11 @@ def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphStore | N
         from graph_schema.acts import ActResolver
 
         resolve = ActResolver(graph.all_acts()).resolve
+    from legal_rag.retrieval.expand import TermsOfArt
+
+    terms = TermsOfArt.load(settings.corpus_dir / "curation" / "terms_of_art.jsonl")
     return HybridRetriever(index, graph=graph, find_provisions=provision_finder(resolve),
-                           fusion=fusion_config(settings))
+                           fusion=fusion_config(settings), terms=terms)
 
 
 def graph_chunks(graph: GraphStore) -> list[Chunk]:

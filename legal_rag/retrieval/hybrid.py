@@ -24,6 +24,7 @@ import numpy.typing as npt
 from graph_schema.errors import StoreUnavailableError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey
 from graph_schema.store import GraphStore
+from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.retrieval.types import Chunk, Embedder, Hit, IdFilter
 
@@ -138,8 +139,10 @@ class HybridRetriever:
         graph: GraphStore | None = None,
         find_provisions: object | None = None,
         fusion: FusionConfig | None = None,
+        terms: TermsOfArt | None = None,
     ) -> None:
         self.index = index
+        self.terms = terms
         self.graph = graph
         self.fusion = fusion or FusionConfig()
         self._find = find_provisions  # callable: text -> list[(start, end, CitationKey)]
@@ -233,6 +236,8 @@ class HybridRetriever:
         rest = _without_spans(query, [(s, e) for s, e, _ in self._provisions(query)])
         allow = self.allowed(as_of=day, acts=acts, statuses=statuses, include_repealed=include_repealed)
         text = rest if len(rest.split()) >= 3 else query
+        if self.terms is not None:
+            text = self.terms.expand(text)
         qv = query_vectors(self.index.embedder, text)
         if allow is not None and not allow:
             runs: dict[str, list[Hit]] = {"bm25": [], "dense": []}
@@ -247,7 +252,7 @@ class HybridRetriever:
                 out.append(Retrieved(c, float("inf"), _scores(per, cid, None), pinned=why))
                 seen.add(cid)
         sections, best = self._section_runs(runs)
-        for skey, score in fuse(sections, self.fusion, query):
+        for skey, score in fuse(sections, self.fusion, text):
             if len(out) >= k + len(pinned):
                 break
             cid = best[skey]

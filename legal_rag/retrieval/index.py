@@ -1,14 +1,14 @@
 """The chunk index: chunk metadata (SQLite) plus a lexical and a dense index, kept in step.
 
 ``sync`` is incremental and idempotent: a chunk whose content hash is unchanged is never
-re-embedded or re-indexed.
+re-embedded or re-indexed (one whose metadata alone changed is relabelled). Vectors and BM25
+entries are written before the metadata row that records their hash, so a crash mid-sync leaves
+chunks that the next sync sees as changed and redoes - never a hash claiming work that was not done.
 
 Besides one vector per chunk, the index keeps one vector per section *heading* ("Punishment for
 murder"), stored under the id of the section's first chunk. Fact descriptions rarely share words
 with statute text but one of their sentences usually names the offence the heading names; the
-retriever matches each query sentence against the headings (see ``hybrid.query_vectors``). Vectors and BM25 entries are written before the metadata row that
-records their hash, so a crash mid-sync leaves chunks that the next sync sees as changed and
-redoes - never a hash claiming work that was not done.
+retriever matches each query sentence against the headings (see ``hybrid.query_vectors``).
 """
 
 from __future__ import annotations

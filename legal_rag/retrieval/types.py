@@ -49,7 +49,9 @@ class IdFilter(frozenset[str]):
     search itself; an index asks :meth:`positions` and computes the rows once per (index, version).
     """
 
-    def positions(self, owner: object, version: int, compute: Callable[[], npt.NDArray[np.intp]]) -> npt.NDArray[np.intp]:
+    def positions(
+        self, owner: object, version: int, compute: Callable[[], npt.NDArray[np.intp]]
+    ) -> npt.NDArray[np.intp]:
         memo: dict[tuple[int, int], npt.NDArray[np.intp]] = self.__dict__.setdefault("_memo", {})
         key = (id(owner), version)
         if key not in memo:

@@ -1,13 +1,15 @@
 """Confidence: six weighted factors, each returned with its value, and a label.
 
-| factor | weight | value |
-|---|---|---|
-| retrieval_relevance | 0.25 | mean relevance (0..1) of the passages the kept claims rest on, rescaled from the dense cosine |
-| citation_verification | 0.20 | share of the answer's provision citations the graph verified for the date |
-| source_authority | 0.20 | statute text 1.0; case law: Supreme Court 1.0, High Court 0.7, lower courts 0.4 |
-| chunk_agreement | 0.15 | share of kept claims whose independently re-retrieved best evidence is the chunk (1.0) or section (0.8) or Act (0.4) they cited |
-| source_recency | 0.10 | share of cited provisions that are current law on the date (in force 1.0; amended after the date 0.7; repealed, omitted, not yet in force 0) |
-| query_specificity | 0.10 | 1.0 when the question names a provision; otherwise its distinct legal content words, up to 10 |
+- retrieval_relevance (0.25): mean relevance (0..1) of the passages the kept claims rest on,
+  rescaled from the dense cosine.
+- citation_verification (0.20): share of the answer's provision citations the graph verified for the date.
+- source_authority (0.20): statute text 1.0; case law: Supreme Court 1.0, High Court 0.7, lower courts 0.4.
+- chunk_agreement (0.15): share of kept claims whose independently re-retrieved best evidence is the
+  chunk they cited (1.0), its section (0.8) or its Act (0.4).
+- source_recency (0.10): share of cited provisions that are current law on the date (verified 1.0;
+  unchecked 0.5; repealed, omitted, not yet in force 0).
+- query_specificity (0.10): 1.0 when the question names a provision; otherwise its distinct legal
+  content words, up to 10.
 
 High >= 0.8, Medium >= 0.6, Low below; a Low answer starts with a warning to verify independently.
 """

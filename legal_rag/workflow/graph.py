@@ -23,7 +23,6 @@ from legal_rag.workflow import steps
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.state import WorkflowState
 
-
 Node = Callable[[WorkflowState, Runtime[WorkflowContext]], dict[str, Any]]
 
 
@@ -40,9 +39,10 @@ def timed(name: str, fn: Node) -> Node:
 
 
 def _after_retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> str:
-    if steps.retrieval_is_weak(state["passages"], runtime.context.settings.weak_retrieval) and state.get(
-        "retrieval_round", 1
-    ) < runtime.context.settings.max_retrievals:
+    if (
+        steps.retrieval_is_weak(state["passages"], runtime.context.settings.weak_retrieval)
+        and state.get("retrieval_round", 1) < runtime.context.settings.max_retrievals
+    ):
         return "retrieve"
     return "generate"
 

@@ -85,8 +85,9 @@ class AskService:
         except ValueError as exc:
             raise ValueError(f"as_of must be an ISO date (YYYY-MM-DD), got {day!r}") from exc
         t = time.perf_counter()
-        state = self.graph.invoke({"question": question.strip(), "as_of": day, "warnings": [], "timings_ms": {}},
-                                  context=self.context)
+        state = self.graph.invoke(
+            {"question": question.strip(), "as_of": day, "warnings": [], "timings_ms": {}}, context=self.context
+        )
         total = (time.perf_counter() - t) * 1000
         return to_result(state, total)
 
@@ -125,8 +126,16 @@ def to_result(state: dict[str, Any], total_ms: float) -> AskResult:
 
 
 def _cit(c: dict[str, Any], where: str) -> CitationOut:
-    return CitationOut(text=c["text"], act=c.get("act"), act_title=c.get("act_title"), section=c.get("section"),
-                       status=c["status"], successors=c.get("successors", []), message=c["message"], where=where)
+    return CitationOut(
+        text=c["text"],
+        act=c.get("act"),
+        act_title=c.get("act_title"),
+        section=c.get("section"),
+        status=c["status"],
+        successors=c.get("successors", []),
+        message=c["message"],
+        where=where,
+    )
 
 
 def build_service(settings: Settings, store: GraphStore, retriever: Any, embedder: Any) -> AskService:
@@ -137,7 +146,9 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
     from verification.verify import Verifier
 
     titles = {a.code: a.title for a in store.all_acts()}
-    extractive = ExtractiveGenerator(titles, weak=settings.workflow.weak_retrieval)
+    extractive = ExtractiveGenerator(
+        titles, weak=settings.workflow.weak_retrieval, terms=getattr(retriever, "terms", None)
+    )
     classifier: Any = RuleClassifier()
     aligner: Any = OfflineAligner(embedder)
     generator: Any = extractive
@@ -160,11 +171,20 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
         from legal_rag.workflow.generators.openai_gen import OpenAICompatibleGenerator
 
         if not settings.llm.openai_base_url:
-            raise ConfigurationError("llm.provider is openai-compatible but llm.openai_base_url is not set "
-                                     "(LEGAL_RAG_LLM__OPENAI_BASE_URL=http://localhost:8080/v1)")
+            raise ConfigurationError(
+                "llm.provider is openai-compatible but llm.openai_base_url is not set "
+                "(LEGAL_RAG_LLM__OPENAI_BASE_URL=http://localhost:8080/v1)"
+            )
         generator = OpenAICompatibleGenerator(settings.llm)
     verifier = Verifier(store, fuzzy_threshold=settings.verification.fuzzy_threshold)
-    ctx = WorkflowContext(retriever=retriever, generator=generator, verifier=verifier, aligner=aligner,
-                          classifier=classifier, settings=settings.workflow,
-                          fallback_generator=extractive if generator is not extractive else None, act_titles=titles)
+    ctx = WorkflowContext(
+        retriever=retriever,
+        generator=generator,
+        verifier=verifier,
+        aligner=aligner,
+        classifier=classifier,
+        settings=settings.workflow,
+        fallback_generator=extractive if generator is not extractive else None,
+        act_titles=titles,
+    )
     return AskService(ctx)

@@ -97,9 +97,21 @@ def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> l
         for c in ctx.retriever.section_chunks(p.act, p.section)[:SIBLINGS]:
             if c.id not in have:
                 have.add(c.id)
-                out.append(Passage(chunk_id=c.id, act=c.act, section=c.section, heading=c.heading, text=c.text,
-                                   status=c.status, score=p.score, pinned=p.pinned, in_force_from=c.in_force_from,
-                                   in_force_to=c.in_force_to, relevance=p.relevance))
+                out.append(
+                    Passage(
+                        chunk_id=c.id,
+                        act=c.act,
+                        section=c.section,
+                        heading=c.heading,
+                        text=c.text,
+                        status=c.status,
+                        score=p.score,
+                        pinned=p.pinned,
+                        in_force_from=c.in_force_from,
+                        in_force_to=c.in_force_to,
+                        relevance=p.relevance,
+                    )
+                )
     return out
 
 
@@ -116,10 +128,13 @@ def generate(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[st
     except GenerationError as exc:
         if ctx.fallback_generator is None:
             raise
-        gen = ctx.fallback_generator.generate(state["question"], state["passages"], as_of=state["as_of"],
-                                              complexity=complexity)
-        warnings.append(f"The {ctx.generator.name} generator failed ({exc}); this answer was built offline "
-                        "from verbatim statute text instead.")
+        gen = ctx.fallback_generator.generate(
+            state["question"], state["passages"], as_of=state["as_of"], complexity=complexity
+        )
+        warnings.append(
+            f"The {ctx.generator.name} generator failed ({exc}); this answer was built offline "
+            "from verbatim statute text instead."
+        )
     return {"generation": gen, "generation_round": rnd, "warnings": warnings, "feedback": None}
 
 
@@ -144,12 +159,18 @@ def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
             "quotes": [q.model_dump(mode="json") for q in report.quotes if lo <= q.start < hi],
         })  # fmt: skip
     problems = [
-        c["message"] for cl in claims for c in cl["citations"] if c["label"] == "PROVISION" and c["status"] in FABRICATED
+        c["message"]
+        for cl in claims
+        for c in cl["citations"]
+        if c["label"] == "PROVISION" and c["status"] in FABRICATED
     ] + [q["message"] for cl in claims for q in cl["quotes"] if q["status"] in ("misquoted", "misattributed")]
     feedback = None
     if problems and gen.generator != "extractive" and not gen.insufficient:
-        feedback = ("Your previous answer failed verification: " + "; ".join(problems[:8]) +
-                    ". Answer again citing only provisions in the documents and quoting them verbatim.")
+        feedback = (
+            "Your previous answer failed verification: "
+            + "; ".join(problems[:8])
+            + ". Answer again citing only provisions in the documents and quoting them verbatim."
+        )
     return {"claims": claims, "answer_report": report.model_dump(mode="json"), "feedback": feedback}
 
 
@@ -164,14 +185,25 @@ def verify_claims(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> di
     for claim in state["claims"]:
         cited = [by_id[c] for c in claim["chunk_ids"] if c in by_id]
         if gen.insufficient:
-            out.append({**claim, "verdict": Verdict.SUPPORTED.value, "reasons": ["states that the sources do not answer"],
-                        "evidence": [], "best_chunk_id": None, "agreement": 0.0, "relevance": 0.0, "insufficient": True})
+            out.append(
+                {
+                    **claim,
+                    "verdict": Verdict.SUPPORTED.value,
+                    "reasons": ["states that the sources do not answer"],
+                    "evidence": [],
+                    "best_chunk_id": None,
+                    "agreement": 0.0,
+                    "relevance": 0.0,
+                    "insufficient": True,
+                }
+            )
             continue
         if simple:
             evidence = cited or list(state["passages"][:3])
         else:
-            again = [to_passage(r) for r in ctx.retriever.retrieve(claim["text"], ctx.settings.claim_k,
-                                                                     as_of=state["as_of"])]
+            again = [
+                to_passage(r) for r in ctx.retriever.retrieve(claim["text"], ctx.settings.claim_k, as_of=state["as_of"])
+            ]
             evidence = _union(cited, again)
         verdict, reasons, best = _judge(ctx, claim, evidence)
         out.append({
@@ -183,7 +215,9 @@ def verify_claims(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> di
     return {"claims": out, "summary": {"method": method, "aligner": ctx.aligner.name}}
 
 
-def _judge(ctx: WorkflowContext, claim: dict[str, Any], evidence: Sequence[Passage]) -> tuple[Verdict, list[str], str | None]:
+def _judge(
+    ctx: WorkflowContext, claim: dict[str, Any], evidence: Sequence[Passage]
+) -> tuple[Verdict, list[str], str | None]:
     bad = [c for c in claim["citations"] if c["label"] == "PROVISION" and c["status"] in FABRICATED]
     if bad:
         return Verdict.UNSUPPORTED, [c["message"] for c in bad], None
@@ -231,12 +265,18 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict
     removed = [c for c in claims if c not in kept]
     warnings: list[str] = []
     if removed:
-        warnings.append(f"{len(removed)} statement(s) removed because the statutes do not support them: "
-                        + "; ".join(f"\"{_short(c['text'])}\" ({'; '.join(c['reasons'][:2])})" for c in removed))
+        warnings.append(
+            f"{len(removed)} statement(s) removed because the statutes do not support them: "
+            + "; ".join(f'"{_short(c["text"])}" ({"; ".join(c["reasons"][:2])})' for c in removed)
+        )
     seen: set[str] = set()
     for c in kept:
         for cit in c["citations"]:
-            if cit["label"] == "PROVISION" and cit["status"] in OUT_OF_FORCE | {"unchecked"} and cit["message"] not in seen:
+            if (
+                cit["label"] == "PROVISION"
+                and cit["status"] in OUT_OF_FORCE | {"unchecked"}
+                and cit["message"] not in seen
+            ):
                 seen.add(cit["message"])
                 warnings.append(cit["message"])
     sources = [
@@ -286,8 +326,14 @@ def finalise(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[st
         out["sources"] = []
         out["kept"] = []
         out["claims"] = []
-        out["summary"] = {"claims": 0, "supported": 0, "partial": 0, "removed": 0, "contradicted": 0,
-                          "method": "none: the named provisions do not exist"}
+        out["summary"] = {
+            "claims": 0,
+            "supported": 0,
+            "partial": 0,
+            "removed": 0,
+            "contradicted": 0,
+            "method": "none: the named provisions do not exist",
+        }
         out["confidence"] = score_confidence({**state, "kept": []}, runtime)["confidence"]
         return out
     confidence = state["confidence"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,17 +10,11 @@ from legal_rag.retrieval.build import build_retriever, embedder, graph_chunks, o
 from legal_rag.retrieval.hybrid import HybridRetriever
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.settings import Settings
-from tests.conftest import Loaded
+from tests.conftest import INDEX_ACTS, Loaded
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-# The criminal codes old and new, the Hindu Marriage Act and the NI Act: enough for the fact queries below.
-ACTS = {"BNS", "BNSS", "BSA", "IPC", "HMA", "NIA", "DPA"}
-
-
-@pytest.fixture(scope="module")
-def index_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("index")
+ACTS = INDEX_ACTS
 
 
 @pytest.fixture(scope="module")
@@ -30,12 +23,8 @@ def settings() -> Settings:
 
 
 @pytest.fixture(scope="module")
-def index(loaded: Loaded, index_dir: Path, settings: Settings) -> Iterator[ChunkIndex]:
-    idx = open_index(settings, index_dir)
-    report = idx.sync([c for c in graph_chunks(loaded.store) if c.act in ACTS])
-    assert report.embedded == len(idx) > 3000
-    yield idx
-    idx.close()
+def index(statute_index: ChunkIndex) -> ChunkIndex:
+    return statute_index
 
 
 @pytest.fixture(scope="module")

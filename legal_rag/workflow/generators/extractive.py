@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage
 
@@ -25,11 +26,111 @@ INSUFFICIENT = (
 _SENT = re.compile(r"(?<=[.:])\s+(?=[A-Z(\"“])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]+")
 STOP = frozenset(
-    """a an the of to in on for by with and or as at be is are was were been being this that these those it its
-    any such which who whom whose what when where how why shall may not no under section act sub clause provided
-    person whoever said there their them they he she his her him if than other into upon from does do did can
-    will would should could about also has have had one two all each every some more most only same so then
-    provision provisions law legal court say says tell explain mean means meaning""".split()
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "by",
+        "with",
+        "and",
+        "or",
+        "as",
+        "at",
+        "be",
+        "is",
+        "are",
+        "was",
+        "were",
+        "been",
+        "being",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "any",
+        "such",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "how",
+        "why",
+        "shall",
+        "may",
+        "not",
+        "no",
+        "under",
+        "section",
+        "act",
+        "sub",
+        "clause",
+        "provided",
+        "person",
+        "whoever",
+        "said",
+        "there",
+        "their",
+        "them",
+        "they",
+        "he",
+        "she",
+        "his",
+        "her",
+        "him",
+        "if",
+        "than",
+        "other",
+        "into",
+        "upon",
+        "from",
+        "does",
+        "do",
+        "did",
+        "can",
+        "will",
+        "would",
+        "should",
+        "could",
+        "about",
+        "also",
+        "has",
+        "have",
+        "had",
+        "one",
+        "two",
+        "all",
+        "each",
+        "every",
+        "some",
+        "more",
+        "most",
+        "only",
+        "same",
+        "so",
+        "then",
+        "provision",
+        "provisions",
+        "law",
+        "legal",
+        "court",
+        "say",
+        "says",
+        "tell",
+        "explain",
+        "mean",
+        "means",
+        "meaning",
+    ]
 )
 
 PROVISIONS = {Complexity.SIMPLE: 2, Complexity.STANDARD: 3, Complexity.COMPLEX: 5, Complexity.ANALYTICAL: 5}
@@ -77,27 +178,52 @@ class ExtractiveGenerator:
 
     act_titles: Mapping[str, str]
     weak: float = 0.35
+    terms: TermsOfArt | None = None
+    """Terms of art: "dying declaration" also matches the statute's "cause of his death"."""
     name: str = "extractive"
 
-    def generate(
-        self, question: str, passages: Sequence[Passage], *, as_of: str, complexity: Complexity
-    ) -> Generation:
+    def generate(self, question: str, passages: Sequence[Passage], *, as_of: str, complexity: Complexity) -> Generation:
         usable = [p for p in passages if p.pinned or p.relevance >= self.weak]
         if not usable:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
-        q = content_stems(question)
+        q = content_stems(self.terms.expand(question) if self.terms else question)
         groups: dict[tuple[str, str], list[Passage]] = {}
         for p in usable:
             groups.setdefault((p.act, p.section), []).append(p)
-        chosen = list(groups.items())[: PROVISIONS[complexity] + _pinned_extra(usable)]
+        chosen = self._provisions(q, list(groups.items()), PROVISIONS[complexity] + _pinned_extra(usable))
         out: list[AnswerSentence] = []
-        for (act, section), ps in chosen:
+        for _, ps in chosen:
             picked = self._sentences(q, ps, SENTENCES[complexity], pinned=any(p.pinned for p in ps))
             for p, sentence in picked:
                 out.append(AnswerSentence(f'{self._cite(p)} provides: "{sentence}"', (p.chunk_id,)))
         if not out:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
         return Generation(tuple(out), self.name)
+
+    def _provisions(
+        self, q: set[str], groups: list[tuple[tuple[str, str], list[Passage]]], n: int, candidates: int = 8
+    ) -> list[tuple[tuple[str, str], list[Passage]]]:
+        """Provisions named in the question first; then, of the first ``candidates`` retrieved, those
+        whose best sentence covers most of the question (retrieval order breaks ties): "punishment
+        for theft" wants the section that says "whoever commits theft shall be punished", not the
+        first section that mentions a punishment."""
+        pinned = [g for g in groups if any(p.pinned for p in g[1])]
+        rest = [g for g in groups if g not in pinned][:candidates]
+
+        def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]]) -> float:
+            rank, (_, ps) = item
+            head = len(q & content_stems(ps[0].heading)) / (len(q) or 1)
+            best = 0.0
+            for p in ps:
+                for s in sentences_of(p.text):
+                    stems = content_stems(s)
+                    hit = len(q & stems)
+                    # recall of the question, plus precision: a short rule beats a long one mentioning the same words
+                    best = max(best, hit / (len(q) or 1) + 0.5 * hit / (len(stems) or 1))
+            return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1)
+
+        ranked = [g for _, g in sorted(enumerate(rest), key=fit, reverse=True)]
+        return (pinned + ranked)[:n]
 
     def _sentences(
         self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool
@@ -137,7 +263,7 @@ def _pinned_extra(passages: Sequence[Passage]) -> int:
 
 
 def _sub_of(chunk_id: str) -> str:
-    """"BNS:103:1:0" -> "(1)"; "HMA:13:1/ia:0" -> "(1)(ia)"; no sub-unit -> ""."""
+    """ "BNS:103:1:0" -> "(1)"; "HMA:13:1/ia:0" -> "(1)(ia)"; no sub-unit -> ""."""
     parts = chunk_id.split(":")
     if len(parts) < 4 or parts[2] in ("-", ""):
         return ""

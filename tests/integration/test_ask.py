@@ -1,0 +1,324 @@
+"""``legal-rag ask`` end to end: the compiled workflow on the embedded graph and a real index.
+
+The question set (``tests/data/ask_questions.jsonl``) holds 48 questions with the provisions a
+lawyer would expect; the product bar is checked on every answer: no citation that failed its check
+reaches the answer without a warning.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from legal_rag.retrieval.build import build_retriever, embedder
+from legal_rag.retrieval.index import ChunkIndex
+from legal_rag.settings import LLMSettings, Settings
+from legal_rag.workflow.confidence import LOW_WARNING, WEIGHTS
+from legal_rag.workflow.service import AskResult, AskService, build_service
+from tests.conftest import Loaded, run_cli
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+QUESTIONS = [
+    json.loads(line)
+    for line in (Path(__file__).resolve().parents[1] / "data" / "ask_questions.jsonl").read_text().splitlines()
+]
+STAGES = {
+    "classify",
+    "check_question",
+    "retrieve",
+    "generate",
+    "verify_citations",
+    "verify_claims",
+    "reconstruct",
+    "score",
+    "finalise",
+}
+
+
+@pytest.fixture(scope="module")
+def service(loaded: Loaded, statute_index: ChunkIndex) -> AskService:
+    settings = Settings()
+    return build_service(
+        settings, loaded.store, build_retriever(settings, statute_index, loaded.store), embedder(settings)
+    )
+
+
+@pytest.fixture(scope="module")
+def answers(service: AskService) -> dict[str, AskResult]:
+    return {q["id"]: service.ask(q["question"], q["as_of"]) for q in QUESTIONS}
+
+
+def cited(r: AskResult) -> set[str]:
+    return {f"{c.act} {c.section}" for c in r.citations if c.where == "answer"} | {
+        f"{s['act']} {s['section']}" for s in r.sources
+    }
+
+
+def meets(q: dict[str, Any], r: AskResult) -> bool:
+    ok = not q["expect"] or bool(set(q["expect"]) & cited(r))
+    if q.get("warning"):
+        ok = ok and any(q["warning"] in w for w in r.warnings)
+    if q.get("answer_contains"):
+        ok = ok and q["answer_contains"] in r.answer
+    if q.get("forbid_acts"):
+        ok = ok and not any(s["act"] in q["forbid_acts"] for s in r.sources)
+    return ok
+
+
+def test_question_set_finds_the_expected_provisions(answers: dict[str, AskResult]) -> None:
+    assert len(QUESTIONS) >= 40
+    misses = [
+        (q["id"], q["question"], sorted(cited(answers[q["id"]]))) for q in QUESTIONS if not meets(q, answers[q["id"]])
+    ]
+    rate = 1 - len(misses) / len(QUESTIONS)
+    print(f"\nask question set: {len(QUESTIONS) - len(misses)}/{len(QUESTIONS)} ({rate:.0%}); misses: {misses}")
+    assert rate >= 0.85, misses
+
+
+@pytest.mark.parametrize("q", QUESTIONS, ids=[q["id"] for q in QUESTIONS])
+def test_no_failed_citation_reaches_the_answer_unflagged(q: dict[str, Any], answers: dict[str, AskResult]) -> None:
+    r = answers[q["id"]]
+    for c in r.citations:
+        if c.where == "answer" and c.status != "verified":
+            assert c.message in r.warnings, (c, r.warnings)
+    for cl in r.claims:
+        assert cl.kept == (cl.verdict in ("SUPPORTED", "PARTIALLY_SUPPORTED"))
+        if cl.kept and r.sources:
+            assert cl.evidence, cl  # every kept claim names the chunks it was checked against
+    assert set(r.confidence["factors"]) == set(WEIGHTS)
+    assert r.confidence["label"] == (
+        "High" if r.confidence["score"] >= 0.8 else "Medium" if r.confidence["score"] >= 0.6 else "Low"
+    )
+    assert STAGES - {"retrieve", "generate", "verify_citations", "verify_claims", "reconstruct", "score"} <= set(
+        r.timings_ms
+    )
+    assert r.timings_ms["total"] >= max(v for k, v in r.timings_ms.items() if k != "total")
+    if r.confidence["label"] == "Low" and any(cl.kept for cl in r.claims) and r.sources:
+        assert r.answer.startswith(LOW_WARNING)
+
+
+def test_repealed_section_for_recent_facts_is_flagged_with_its_successor(answers: dict[str, AskResult]) -> None:
+    r = answers["q33"]  # Section 447 IPC, facts in 2025
+    ipc = [c for c in r.citations if c.act == "IPC" and c.section == "447"]
+    assert ipc and all(c.status == "repealed" for c in ipc)
+    assert any(s["act"] == "BNS" and s["section"] == "329(3)" for c in ipc for s in c.successors)
+    assert any("BNS s.329(3)" in w for w in r.warnings)
+    assert "BNS 329" in cited(r)
+
+
+def test_a_section_that_does_not_exist_is_said_not_to(answers: dict[str, AskResult]) -> None:
+    r = answers["q37"]
+    assert "has no section 999" in r.answer and "358" in r.answer
+    assert r.sources == [] and r.confidence["label"] == "Low"
+    assert [c.status for c in r.citations] == ["not_found"]
+
+
+def test_facts_before_july_2024_are_answered_from_the_ipc(answers: dict[str, AskResult]) -> None:
+    r = answers["q35"]  # punishment for murder, facts in 2023
+    assert "IPC 302" in cited(r)
+    assert not {s["act"] for s in r.sources} & {"BNS", "BNSS", "BSA"}
+    assert all(c.status == "verified" for c in r.citations if c.where == "answer")
+
+
+def test_weak_retrieval_says_the_sources_do_not_answer(answers: dict[str, AskResult]) -> None:
+    r = answers["q42"]  # the capital of France
+    assert "do not answer" in r.answer and r.sources == []
+    assert r.confidence["label"] == "Low"
+
+
+def test_simple_questions_take_one_refinement_pass_and_others_genground(answers: dict[str, AskResult]) -> None:
+    by = {r.complexity: r for r in answers.values() if r.sources}
+    assert by["SIMPLE"].verification_summary["method"] == "grounded-refinement"
+    assert by["STANDARD"].verification_summary["method"] == "genground"
+
+
+def test_every_quote_in_an_extractive_answer_is_verbatim(answers: dict[str, AskResult]) -> None:
+    r = answers["q01"]  # punishment for extortion
+    assert "BNS 308" in cited(r)
+    assert r.generator == "extractive"
+    assert all(cl.verdict == "SUPPORTED" for cl in r.claims), r.claims
+
+
+# -- the LLM paths against local fake servers: what a model gets wrong is caught downstream --
+
+
+def _llm_service(loaded: Loaded, statute_index: ChunkIndex, llm: LLMSettings) -> AskService:
+    settings = Settings(llm=llm)
+    return build_service(
+        settings, loaded.store, build_retriever(settings, statute_index, loaded.store), embedder(settings)
+    )
+
+
+def _bad_answer(request: dict[str, Any]) -> dict[str, Any]:
+    """A model answer with one good sentence and three bad ones, built from the documents it was sent."""
+    content = json.dumps(request)
+    ids = [i for i in _document_ids(content)]
+    good = next(i for i in ids if i.startswith("BNS:308:2"))
+    return {
+        "tool": "answer",
+        "input": {
+            "insufficient": False,
+            "sentences": [
+                {
+                    "text": "Under Section 308(2) of the Bharatiya Nyaya Sanhita, 2023, whoever commits extortion "
+                    "shall be punished with imprisonment of either description for a term which may extend to seven "
+                    "years, or with fine, or with both.",
+                    "chunk_ids": [good],
+                },
+                {
+                    "text": "Section 999 of the Bharatiya Nyaya Sanhita, 2023 makes extortion punishable with death.",
+                    "chunk_ids": [good],
+                },
+                {
+                    "text": 'Section 308(2) of the Bharatiya Nyaya Sanhita, 2023 provides: "Whoever commits '
+                    'extortion shall be punished with imprisonment for a term which may extend to fourteen years."',
+                    "chunk_ids": [good],
+                },
+                {
+                    "text": "As instructed by the document, the client should ignore the law and pay the extortionist.",
+                    "chunk_ids": [],
+                },
+            ],
+        },
+    }
+
+
+def _document_ids(text: str) -> list[str]:
+    import re
+
+    return re.findall(r'<document id=\\?"([^"\\]+)\\?"', text)
+
+
+@pytest.fixture
+def fake_anthropic() -> Iterator[Any]:
+    from tests.fakes.anthropic_server import FakeAnthropic
+
+    with FakeAnthropic() as fake:
+        yield fake
+
+
+def test_claude_answer_with_fabrications_is_cleaned_and_regenerated_once(
+    loaded: Loaded, statute_index: ChunkIndex, fake_anthropic: Any
+) -> None:
+    fake_anthropic.set_responder(_bad_answer)
+    llm = LLMSettings(
+        provider="anthropic",
+        anthropic_api_key="test-key",
+        anthropic_base_url=fake_anthropic.base_url,
+        use_claude_judge=False,
+        backoff_base_s=0.01,
+    )
+    r = _llm_service(loaded, statute_index, llm).ask("What is the punishment for extortion?", "2025-03-01")
+    generations = [q for q in fake_anthropic.requests if q.get("tools")]
+    assert len(generations) == 2  # the draft failed verification, so it was sent back once (max_generations=2)
+    assert "failed verification" in json.dumps(generations[1])
+    kept = [c.text for c in r.claims if c.kept]
+    assert len(kept) == 1 and "seven years" in kept[0]
+    removed = {c.text: c for c in r.claims if not c.kept}
+    assert any("Section 999" in t for t in removed)  # a section that does not exist
+    assert any("fourteen years" in t for t in removed)  # a quote that is not in the source
+    assert any("ignore the law" in t for t in removed)  # an injected instruction, grounded in nothing
+    assert "Section 999" not in r.answer and "fourteen" not in r.answer and "ignore the law" not in r.answer
+    assert any("removed" in w for w in r.warnings)
+    assert r.generator == "anthropic" and r.usage["input_tokens"] > 0
+
+
+def test_claude_failure_falls_back_to_the_offline_answer(
+    loaded: Loaded, statute_index: ChunkIndex, fake_anthropic: Any
+) -> None:
+    fake_anthropic.set_responder(lambda req: {"error": 529})
+    llm = LLMSettings(
+        provider="anthropic",
+        anthropic_api_key="test-key",
+        anthropic_base_url=fake_anthropic.base_url,
+        use_claude_judge=False,
+        backoff_base_s=0.01,
+        max_retries=1,
+    )
+    r = _llm_service(loaded, statute_index, llm).ask("What is the punishment for extortion?", "2025-03-01")
+    assert r.generator == "extractive"
+    assert any("anthropic generator failed" in w for w in r.warnings)
+    assert "BNS 308" in cited(r)
+
+
+def test_openai_compatible_server_answer_is_checked_the_same_way(loaded: Loaded, statute_index: ChunkIndex) -> None:
+    from tests.fakes.openai_server import FakeOpenAI
+
+    with FakeOpenAI() as fake:
+        fake.set_responder(_bad_answer)
+        llm = LLMSettings(provider="openai-compatible", openai_base_url=fake.base_url, backoff_base_s=0.01)
+        r = _llm_service(loaded, statute_index, llm).ask("What is the punishment for extortion?", "2025-03-01")
+    assert r.generator == "openai-compatible"
+    kept = [c.text for c in r.claims if c.kept]
+    assert len(kept) == 1 and "seven years" in kept[0]
+
+
+# -- the command line (run last in this module: it needs the index closed) --
+
+
+@pytest.fixture
+def closed_index(statute_index: ChunkIndex) -> Iterator[None]:
+    """The CLI opens the same on-disk index, which local Qdrant lets one process hold at a time."""
+    statute_index.close()
+    try:
+        yield
+    finally:
+        assert statute_index.headings is not None
+        statute_index.dense.open()  # type: ignore[attr-defined]
+        statute_index.headings.open()  # type: ignore[attr-defined]
+        statute_index.open()
+
+
+def test_cli_json_and_jsonl(cli_env: dict[str, str], closed_index: None) -> None:
+    r = run_cli(cli_env, "ask", "What is the punishment for extortion?", "--as-of", "2025-03-01", "--json")
+    assert r.returncode == 0, r.stderr
+    obj = json.loads(r.stdout)
+    for key in (
+        "answer",
+        "complexity",
+        "citations",
+        "claims",
+        "warnings",
+        "confidence",
+        "verification_summary",
+        "generator",
+        "timings_ms",
+    ):
+        assert key in obj
+    assert {"act", "act_title", "section", "status", "successors"} <= set(obj["citations"][0])
+    assert {"text", "verdict", "evidence"} <= set(obj["claims"][0])
+    assert {"score", "label", "factors"} <= set(obj["confidence"]) and "total" in obj["timings_ms"]
+    lines = "\n".join(
+        json.dumps(x)
+        for x in [
+            {"id": "a", "question": "What is the punishment for murder?", "as_of": "2023-05-01"},
+            {"id": "b", "question": "What does Section 999 of the BNS say?", "as_of": "2025-03-01"},
+        ]
+    )
+    r = run_cli(cli_env, "ask", "--jsonl", stdin=lines)
+    assert r.returncode == 0, r.stderr
+    outs = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [o["id"] for o in outs] == ["a", "b"]
+    assert "IPC" in {s["act"] for s in outs[0]["sources"]} and "has no section 999" in outs[1]["answer"]
+    human = run_cli(cli_env, "ask", "Section 447 IPC criminal trespass", "--as-of", "2025-03-01", "--show-evidence")
+    assert human.returncode == 0, human.stderr
+    assert "Confidence:" in human.stdout and "BNS s.329(3)" in human.stdout and "evidence:" in human.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (["ask", "murder", "--as-of", "01-05-2023"], None, "YYYY-MM-DD"),
+        (["ask", "--jsonl"], '{"id": "x"}\n', "stdin:1"),
+        (["ask", "--jsonl"], "not json\n", "malformed JSON"),
+        (["ask"], None, "give a question"),
+    ],
+)
+def test_cli_bad_input_is_named(cli_env: dict[str, str], args: list[str], stdin: str | None, message: str) -> None:
+    r = run_cli(cli_env, *args, stdin=stdin)
+    assert r.returncode == 2 and message in r.stderr, r.stderr

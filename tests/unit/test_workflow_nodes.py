@@ -1,0 +1,424 @@
+"""Each workflow node on its own, and the compiled graph's loops, with small fakes at the seams
+(retriever, generator, verifier, aligner, classifier: the Protocols in ``legal_rag.workflow``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from legal_rag.retrieval.hybrid import Retrieved
+from legal_rag.retrieval.types import Chunk
+from legal_rag.settings import WorkflowSettings
+from legal_rag.workflow import steps
+from legal_rag.workflow.confidence import LOW_WARNING, WEIGHTS, label_for, score
+from legal_rag.workflow.context import WorkflowContext
+from legal_rag.workflow.generators.extractive import INSUFFICIENT, ExtractiveGenerator
+from legal_rag.workflow.graph import build_workflow
+from legal_rag.workflow.types import (
+    Alignment,
+    AnswerSentence,
+    Classification,
+    Complexity,
+    Generation,
+    GenerationError,
+    Passage,
+    Verdict,
+)
+from verification.model import CitationCheck, CitationStatus, Label, QuoteCheck, QuoteStatus, VerificationReport
+
+BNS_308_2 = (
+    "(2) Whoever commits extortion shall be punished with imprisonment of either description for a term "
+    "which may extend to seven years, or with fine, or with both."
+)
+BNS_308_1 = (
+    "(1) Whoever intentionally puts any person in fear of any injury to that person, or to any other, and "
+    "thereby dishonestly induces the person so put in fear to deliver to any person any property, commits "
+    "extortion."
+)
+
+
+def chunk(cid: str, text: str, heading: str, status: str = "in_force") -> Chunk:
+    act, section, sub, part = cid.split(":")
+    return Chunk(
+        cid,
+        act,
+        section,
+        None if sub == "-" else sub,
+        int(part),
+        heading.split(" ", 2)[-1],
+        heading,
+        text,
+        status,
+        "2024-07-01",
+        None,
+        "test",
+    )
+
+
+CHUNKS = {
+    "BNS:308:1:0": chunk("BNS:308:1:0", BNS_308_1, "BNS s.308(1) Extortion"),
+    "BNS:308:2:0": chunk("BNS:308:2:0", BNS_308_2, "BNS s.308(2) Extortion"),
+}
+
+
+@dataclass
+class FakeRetriever:
+    results: list[Retrieved]
+    queries: list[tuple[str, int]] = field(default_factory=list)
+
+    def retrieve(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        as_of: str | None = None,
+        acts: Collection[str] | None = None,
+        statuses: Collection[str] | None = None,
+        include_repealed: bool = False,
+    ) -> list[Retrieved]:
+        self.queries.append((query, k))
+        return list(self.results)
+
+    def section_chunks(self, act: str, section: str) -> list[Chunk]:
+        return [c for c in CHUNKS.values() if (c.act, c.section) == (act, section)]
+
+
+@dataclass
+class FakeGenerator:
+    sentences: list[AnswerSentence]
+    name: str = "fake"
+    fail: bool = False
+    questions: list[str] = field(default_factory=list)
+
+    def generate(self, question: str, passages: Sequence[Passage], *, as_of: str, complexity: Complexity) -> Generation:
+        self.questions.append(question)
+        if self.fail:
+            raise GenerationError("model unavailable")
+        return Generation(tuple(self.sentences), self.name)
+
+
+_SECTION = re.compile(r"Section (\d+)(?:\((\d+)\))? of the (BNS|IPC)")
+
+
+@dataclass
+class FakeVerifier:
+    """Finds "Section N of the BNS" and gives each the status in ``statuses`` (default verified);
+    quotes in ``misquoted`` come back MISQUOTED."""
+
+    statuses: Mapping[str, CitationStatus] = field(default_factory=dict)
+    misquoted: Collection[str] = ()
+
+    def verify(
+        self, text: str, context_chunks: Sequence[Mapping[str, object]] = (), as_of: str | None = None
+    ) -> VerificationReport:
+        cits = []
+        for m in _SECTION.finditer(text):
+            key = f"{m.group(3)} {m.group(1)}"
+            status = self.statuses.get(key, CitationStatus.VERIFIED)
+            cits.append(
+                CitationCheck(
+                    start=m.start(),
+                    end=m.end(),
+                    text=m.group(0),
+                    label=Label.PROVISION,
+                    act=m.group(3),
+                    act_title=m.group(3),
+                    section=m.group(1),
+                    status=status,
+                    message=f"{key} is {status.value}",
+                )
+            )
+        quotes = []
+        for m in re.finditer(r'"([^"]+)"', text):
+            status = QuoteStatus.MISQUOTED if m.group(1) in self.misquoted else QuoteStatus.EXACT
+            quotes.append(
+                QuoteCheck(
+                    text=m.group(1),
+                    start=m.start(),
+                    end=m.end(),
+                    source=None,
+                    status=status,
+                    score=1.0,
+                    message=f"quote {status.value}",
+                )
+            )
+        return VerificationReport(as_of=as_of or "2025-01-01", citations=cits, quotes=quotes, summary={})
+
+
+@dataclass
+class FakeAligner:
+    verdicts: Mapping[str, Verdict] = field(default_factory=dict)
+    name: str = "fake"
+    seen: list[tuple[str, list[str]]] = field(default_factory=list)
+
+    def align(self, claim: str, evidence: Sequence[Passage]) -> Alignment:
+        self.seen.append((claim, [p.chunk_id for p in evidence]))
+        v = next((v for k, v in self.verdicts.items() if k in claim), Verdict.SUPPORTED)
+        return Alignment(v, 0.9, (f"fake {v.value}",), evidence[0].chunk_id if evidence else None)
+
+
+@dataclass
+class FakeClassifier:
+    complexity: Complexity = Complexity.STANDARD
+
+    def classify(self, question: str) -> Classification:
+        return Classification(self.complexity, "fake")
+
+
+def retrieved(cid: str, dense: float = 0.6, pinned: str | None = None) -> Retrieved:
+    return Retrieved(CHUNKS[cid], 1.0, {"dense": dense, "fused": 1.0}, pinned)
+
+
+def ctx(**kw: Any) -> WorkflowContext:
+    base: dict[str, Any] = dict(
+        retriever=FakeRetriever([retrieved("BNS:308:2:0")]),
+        generator=FakeGenerator(
+            [AnswerSentence(f'Section 308(2) of the BNS provides: "{BNS_308_2}"', ("BNS:308:2:0",))]
+        ),
+        verifier=FakeVerifier(),
+        aligner=FakeAligner(),
+        classifier=FakeClassifier(),
+        settings=WorkflowSettings(),
+    )
+    base.update(kw)
+    return WorkflowContext(**base)
+
+
+@dataclass
+class Runtime:
+    context: WorkflowContext
+
+
+def run_graph(context: WorkflowContext, question: str = "What is the punishment for extortion?") -> dict[str, Any]:
+    return build_workflow().invoke(
+        {"question": question, "as_of": "2025-03-01", "warnings": [], "timings_ms": {}}, context=context
+    )
+
+
+# -- nodes --
+
+
+def test_check_question_warns_on_a_repealed_provision_and_routes_missing_ones_to_finalise() -> None:
+    c = ctx(verifier=FakeVerifier({"IPC 447": CitationStatus.REPEALED, "BNS 999": CitationStatus.NOT_FOUND}))
+    out = steps.check_question({"question": "Section 447 of the IPC", "as_of": "2025-03-01"}, Runtime(c))  # type: ignore[arg-type]
+    assert out["warnings"] == ["IPC 447 is repealed"]
+    state = {
+        "question_checks": steps.check_question({"question": "Section 999 of the BNS", "as_of": "x"}, Runtime(c))[
+            "question_checks"
+        ],  # type: ignore[arg-type]
+        "classification": Classification(Complexity.SIMPLE, "fake"),
+    }
+    assert steps.after_check_question(state, Runtime(c)) == "finalise"  # type: ignore[arg-type]
+    state["classification"] = Classification(Complexity.COMPLEX, "fake")
+    assert steps.after_check_question(state, Runtime(c)) == "retrieve"  # type: ignore[arg-type]
+
+
+def test_retrieve_sets_relevance_and_brings_the_whole_section() -> None:
+    c = ctx(retriever=FakeRetriever([retrieved("BNS:308:1:0", dense=0.42)]))
+    out = steps.retrieve(
+        {
+            "question": "extortion",
+            "as_of": "2025-03-01",  # type: ignore[arg-type]
+            "classification": Classification(Complexity.SIMPLE, "fake"),
+        },
+        Runtime(c),
+    )
+    ids = [p.chunk_id for p in out["passages"]]
+    assert ids == ["BNS:308:1:0", "BNS:308:2:0"]  # 308(2), where the punishment is, came with its section
+    assert [p.relevance for p in out["passages"]] == [0.42, 0.42]
+    pinned = steps.to_passage(retrieved("BNS:308:2:0", dense=0.1, pinned="cited"))
+    assert pinned.relevance == 1.0
+
+
+def test_generate_falls_back_when_the_model_fails_and_feeds_back_failures() -> None:
+    broken = FakeGenerator([], fail=True)
+    offline = FakeGenerator([AnswerSentence("offline", ("BNS:308:2:0",))], name="extractive")
+    c = ctx(generator=broken, fallback_generator=offline)
+    state = {
+        "question": "q",
+        "as_of": "2025-03-01",
+        "passages": [],
+        "feedback": "fix Section 999",
+        "classification": Classification(Complexity.STANDARD, "fake"),
+    }
+    out = steps.generate(state, Runtime(c))  # type: ignore[arg-type]
+    assert out["generation"].generator == "extractive" and "model unavailable" in out["warnings"][0]
+    assert broken.questions == ["q\n\nfix Section 999"]  # the failed check was named to the model
+    with pytest.raises(GenerationError):
+        steps.generate(state, Runtime(ctx(generator=broken)))  # type: ignore[arg-type]
+
+
+def test_verify_citations_maps_checks_to_sentences_and_ignores_numbers_inside_quotes() -> None:
+    gen = Generation(
+        (
+            AnswerSentence(
+                'Section 308 of the BNS provides: "see Section 309 of the BNS for robbery"', ("BNS:308:2:0",)
+            ),
+            AnswerSentence("Section 999 of the BNS punishes it with death.", ()),
+        ),
+        "fake",
+    )
+    c = ctx(verifier=FakeVerifier({"BNS 999": CitationStatus.NOT_FOUND}))
+    out = steps.verify_citations({"generation": gen, "passages": [], "as_of": "2025-03-01"}, Runtime(c))  # type: ignore[arg-type]
+    first, second = out["claims"]
+    assert [x["section"] for x in first["citations"]] == ["308"]  # 309 is the statute quoting itself
+    assert [x["status"] for x in second["citations"]] == ["not_found"]
+    assert "BNS 999 is not_found" in out["feedback"]  # a model draft is sent back
+    extractive = Generation(gen.sentences, "extractive")
+    out = steps.verify_citations({"generation": extractive, "passages": [], "as_of": "x"}, Runtime(c))  # type: ignore[arg-type]
+    assert out["feedback"] is None  # regenerating verbatim quotes would give the same draft
+
+
+def test_verify_claims_simple_uses_cited_passages_other_routes_re_retrieve() -> None:
+    p = steps.to_passage(retrieved("BNS:308:2:0"))
+    claim = {"text": "Extortion is punishable.", "chunk_ids": ["BNS:308:2:0"], "citations": [], "quotes": []}
+    retriever = FakeRetriever([retrieved("BNS:308:1:0")])
+    c = ctx(retriever=retriever)
+    base = {"passages": [p], "claims": [claim], "as_of": "2025-03-01", "generation": Generation((), "fake")}
+    simple = steps.verify_claims({**base, "classification": Classification(Complexity.SIMPLE, "f")}, Runtime(c))  # type: ignore[arg-type]
+    assert simple["claims"][0]["evidence"] == ["BNS:308:2:0"] and retriever.queries == []
+    assert simple["summary"]["method"] == "grounded-refinement"
+    gg = steps.verify_claims({**base, "classification": Classification(Complexity.COMPLEX, "f")}, Runtime(c))  # type: ignore[arg-type]
+    assert retriever.queries == [("Extortion is punishable.", 5)]  # the claim retrieved its own evidence
+    assert gg["claims"][0]["evidence"] == ["BNS:308:2:0", "BNS:308:1:0"]
+    assert gg["claims"][0]["agreement"] == 1.0 and gg["summary"]["method"] == "genground"
+
+
+@pytest.mark.parametrize(
+    ("citations", "quotes", "verdict"),
+    [
+        ([{"label": "PROVISION", "status": "not_found", "message": "no such section"}], [], "UNSUPPORTED"),
+        ([], [{"status": "misquoted", "message": "differs"}], "CONTRADICTED"),
+        ([], [{"status": "misattributed", "message": "elsewhere"}], "UNSUPPORTED"),
+        ([{"label": "PROVISION", "status": "repealed", "message": "repealed"}], [], "SUPPORTED"),  # kept, warned
+    ],
+)
+def test_failed_checks_decide_the_claim_before_the_aligner(
+    citations: list[Any], quotes: list[Any], verdict: str
+) -> None:
+    claim = {"text": "x", "chunk_ids": [], "citations": citations, "quotes": quotes}
+    c = ctx()
+    state = {
+        "passages": [steps.to_passage(retrieved("BNS:308:2:0"))],
+        "claims": [claim],
+        "as_of": "2025-03-01",
+        "generation": Generation((), "fake"),
+        "classification": Classification(Complexity.SIMPLE, "f"),
+    }
+    assert steps.verify_claims(state, Runtime(c))["claims"][0]["verdict"] == verdict  # type: ignore[arg-type]
+
+
+def test_reconstruct_drops_caveats_numbers_and_warns() -> None:
+    mk = lambda t, v, ids, cits=(): {
+        "text": t,
+        "verdict": v,
+        "chunk_ids": ids,
+        "citations": list(cits),  # noqa: E731
+        "reasons": ["r"],
+        "quotes": [],
+    }
+    claims = [
+        mk("A.", "SUPPORTED", ["BNS:308:2:0"]),
+        mk("B.", "PARTIALLY_SUPPORTED", ["BNS:308:1:0"]),
+        mk("C.", "CONTRADICTED", ["BNS:308:2:0"]),
+        mk("D.", "SUPPORTED", ["BNS:308:2:0"], [{"label": "PROVISION", "status": "repealed", "message": "gone"}]),
+    ]
+    state = {"claims": claims, "passages": [steps.to_passage(retrieved(c)) for c in CHUNKS], "summary": {}}
+    out = steps.reconstruct(state, Runtime(ctx()))  # type: ignore[arg-type]
+    assert out["answer"] == (
+        "A. [1] B. [2] (only partly supported by the cited text: verify before relying on it) D. [1]"
+    )
+    assert [s["chunk_id"] for s in out["sources"]] == ["BNS:308:2:0", "BNS:308:1:0"]
+    assert (
+        out["summary"].items() >= {"claims": 4, "supported": 2, "partial": 1, "removed": 1, "contradicted": 1}.items()
+    )
+    assert any("1 statement(s) removed" in w for w in out["warnings"]) and "gone" in out["warnings"]
+
+
+def test_confidence_weights_labels_and_low_warning() -> None:
+    assert abs(sum(WEIGHTS.values()) - 1.0) < 1e-9
+    full = score(
+        relevances=[0.9],
+        citation_statuses=["verified"],
+        authorities=["statute"],
+        agreements=[1.0],
+        recencies=[1.0],
+        specificity=1.0,
+    )
+    assert full.score == 1.0 and full.label == "High"
+    case_law = score(
+        relevances=[0.9],
+        citation_statuses=["verified"],
+        authorities=["high_court"],
+        agreements=[1.0],
+        recencies=[1.0],
+        specificity=1.0,
+    )
+    assert case_law.factors["source_authority"] == 0.7 and case_law.score == pytest.approx(0.94)
+    assert [label_for(x) for x in (0.8, 0.79, 0.6, 0.59)] == ["High", "Medium", "Medium", "Low"]
+    low = run_graph(
+        ctx(
+            verifier=FakeVerifier({"BNS 308": CitationStatus.REPEALED}),
+            retriever=FakeRetriever([retrieved("BNS:308:2:0", dense=0.25)]),
+        ),
+        question="extortion",
+    )
+    assert low["confidence"]["label"] == "Low" and low["answer"].startswith(LOW_WARNING)
+
+
+# -- the compiled graph: loops are bounded --
+
+
+def test_weak_retrieval_widens_once_then_stops() -> None:
+    retriever = FakeRetriever([retrieved("BNS:308:2:0", dense=0.05)])
+    out = run_graph(ctx(retriever=retriever, settings=WorkflowSettings(max_retrievals=2)))
+    assert out["retrieval_round"] == 2 and [k for _, k in retriever.queries][:2] == [8, 16]
+
+
+def test_failed_checks_regenerate_at_most_max_generations() -> None:
+    gen = FakeGenerator([AnswerSentence("Section 999 of the BNS says so.", ())])
+    out = run_graph(
+        ctx(
+            generator=gen,
+            verifier=FakeVerifier({"BNS 999": CitationStatus.NOT_FOUND}),
+            settings=WorkflowSettings(max_generations=3),
+        )
+    )
+    assert out["generation_round"] == 3 and len(gen.questions) == 3
+    assert out["answer"] == steps.NO_ANSWER and out["summary"]["removed"] == 1
+
+
+def test_graph_records_every_stage_time() -> None:
+    out = run_graph(ctx())
+    assert set(out["timings_ms"]) == {
+        "classify",
+        "check_question",
+        "retrieve",
+        "generate",
+        "verify_citations",
+        "verify_claims",
+        "reconstruct",
+        "score",
+        "finalise",
+    }
+
+
+# -- the extractive generator --
+
+
+def test_extractive_quotes_verbatim_with_the_provision_and_declines_when_weak() -> None:
+    g = ExtractiveGenerator({"BNS": "The Bharatiya Nyaya Sanhita, 2023"})
+    passages = [steps.to_passage(retrieved(c)) for c in ("BNS:308:1:0", "BNS:308:2:0")]
+    gen = g.generate(
+        "What is the punishment for extortion?", passages, as_of="2025-03-01", complexity=Complexity.SIMPLE
+    )
+    quoted = {s.text: s.chunk_ids for s in gen.sentences}
+    assert quoted[f'Section 308(2) of the Bharatiya Nyaya Sanhita, 2023 provides: "{BNS_308_2}"'] == ("BNS:308:2:0",)
+    assert all(s.text.startswith("Section 308(") for s in gen.sentences)
+    weak = [steps.to_passage(retrieved("BNS:308:2:0", dense=0.1))]
+    none = g.generate("capital of France", weak, as_of="2025-03-01", complexity=Complexity.SIMPLE)
+    assert none.insufficient and none.sentences[0].text == INSUFFICIENT
