@@ -112,16 +112,32 @@ def query_vectors(embedder: Embedder, query: str, window: int = 180) -> QueryVec
     """Embed a query of any length in one model call: fact descriptions run past the model's
     256-token limit, so long queries are embedded in windows of ``window`` words and the unit
     vectors averaged; each sentence is embedded too, for the heading channel."""
-    words = query.split()
-    windows = [" ".join(words[i : i + window]) for i in range(0, max(len(words), 1), window)] or [query]
-    sentences = query_sentences(query)
-    if len(sentences) <= 1 and len(windows) == 1:
-        sentences = []  # the sentence is the whole query: one vector serves both channels
-    vecs = embedder.embed(windows + sentences)
-    v = vecs[: len(windows)].mean(axis=0)
-    whole = (v / (float(np.linalg.norm(v)) or 1.0)).astype(np.float32)
-    rows = vecs[len(windows) :] if sentences else whole[None, :]
-    return QueryVectors(whole, np.asarray(rows, dtype=np.float32))
+    return query_vectors_many(embedder, [query], window)[0]
+
+
+def query_vectors_many(
+    embedder: Embedder, queries: Sequence[str], window: int = 180, *, per_sentence: bool = True
+) -> list[QueryVectors]:
+    """:func:`query_vectors` for several queries in one model call (``per_sentence=False``: the
+    whole-query vector also serves the heading channel, one text per query)."""
+    plans = []
+    texts: list[str] = []
+    for query in queries:
+        words = query.split()
+        windows = [" ".join(words[i : i + window]) for i in range(0, max(len(words), 1), window)] or [query]
+        sentences = query_sentences(query) if per_sentence else []
+        if len(sentences) <= 1 and len(windows) == 1:
+            sentences = []
+        plans.append((len(texts), len(windows), len(sentences)))
+        texts.extend(windows + sentences)
+    vecs = embedder.embed(texts) if texts else np.zeros((0, 0), dtype=np.float32)
+    out = []
+    for start, nw, ns in plans:
+        v = vecs[start : start + nw].mean(axis=0)
+        whole = (v / (float(np.linalg.norm(v)) or 1.0)).astype(np.float32)
+        rows = vecs[start + nw : start + nw + ns] if ns else whole[None, :]
+        out.append(QueryVectors(whole, np.asarray(rows, dtype=np.float32)))
+    return out
 
 
 def embed_query(embedder: Embedder, query: str, window: int = 180) -> npt.NDArray[np.float32]:
@@ -230,15 +246,13 @@ class HybridRetriever:
         acts: Collection[str] | None = None,
         statuses: Collection[str] | None = None,
         include_repealed: bool = False,
+        vectors: QueryVectors | None = None,
     ) -> list[Retrieved]:
         day = as_of or date.today().isoformat()
         pinned = self._pinned(query, day)
-        rest = _without_spans(query, [(s, e) for s, e, _ in self._provisions(query)])
         allow = self.allowed(as_of=day, acts=acts, statuses=statuses, include_repealed=include_repealed)
-        text = rest if len(rest.split()) >= 3 else query
-        if self.terms is not None:
-            text = self.terms.expand(text)
-        qv = query_vectors(self.index.embedder, text)
+        text = self.search_text(query)
+        qv = vectors or query_vectors(self.index.embedder, text)
         if allow is not None and not allow:
             runs: dict[str, list[Hit]] = {"bm25": [], "dense": []}
         else:
@@ -270,6 +284,23 @@ class HybridRetriever:
                 if r.chunk.id in sims:
                     r.scores["dense"] = round(sims[r.chunk.id], 6)
         return out
+
+    def search_text(self, query: str) -> str:
+        """What goes to BM25 and the embedder: the query without the provisions it names (they are
+        pinned instead) unless too little is left, plus the statutory wording of its terms of art."""
+        rest = _without_spans(query, [(s, e) for s, e, _ in self._provisions(query)])
+        text = rest if len(rest.split()) >= 3 else query
+        return self.terms.expand(text) if self.terms is not None else text
+
+    def retrieve_many(
+        self, queries: Sequence[str], k: int = 10, *, as_of: str | None = None
+    ) -> list[list[Retrieved]]:
+        """``retrieve`` for several short queries (the claims of an answer, re-retrieving their own
+        evidence for GenGround), their embeddings computed in one model call."""
+        texts = [self.search_text(q) for q in queries]
+        # Claims are single statements: one vector each serves both channels (half the model work).
+        vectors = query_vectors_many(self.index.embedder, texts, per_sentence=False)
+        return [self.retrieve(q, k, as_of=as_of, vectors=v) for q, v in zip(queries, vectors, strict=True)]
 
     def _section_runs(self, runs: dict[str, list[Hit]]) -> tuple[dict[str, list[Hit]], dict[str, str]]:
         """Chunk runs to section runs: each retriever votes once per section, at its best chunk, so a

@@ -25,6 +25,9 @@ class Retriever(Protocol):
         include_repealed: bool = False,
     ) -> list[Retrieved]: ...
 
+    def retrieve_many(self, queries: Sequence[str], k: int = 10, *, as_of: str | None = None) -> list[list[Retrieved]]:
+        """``retrieve`` for several queries at once (one embedding call)."""
+
     def section_chunks(self, act: str, section: str) -> list[Chunk]: ...
 
 

@@ -3,6 +3,7 @@ collaborator) and returns the state keys it sets."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -182,7 +183,11 @@ def verify_claims(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> di
     by_id = {p.chunk_id: p for p in state["passages"]}
     simple = state["classification"].complexity is Complexity.SIMPLE
     out = []
-    for claim in state["claims"]:
+    again_all: list[list[Retrieved]] = []
+    if not simple and not gen.insufficient and state["claims"]:
+        again_all = ctx.retriever.retrieve_many([c["text"] for c in state["claims"]], ctx.settings.claim_k,
+                                                as_of=state["as_of"])
+    for i, claim in enumerate(state["claims"]):
         cited = [by_id[c] for c in claim["chunk_ids"] if c in by_id]
         if gen.insufficient:
             out.append(
@@ -201,9 +206,7 @@ def verify_claims(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> di
         if simple:
             evidence = cited or list(state["passages"][:3])
         else:
-            again = [
-                to_passage(r) for r in ctx.retriever.retrieve(claim["text"], ctx.settings.claim_k, as_of=state["as_of"])
-            ]
+            again = [to_passage(r) for r in again_all[i]]
             evidence = _union(cited, again)
         verdict, reasons, best = _judge(ctx, claim, evidence)
         out.append({
@@ -227,8 +230,29 @@ def _judge(
     misattributed = [q for q in claim["quotes"] if q["status"] == "misattributed"]
     if misattributed:
         return Verdict.UNSUPPORTED, [q["message"] for q in misattributed], None
+    source = _verbatim_source(claim)
+    if source is not None:
+        return Verdict.SUPPORTED, [f"verbatim quotation of {source}, checked against its text"], (
+            claim["chunk_ids"][0] if claim["chunk_ids"] else None
+        )
     a = ctx.aligner.align(claim["text"], evidence)
     return a.verdict, list(a.reasons), a.best_chunk_id
+
+
+_QUOTATION = re.compile(r'^Section [^"]{1,40} of the [^"]{3,120} provides: "(.+)"$', re.DOTALL)
+
+
+def _verbatim_source(claim: dict[str, Any]) -> str | None:
+    """A claim that only says 'Section N of the Act provides: "<quote>"', whose quote the verifier
+    found exactly (or up to spacing) in that cited source and whose citation verified, asserts
+    nothing beyond the statute's own words: it is supported without asking the aligner."""
+    if not _QUOTATION.match(claim["text"]) or len(claim["quotes"]) != 1:
+        return None
+    q = claim["quotes"][0]
+    provisions = [c for c in claim["citations"] if c["label"] == "PROVISION"]
+    if q["status"] not in ("exact", "normalised") or not q.get("source") or len(provisions) != 1:
+        return None
+    return str(q["source"])
 
 
 def _agreement(best: str | None, cited: Sequence[str]) -> float:

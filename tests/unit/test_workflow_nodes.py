@@ -83,6 +83,9 @@ class FakeRetriever:
         self.queries.append((query, k))
         return list(self.results)
 
+    def retrieve_many(self, queries: Sequence[str], k: int = 10, *, as_of: str | None = None) -> list[list[Retrieved]]:
+        return [self.retrieve(q, k, as_of=as_of) for q in queries]
+
     def section_chunks(self, act: str, section: str) -> list[Chunk]:
         return [c for c in CHUNKS.values() if (c.act, c.section) == (act, section)]
 
@@ -422,3 +425,22 @@ def test_extractive_quotes_verbatim_with_the_provision_and_declines_when_weak() 
     weak = [steps.to_passage(retrieved("BNS:308:2:0", dense=0.1))]
     none = g.generate("capital of France", weak, as_of="2025-03-01", complexity=Complexity.SIMPLE)
     assert none.insufficient and none.sentences[0].text == INSUFFICIENT
+
+
+def test_a_checked_verbatim_quotation_needs_no_aligner_but_an_unchecked_one_does() -> None:
+    text = f'Section 308(2) of the BNS provides: "{BNS_308_2}"'
+    cit = {"label": "PROVISION", "status": "verified", "message": "ok"}
+    exact = {"status": "exact", "source": "BNS:308:2:0", "message": "exact"}
+    aligner = FakeAligner({"Section": Verdict.CONTRADICTED})
+    c = ctx(aligner=aligner)
+    state = {"passages": [steps.to_passage(retrieved("BNS:308:2:0"))], "as_of": "2025-03-01",
+             "generation": Generation((), "fake"), "classification": Classification(Complexity.SIMPLE, "f")}
+    claim = {"text": text, "chunk_ids": ["BNS:308:2:0"], "citations": [cit], "quotes": [exact]}
+    out = steps.verify_claims({**state, "claims": [claim]}, Runtime(c))  # type: ignore[arg-type]
+    assert out["claims"][0]["verdict"] == "SUPPORTED" and aligner.seen == []
+    fuzzy = {**claim, "quotes": [{**exact, "status": "fuzzy"}]}
+    out = steps.verify_claims({**state, "claims": [fuzzy]}, Runtime(c))  # type: ignore[arg-type]
+    assert out["claims"][0]["verdict"] == "CONTRADICTED" and len(aligner.seen) == 1
+    added = {**claim, "text": text + " It also applies to attempts."}
+    out = steps.verify_claims({**state, "claims": [added]}, Runtime(c))  # type: ignore[arg-type]
+    assert out["claims"][0]["verdict"] == "CONTRADICTED"  # more than the quote: the aligner decides
