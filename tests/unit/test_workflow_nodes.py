@@ -316,14 +316,9 @@ def test_failed_checks_decide_the_claim_before_the_aligner(
 
 
 def test_reconstruct_drops_caveats_numbers_and_warns() -> None:
-    mk = lambda t, v, ids, cits=(): {
-        "text": t,
-        "verdict": v,
-        "chunk_ids": ids,
-        "citations": list(cits),  # noqa: E731
-        "reasons": ["r"],
-        "quotes": [],
-    }
+    def mk(t: str, v: str, ids: list[str], cits: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
+        return {"text": t, "verdict": v, "chunk_ids": ids, "citations": list(cits), "reasons": ["r"], "quotes": []}
+
     claims = [
         mk("A.", "SUPPORTED", ["BNS:308:2:0"]),
         mk("B.", "PARTIALLY_SUPPORTED", ["BNS:308:1:0"]),
