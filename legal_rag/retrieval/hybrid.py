@@ -5,9 +5,12 @@ resolved through the graph, then its successor (old code cited for facts on/afte
 predecessor (new code cited for earlier facts); the rest of the query still goes through hybrid
 search.
 
-Fusion is reciprocal rank fusion by default (``score = sum_r w_r / (k + rank_r)``); min-max score
-normalisation (``sum_r w_r * (s - min) / (max - min)``) is the measured alternative
-(``legal-rag eval retrieval`` reports both).
+The dense run has two channels: the whole query against chunk text, and each query sentence
+against section headings (a section scores the better of the two). Fusion is min-max score
+normalisation (``sum_r w_r * (s - min) / (max - min)``) in the product's settings, with reciprocal
+rank fusion (``score = sum_r w_r / (k + rank_r)``) as the measured alternative (``legal-rag eval
+retrieval`` reports both); the weights depend on the query's length (``FusionConfig.weights_for``).
+Filters are computed once per (filter, index version) and memoised by the indexes (``IdFilter``).
 """
 
 from __future__ import annotations
