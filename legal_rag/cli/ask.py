@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from legal_rag.cli.common import EXIT_BAD_INPUT, _ensure_loaded, _open, _settings, _sync_index, app, err, out
+from legal_rag.cli.common import EXIT_BAD_INPUT, _open, _ready_index, _settings, app, err, out
 
 
 @app.command("ask")
@@ -57,17 +57,17 @@ def ask_cmd(
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(EXIT_BAD_INPUT) from exc
 
-    from legal_rag.retrieval.build import build_retriever, embedder, open_index
+    from legal_rag.retrieval.build import build_retriever, embedder
     from legal_rag.workflow.service import build_service
 
     settings = _settings()
     store = _open(settings)
-    index = open_index(settings)
     try:
-        _ensure_loaded(store, settings)
-        if len(index) == 0:
-            err.print("[yellow]the retrieval index is empty: indexing the graph's statutes (first run)...[/yellow]")
-            _sync_index(index, store)
+        index = _ready_index(settings, store)
+    except BaseException:
+        store.close()
+        raise
+    try:
         service = build_service(settings, store, build_retriever(settings, index, store), embedder(settings))
         for (rid, q, _), day in zip(requests, days, strict=True):
             result = service.ask(q, day)

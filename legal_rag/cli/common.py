@@ -96,6 +96,24 @@ def _sync_index(index: Any, store: GraphStore) -> Any:
     ) as bar:
         task = bar.add_task("embedding chunks", total=None)
         labels = {"embed": "embedding chunks", "headings": "embedding section headings"}
-        return sync_from_graph(
-            index, store, lambda stage, d, t: bar.update(task, description=labels.get(stage, stage), completed=d, total=t)
-        )
+
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=labels.get(stage, stage), completed=done, total=total)
+
+        return sync_from_graph(index, store, progress)
+
+
+def _ready_index(settings: Settings, store: GraphStore) -> Any:
+    """The retrieval index, opened; on first use (empty) the graph's statutes are indexed, with progress."""
+    from legal_rag.retrieval.build import open_index
+
+    index = open_index(settings)
+    try:
+        _ensure_loaded(store, settings)
+        if len(index) == 0:
+            err.print("[yellow]the retrieval index is empty: indexing the graph's statutes (first run)...[/yellow]")
+            _sync_index(index, store)
+    except BaseException:
+        index.close()
+        raise
+    return index

@@ -13,10 +13,9 @@ from rich.table import Table
 from graph_schema.errors import IngestError, LegalRagError
 from legal_rag.cli.common import (
     EXIT_BAD_INPUT,
-    _ensure_loaded,
     _open,
+    _ready_index,
     _settings,
-    _sync_index,
     app,
     err,
     out,
@@ -39,7 +38,7 @@ def retrieve_cmd(
 ) -> None:
     """Hybrid (BM25 + dense) retrieval over the indexed statutes, provisions named in the query first."""
     from legal_rag.lookup import InvalidDateError, _as_of
-    from legal_rag.retrieval.build import build_retriever, open_index
+    from legal_rag.retrieval.build import build_retriever
 
     settings = _settings()
     try:
@@ -51,12 +50,12 @@ def retrieve_cmd(
         err.print("-k must be at least 1")
         raise typer.Exit(EXIT_BAD_INPUT)
     store = _open(settings)
-    index = open_index(settings)
     try:
-        _ensure_loaded(store, settings)
-        if len(index) == 0:
-            err.print("[yellow]the retrieval index is empty: indexing the graph's statutes (first run)...[/yellow]")
-            _sync_index(index, store)
+        index = _ready_index(settings, store)
+    except BaseException:
+        store.close()
+        raise
+    try:
         acts = None
         if act:
             from graph_schema.acts import ActResolver

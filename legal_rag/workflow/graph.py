@@ -53,20 +53,25 @@ def _after_verify_citations(state: WorkflowState, runtime: Runtime[WorkflowConte
     return "verify_claims"
 
 
+NODES: tuple[tuple[str, Node], ...] = (
+    ("classify", steps.classify),
+    ("check_question", steps.check_question),
+    ("retrieve", steps.retrieve),
+    ("generate", steps.generate),
+    ("verify_citations", steps.verify_citations),
+    ("verify_claims", steps.verify_claims),
+    ("reconstruct", steps.reconstruct),
+    ("score", steps.score_confidence),
+    ("finalise", steps.finalise),
+)
+STAGES = tuple(name for name, _ in NODES)
+"""The stage names, as they appear in ``timings_ms``."""
+
+
 def build_workflow() -> Any:
     """The compiled graph; invoke with ``{"question", "as_of"}`` and ``context=WorkflowContext(...)``."""
     g = StateGraph(WorkflowState, context_schema=WorkflowContext)
-    for name, fn in (
-        ("classify", steps.classify),
-        ("check_question", steps.check_question),
-        ("retrieve", steps.retrieve),
-        ("generate", steps.generate),
-        ("verify_citations", steps.verify_citations),
-        ("verify_claims", steps.verify_claims),
-        ("reconstruct", steps.reconstruct),
-        ("score", steps.score_confidence),
-        ("finalise", steps.finalise),
-    ):
+    for name, fn in NODES:
         g.add_node(name, timed(name, fn))  # type: ignore[arg-type]
     g.add_edge(START, "classify")
     g.add_edge("classify", "check_question")

@@ -317,7 +317,7 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict
         "removed": len(removed),
         "contradicted": sum(c["verdict"] == Verdict.CONTRADICTED.value for c in removed),
     }
-    answer = " ".join(parts) if kept else NO_ANSWER
+    answer = "\n".join(parts) if kept else NO_ANSWER
     return {"kept": kept, "answer": answer, "sources": sources, "summary": summary, "warnings": warnings}
 
 

@@ -18,6 +18,7 @@ from legal_rag.retrieval.build import build_retriever, embedder
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.settings import LLMSettings, Settings
 from legal_rag.workflow.confidence import LOW_WARNING, WEIGHTS
+from legal_rag.workflow.graph import STAGES as GRAPH_STAGES
 from legal_rag.workflow.service import AskResult, AskService, build_service
 from tests.conftest import Loaded, run_cli
 
@@ -27,17 +28,7 @@ QUESTIONS = [
     json.loads(line)
     for line in (Path(__file__).resolve().parents[1] / "data" / "ask_questions.jsonl").read_text().splitlines()
 ]
-STAGES = {
-    "classify",
-    "check_question",
-    "retrieve",
-    "generate",
-    "verify_citations",
-    "verify_claims",
-    "reconstruct",
-    "score",
-    "finalise",
-}
+STAGES = set(GRAPH_STAGES)
 
 
 @pytest.fixture(scope="module")
