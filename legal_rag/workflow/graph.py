@@ -72,7 +72,7 @@ def build_workflow() -> Any:
     """The compiled graph; invoke with ``{"question", "as_of"}`` and ``context=WorkflowContext(...)``."""
     g = StateGraph(WorkflowState, context_schema=WorkflowContext)
     for name, fn in NODES:
-        g.add_node(name, timed(name, fn))  # type: ignore[arg-type]
+        g.add_node(name, timed(name, fn))  # type: ignore[call-overload]
     g.add_edge(START, "classify")
     g.add_edge("classify", "check_question")
     g.add_conditional_edges("check_question", steps.after_check_question, ["retrieve", "finalise"])

@@ -112,7 +112,7 @@ def to_result(state: dict[str, Any], total_ms: float) -> AskResult:
     usage = {}
     if gen is not None:
         u = gen.usage
-        usage = {k: getattr(u, k) for k in u.__slots__}  # type: ignore[attr-defined]
+        usage = {k: getattr(u, k) for k in u.__slots__}
     timings = dict(state.get("timings_ms", {}))
     timings["total"] = round(total_ms, 2)
     return AskResult(
