@@ -143,11 +143,6 @@ def query_vectors_many(
     return out
 
 
-def embed_query(embedder: Embedder, query: str, window: int = 180) -> npt.NDArray[np.float32]:
-    """One vector for the whole query (see :func:`query_vectors`)."""
-    return query_vectors(embedder, query, window).whole
-
-
 class HybridRetriever:
     """Retrieval over a ``ChunkIndex``; the graph (optional) resolves provisions named in queries."""
 
