@@ -83,6 +83,8 @@ class RetrievalSettings(BaseModel):
     long_query_words: int = Field(default=100, ge=1)
     depth: int = Field(default=100, ge=10)
     embed_batch: int = Field(default=64, ge=1)
+    terms_of_art: Path = PROJECT_ROOT / "data" / "retrieval" / "terms_of_art.jsonl"
+    """Curated terms of art -> statutory wording, appended to queries (data/retrieval/README.md)."""
 
 
 class LLMSettings(BaseModel):

@@ -99,7 +99,7 @@ def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphStore | N
         resolve = ActResolver(graph.all_acts()).resolve
     from legal_rag.retrieval.expand import TermsOfArt
 
-    terms = TermsOfArt.load(settings.corpus_dir / "curation" / "terms_of_art.jsonl")
+    terms = TermsOfArt.load(settings.retrieval.terms_of_art)
     return HybridRetriever(index, graph=graph, find_provisions=provision_finder(resolve),
                            fusion=fusion_config(settings), terms=terms)
 

@@ -1,4 +1,4 @@
-"""Query expansion with curated terms of art (``data/corpus/curation/terms_of_art.jsonl``).
+"""Query expansion with curated terms of art (``data/retrieval/terms_of_art.jsonl``).
 
 A query that uses a term of art ("dying declaration") gets the statute's own wording appended as
 one more sentence, so BM25 finds the words and the heading channel gets a sentence to match.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -458,13 +457,15 @@ def test_raw_and_stored_text_normalise_alike(act: str) -> None:
     assert differ == []
 
 
-def test_a_megabyte_is_normalised_and_searched_in_under_a_second() -> None:
+@pytest.mark.timeout(60)
+def test_a_megabyte_is_normalised_and_searched_without_blowing_up() -> None:
+    """A hang guard (speed is ``benchmarks/bench_quotes.py``'s job): super-linear behaviour on a
+    megabyte of statute text would run into the timeout."""
     text = "\n\n".join(raw(f"BNS {n}") for n in range(1, 359))
     text = (text * (1_000_000 // len(text) + 1))[:1_000_000]
-    t = time.perf_counter()
-    normalise(text)
-    find_quotes(text)
-    assert time.perf_counter() - t < 1.0
+    assert normalise(text)
+    spans = find_quotes(text)
+    assert all(text[q.start : q.end] for q in spans)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Terms of art in queries get the statute's wording appended (data/corpus/curation/terms_of_art.jsonl)."""
+"""Terms of art in queries get the statute's wording appended (data/retrieval/terms_of_art.jsonl)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from graph_schema.errors import IngestError
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.settings import Settings
 
-TERMS = TermsOfArt.load(Settings().corpus_dir / "curation" / "terms_of_art.jsonl")
+TERMS = TermsOfArt.load(Settings().retrieval.terms_of_art)
 
 
 @pytest.mark.parametrize(
