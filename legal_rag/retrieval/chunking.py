@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from graph_schema.model import Section
 from legal_rag.retrieval.types import Chunk
 
 MAX_WORDS = 220
@@ -34,6 +35,13 @@ class SectionText:
     source: str | None
     units: dict[str, str]
     """Sub-unit path ("1/a") -> text, as stored in the graph."""
+
+    @classmethod
+    def of(cls, s: Section) -> SectionText:
+        """From a parsed ``graph_schema.model.Section`` (before it reaches the graph)."""
+        return cls(act=s.act, number=s.number, title=s.title, text=s.text or "", status=s.status.value,
+                   in_force_from=s.in_force_from, in_force_to=s.in_force_to, source=s.source,
+                   units={"/".join(u.path): u.text for u in s.subunits})  # fmt: skip
 
 
 def chunk_sections(sections: Iterable[SectionText], max_words: int = MAX_WORDS) -> Iterator[Chunk]:

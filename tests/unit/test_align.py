@@ -46,10 +46,7 @@ def corpus() -> dict[str, Passage]:
     for s in sections:
         if not s.text:
             continue
-        st = SectionText(act=s.act, number=s.number, title=s.title, text=s.text, status=s.status.value,
-                         in_force_from=s.in_force_from, in_force_to=s.in_force_to, source=s.source,
-                         units={"/".join(u.path): u.text for u in s.subunits})  # fmt: skip
-        for c in chunk_section(st):
+        for c in chunk_section(SectionText.of(s)):
             out[c.id] = Passage(chunk_id=c.id, act=c.act, section=c.section, heading=c.heading, text=c.text,
                                 status=c.status)  # fmt: skip
     return out
