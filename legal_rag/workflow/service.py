@@ -100,8 +100,8 @@ def to_result(state: dict[str, Any], total_ms: float) -> AskResult:
     seen = set()
     for claim in state.get("kept", []):
         for c in claim["citations"]:
-            key = (c.get("act"), c.get("section"))
-            if c["label"] == "PROVISION" and key not in seen:
+            key = (c.get("act"), c.get("section"), c["text"])
+            if c["label"] in ("PROVISION", "PRECEDENT") and key not in seen:
                 seen.add(key)
                 citations.append(_cit(c, "answer"))
     claims = [

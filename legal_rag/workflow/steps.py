@@ -18,7 +18,6 @@ from legal_rag.workflow.types import Complexity, Generation, GenerationError, Pa
 
 FABRICATED = {"not_found", "unknown_act"}
 """A claim citing one of these rests on a provision that does not exist: it is removed."""
-OUT_OF_FORCE = {"repealed", "omitted", "not_yet_in_force"}
 NO_ANSWER = "None of the drafted statements could be verified against the statutes, so no answer is given."
 
 
@@ -296,11 +295,9 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict
     seen: set[str] = set()
     for c in kept:
         for cit in c["citations"]:
-            if (
-                cit["label"] == "PROVISION"
-                and cit["status"] in OUT_OF_FORCE | {"unchecked"}
-                and cit["message"] not in seen
-            ):
+            # Anything the graph did not verify is said: repealed or not yet in force, unchecked (graph
+            # down), unresolved (no Act named), a precedent not in the registry or under another name.
+            if cit["status"] != "verified" and cit["message"] not in seen:
                 seen.add(cit["message"])
                 warnings.append(cit["message"])
     sources = [

@@ -337,6 +337,19 @@ def test_reconstruct_drops_caveats_numbers_and_warns() -> None:
     assert any("1 statement(s) removed" in w for w in out["warnings"]) and "gone" in out["warnings"]
 
 
+@pytest.mark.parametrize(
+    ("label", "status"),
+    [("PROVISION", "unresolved"), ("PROVISION", "unchecked"), ("PROVISION", "not_yet_in_force"),
+     ("PRECEDENT", "not_in_registry"), ("PRECEDENT", "mismatch"), ("STATUTE", "repealed")],
+)
+def test_every_citation_the_graph_did_not_verify_is_warned_about(label: str, status: str) -> None:
+    cit = {"label": label, "status": status, "message": f"{label} {status}: could not verify"}
+    claim = {"text": "A.", "verdict": "SUPPORTED", "chunk_ids": ["BNS:308:2:0"], "citations": [cit], "reasons": [],
+             "quotes": []}
+    out = steps.reconstruct({"claims": [claim], "passages": [], "summary": {}}, Runtime(ctx()))  # type: ignore[arg-type]
+    assert cit["message"] in out["warnings"]
+
+
 def test_confidence_weights_labels_and_low_warning() -> None:
     assert abs(sum(WEIGHTS.values()) - 1.0) < 1e-9
     full = score(
