@@ -344,13 +344,31 @@ class HybridRetriever:
                 out.extend((cid, rel) for cid in self.index.ids_for(other.act, other.section, other.sub)[:3])
         return out
 
-    def _related(self, key: CitationKey, day: str) -> list[tuple[str, CitationKey]]:
+    def counterparts(self, act: str, section: str) -> list[tuple[str, Chunk]]:
+        """The chunks of what replaced an old-code section ("successor") or what a new-code section
+        replaced ("predecessor"), whatever the date: for questions about how the law changed."""
+        rel = "successor" if act in OLD_TO_NEW else "predecessor" if act in NEW_TO_OLD else None
+        if rel is None:
+            return []
+        out = []
+        for why, key in self._related(CitationKey(act, section, ()), None, rel == "successor"):
+            out.extend((why, c) for cid in self.index.ids_for(key.act, key.section, key.sub)[:3]
+                       if (c := self.index.get(cid)) is not None)
+        return out
+
+    def _related(
+        self, key: CitationKey, day: str | None, successors: bool | None = None
+    ) -> list[tuple[str, CitationKey]]:
         """Successors of an old-code provision for facts on/after 2024-07-01; predecessors of a
-        new-code provision for earlier facts."""
+        new-code provision for earlier facts (``successors`` given: that direction, any date)."""
         if self.graph is None:
             return []
-        want_succ = key.act in OLD_TO_NEW and day >= NEW_CRIMINAL_CODES_IN_FORCE
-        want_pred = key.act in NEW_TO_OLD and day < NEW_CRIMINAL_CODES_IN_FORCE
+        if successors is None:
+            assert day is not None
+            want_succ = key.act in OLD_TO_NEW and day >= NEW_CRIMINAL_CODES_IN_FORCE
+            want_pred = key.act in NEW_TO_OLD and day < NEW_CRIMINAL_CODES_IN_FORCE
+        else:
+            want_succ, want_pred = successors and key.act in OLD_TO_NEW, not successors and key.act in NEW_TO_OLD
         if not (want_succ or want_pred):
             return []
         try:

@@ -30,6 +30,9 @@ class Retriever(Protocol):
 
     def section_chunks(self, act: str, section: str) -> list[Chunk]: ...
 
+    def counterparts(self, act: str, section: str) -> list[tuple[str, Chunk]]:
+        """("successor" | "predecessor", chunk) across the 2024 criminal-law replacement, any date."""
+
 
 class Verifier(Protocol):
     def verify(

@@ -73,6 +73,8 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[st
         query = " ".join(words) or query
     found = ctx.retriever.retrieve(query, k, as_of=state["as_of"])
     passages = _with_siblings(ctx, [to_passage(r) for r in found], top=SECTIONS_EXPANDED)
+    if state["classification"].complexity is Complexity.ANALYTICAL:
+        passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
     return {"passages": passages, "retrieval_round": rnd}
@@ -80,6 +82,31 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[st
 
 SECTIONS_EXPANDED = 4
 SIBLINGS = 12
+COUNTERPARTS = 3
+
+
+def _with_counterparts(ctx: WorkflowContext, passages: list[Passage], question: str, top: int) -> list[Passage]:
+    """ANALYTICAL questions (compare, how it changed) get the other side of the 2024 replacement
+    (marked ``pinned="counterpart"``) for the ``top`` old- or new-code sections that share most
+    words with the question, whatever the date: the date filter would hide it."""
+    q = content_stems(question)
+    best: dict[tuple[str, str], tuple[int, Passage]] = {}
+    for p in passages:
+        hit = len(q & content_stems(f"{p.heading} {p.text}"))
+        key = (p.act, p.section)
+        if key not in best or hit > best[key][0]:
+            best[key] = (hit, p)
+    chosen = [p for _, p in sorted(best.values(), key=lambda hp: -hp[0])[:top]]
+    out = list(passages)
+    have = {p.chunk_id for p in passages}
+    for p in chosen:
+        for _, c in ctx.retriever.counterparts(p.act, p.section):
+            if c.id not in have:
+                have.add(c.id)
+                out.append(Passage(chunk_id=c.id, act=c.act, section=c.section, heading=c.heading, text=c.text,
+                                   status=c.status, score=p.score, pinned="counterpart",
+                                   in_force_from=c.in_force_from, in_force_to=c.in_force_to, relevance=p.relevance))
+    return out
 
 
 def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> list[Passage]:

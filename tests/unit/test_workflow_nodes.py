@@ -62,6 +62,9 @@ def chunk(cid: str, text: str, heading: str, status: str = "in_force") -> Chunk:
 CHUNKS = {
     "BNS:308:1:0": chunk("BNS:308:1:0", BNS_308_1, "BNS s.308(1) Extortion"),
     "BNS:308:2:0": chunk("BNS:308:2:0", BNS_308_2, "BNS s.308(2) Extortion"),
+    "IPC:384:-:0": chunk("IPC:384:-:0", "Whoever commits extortion shall be punished with imprisonment of either "
+                         "description for a term which may extend to three years, or with fine, or with both.",
+                         "IPC s.384 Punishment for extortion", status="repealed"),
 }
 
 
@@ -85,6 +88,9 @@ class FakeRetriever:
 
     def retrieve_many(self, queries: Sequence[str], k: int = 10, *, as_of: str | None = None) -> list[list[Retrieved]]:
         return [self.retrieve(q, k, as_of=as_of) for q in queries]
+
+    def counterparts(self, act: str, section: str) -> list[tuple[str, Chunk]]:
+        return [("predecessor", c) for c in CHUNKS.values() if c.act == "IPC"] if act == "BNS" else []
 
     def section_chunks(self, act: str, section: str) -> list[Chunk]:
         return [c for c in CHUNKS.values() if (c.act, c.section) == (act, section)]
@@ -235,6 +241,16 @@ def test_retrieve_sets_relevance_and_brings_the_whole_section() -> None:
     assert [p.relevance for p in out["passages"]] == [0.42, 0.42]
     pinned = steps.to_passage(retrieved("BNS:308:2:0", dense=0.1, pinned="cited"))
     assert pinned.relevance == 1.0
+
+
+def test_analytical_questions_bring_the_other_side_of_the_2024_replacement() -> None:
+    c = ctx(retriever=FakeRetriever([retrieved("BNS:308:2:0")]))
+    state = {"question": "how did extortion change", "as_of": "2025-03-01"}
+    plain = steps.retrieve({**state, "classification": Classification(Complexity.STANDARD, "f")}, Runtime(c))  # type: ignore[arg-type]
+    assert "IPC:384:-:0" not in [p.chunk_id for p in plain["passages"]]
+    out = steps.retrieve({**state, "classification": Classification(Complexity.ANALYTICAL, "f")}, Runtime(c))  # type: ignore[arg-type]
+    ipc = [p for p in out["passages"] if p.chunk_id == "IPC:384:-:0"]
+    assert ipc and ipc[0].pinned == "counterpart"
 
 
 def test_generate_falls_back_when_the_model_fails_and_feeds_back_failures() -> None:

@@ -193,7 +193,7 @@ class ExtractiveGenerator:
         chosen = self._provisions(q, list(groups.items()), PROVISIONS[complexity] + _pinned_extra(usable))
         out: list[AnswerSentence] = []
         for _, ps in chosen:
-            picked = self._sentences(q, ps, SENTENCES[complexity], pinned=any(p.pinned for p in ps))
+            picked = self._sentences(q, ps, SENTENCES[complexity], pinned=any(p.pinned in LEADING for p in ps))
             for p, sentence in picked:
                 out.append(AnswerSentence(f'{self._cite(p)} provides: "{sentence}"', (p.chunk_id,)))
         if not out:
@@ -207,8 +207,9 @@ class ExtractiveGenerator:
         whose best sentence covers most of the question (retrieval order breaks ties): "punishment
         for theft" wants the section that says "whoever commits theft shall be punished", not the
         first section that mentions a punishment."""
-        pinned = [g for g in groups if any(p.pinned for p in g[1])]
-        rest = [g for g in groups if g not in pinned][:candidates]
+        pinned = [g for g in groups if any(p.pinned in LEADING for p in g[1])]
+        counterparts = [g for g in groups if g not in pinned and any(p.pinned == "counterpart" for p in g[1])]
+        rest = counterparts + [g for g in groups if g not in pinned and g not in counterparts][:candidates]
 
         def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]]) -> float:
             rank, (_, ps) = item
@@ -257,9 +258,15 @@ class ExtractiveGenerator:
         return f"Section {p.section}{sub} of the {title}"
 
 
+LEADING = ("cited", "successor", "predecessor")
+"""Provisions named in the question, and what replaced them or what they replaced: quoted first.
+("counterpart", the other side of the 2024 replacement added for ANALYTICAL questions, competes
+with the rest on how well it covers the question.)"""
+
+
 def _pinned_extra(passages: Sequence[Passage]) -> int:
     """Provisions named in the question (and their successor/predecessor) do not count against the limit."""
-    return len({(p.act, p.section) for p in passages if p.pinned})
+    return len({(p.act, p.section) for p in passages if p.pinned in LEADING})
 
 
 def _sub_of(chunk_id: str) -> str:
