@@ -10,6 +10,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from legal_rag.retrieval.hybrid import Retrieved
+from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.generators.extractive import content_stems
@@ -47,13 +48,23 @@ def after_check_question(state: WorkflowState, runtime: Runtime[WorkflowContext]
 
 
 def to_passage(r: Retrieved) -> Passage:
-    c = r.chunk
     relevance = 1.0 if r.pinned else max(0.0, float(r.scores.get("dense", 0.0)))
+    return _passage(r.chunk, score=r.score, pinned=r.pinned, relevance=round(relevance, 4))
+
+
+def _passage(c: Chunk, *, score: float, pinned: str | None, relevance: float) -> Passage:
     return Passage(
         chunk_id=c.id, act=c.act, section=c.section, heading=c.heading, text=c.text, status=c.status,
-        score=r.score, pinned=r.pinned, in_force_from=c.in_force_from, in_force_to=c.in_force_to,
-        relevance=round(relevance, 4),
+        score=score, pinned=pinned, in_force_from=c.in_force_from, in_force_to=c.in_force_to, relevance=relevance,
     )  # fmt: skip
+
+
+def _first_per_section(passages: Sequence[Passage]) -> list[Passage]:
+    """Each section once, at its first (best-ranked) passage."""
+    first: dict[tuple[str, str], Passage] = {}
+    for p in passages:
+        first.setdefault((p.act, p.section), p)
+    return list(first.values())
 
 
 def retrieval_is_weak(passages: Sequence[Passage], threshold: float) -> bool:
@@ -103,9 +114,7 @@ def _with_counterparts(ctx: WorkflowContext, passages: list[Passage], question: 
         for _, c in ctx.retriever.counterparts(p.act, p.section):
             if c.id not in have:
                 have.add(c.id)
-                out.append(Passage(chunk_id=c.id, act=c.act, section=c.section, heading=c.heading, text=c.text,
-                                   status=c.status, score=p.score, pinned="counterpart",
-                                   in_force_from=c.in_force_from, in_force_to=c.in_force_to, relevance=p.relevance))
+                out.append(_passage(c, score=p.score, pinned="counterpart", relevance=p.relevance))
     return out
 
 
@@ -115,30 +124,13 @@ def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> l
     relevance and pinning of the chunk that brought them."""
     out = list(passages)
     have = {p.chunk_id for p in passages}
-    sections: list[Passage] = []
-    for p in passages:
-        if (p.act, p.section) not in {(s.act, s.section) for s in sections}:
-            sections.append(p)
+    sections = _first_per_section(passages)
     pinned = [p for p in sections if p.pinned]
     for p in pinned + [s for s in sections if not s.pinned][:top]:
         for c in ctx.retriever.section_chunks(p.act, p.section)[:SIBLINGS]:
             if c.id not in have:
                 have.add(c.id)
-                out.append(
-                    Passage(
-                        chunk_id=c.id,
-                        act=c.act,
-                        section=c.section,
-                        heading=c.heading,
-                        text=c.text,
-                        status=c.status,
-                        score=p.score,
-                        pinned=p.pinned,
-                        in_force_from=c.in_force_from,
-                        in_force_to=c.in_force_to,
-                        relevance=p.relevance,
-                    )
-                )
+                out.append(_passage(c, score=p.score, pinned=p.pinned, relevance=p.relevance))
     return out
 
 
@@ -270,8 +262,9 @@ _QUOTATION = re.compile(r'^Section [^"]{1,40} of the [^"]{3,120} provides: "(.+)
 
 def _verbatim_source(claim: dict[str, Any]) -> str | None:
     """A claim that only says 'Section N of the Act provides: "<quote>"', whose quote the verifier
-    found exactly (or up to spacing) in that cited source and whose citation verified, asserts
-    nothing beyond the statute's own words: it is supported without asking the aligner."""
+    found exactly (or up to spacing) in the chunk the claim cites, asserts nothing beyond the
+    statute's own words: it is supported without asking the aligner. The citation's own status
+    (repealed, unchecked...) is not judged here; reconstruct warns about it."""
     if not _QUOTATION.match(claim["text"]) or len(claim["quotes"]) != 1:
         return None
     q = claim["quotes"][0]
