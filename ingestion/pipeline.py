@@ -359,6 +359,7 @@ def ingest(
     files = expand(paths)
     merged = parse_and_merge(files, store)
     report = IngestReport()
+    report.empty_files = [str(f) for _, f in files if _is_empty(f)]
     for r in merged.rejects:
         report.reject(r)
     if strict and merged.rejects:
@@ -386,6 +387,17 @@ def ingest(
 
 
 Batch = list[object]
+
+
+def _is_empty(path: Path) -> bool:
+    """No records at all: zero bytes or only whitespace (a large file is never read for this)."""
+    try:
+        size = path.stat().st_size
+        if size > 4096:
+            return False
+        return not path.read_bytes().strip()
+    except OSError:
+        return False
 
 
 def _plan(

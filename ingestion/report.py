@@ -28,6 +28,8 @@ class IngestReport:
     unchanged: Counter[str] = field(default_factory=Counter)
     rejected: Counter[str] = field(default_factory=Counter)
     rejects: list[Reject] = field(default_factory=list)
+    empty_files: list[str] = field(default_factory=list)
+    """Input files that held no records at all (said so to the user, never silently ignored)."""
 
     def reject(self, r: Reject) -> None:
         self.rejects.append(r)
@@ -63,7 +65,12 @@ class IngestReport:
                 for a in self.acts
             },
             "rejects": [{"file": r.file, "line": r.line, "reason": r.reason, "act": r.act} for r in self.rejects],
+            "empty_files": list(self.empty_files),
         }
+
+    def changed_acts(self) -> list[str]:
+        """Acts with an added, updated or rejected record (what the summary lists by default)."""
+        return [a for a in self.acts if self.added[a] or self.updated[a] or self.rejected[a]]
 
     def merge(self, other: IngestReport) -> None:
         self.added.update(other.added)
@@ -71,3 +78,4 @@ class IngestReport:
         self.unchanged.update(other.unchanged)
         self.rejected.update(other.rejected)
         self.rejects.extend(other.rejects)
+        self.empty_files.extend(other.empty_files)

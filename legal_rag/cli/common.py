@@ -53,31 +53,30 @@ def _ensure_loaded(store: GraphStore, settings: Settings) -> None:
 def _run_ingest(
     store: GraphStore, paths: list[Path], *, strict: bool, settings: Settings, quiet: bool = False
 ) -> IngestReport:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from legal_rag.cli.progress import progress_reporter
 
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=quiet, disable=quiet,
-    ) as bar:  # fmt: skip
-        task = bar.add_task("reading sources", total=None)
-
-        def progress(stage: str, done: int, total: int) -> None:
-            bar.update(task, description="writing records", completed=done, total=total)
-
+    with progress_reporter({"write": "writing records"}, quiet=quiet) as progress:
         return ingest(store, paths, strict=strict, batch_size=settings.ingest.batch_size, progress=progress)
 
 
-def _print_report(report: IngestReport) -> None:
-    table = Table(title="ingest summary")
-    for col in ("act", "added", "updated", "unchanged", "rejected"):
-        table.add_column(col, justify="left" if col == "act" else "right")
-    for act in report.acts:
-        table.add_row(
-            act, str(report.added[act]), str(report.updated[act]), str(report.unchanged[act]), str(report.rejected[act])
-        )
+def _print_report(report: IngestReport, verbose: bool = False) -> None:
+    """Totals, and the Acts that changed or had rejects (every Act with ``verbose``)."""
     t = report.totals()
-    table.add_row("[bold]total", *(f"[bold]{t[k]}" for k in ("added", "updated", "unchanged", "rejected")))
-    out.print(table)
+    for f in report.empty_files:
+        err.print(f"[yellow]empty input:[/yellow] {f} holds no records; nothing loaded from it", markup=True)
+    acts = report.acts if verbose else report.changed_acts()
+    if acts:
+        table = Table(title="ingest summary" if verbose else "ingest summary: Acts that changed or had rejects")
+        for col in ("act", "added", "updated", "unchanged", "rejected"):
+            table.add_column(col, justify="left" if col == "act" else "right")
+        for act in acts:
+            table.add_row(act, str(report.added[act]), str(report.updated[act]), str(report.unchanged[act]),
+                          str(report.rejected[act]))
+        out.print(table)
+    out.print(
+        f"{len(report.acts)} Acts: {t['added']} added, {t['updated']} updated, {t['unchanged']} unchanged, "
+        f"{t['rejected']} rejected" + ("" if verbose else " (--verbose or --json for every Act)")
+    )
     if not report.changed:
         out.print("unchanged: nothing written")
     for r in report.rejects[:50]:
@@ -86,20 +85,12 @@ def _print_report(report: IngestReport) -> None:
         err.print(f"... and {len(report.rejects) - 50} more rejected (use --json for all)")
 
 
-def _sync_index(index: Any, store: GraphStore) -> Any:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+def _sync_index(index: Any, store: GraphStore, quiet: bool = False) -> Any:
+    from legal_rag.cli.progress import progress_reporter
     from legal_rag.retrieval.build import sync_from_graph
 
-    with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err
-    ) as bar:
-        task = bar.add_task("embedding chunks", total=None)
-        labels = {"embed": "embedding chunks", "headings": "embedding section headings"}
-
-        def progress(stage: str, done: int, total: int) -> None:
-            bar.update(task, description=labels.get(stage, stage), completed=done, total=total)
-
+    labels = {"embed": "embedding chunks", "headings": "embedding section headings"}
+    with progress_reporter(labels, quiet=quiet) as progress:
         return sync_from_graph(index, store, progress)
 
 

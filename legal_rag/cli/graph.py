@@ -37,6 +37,7 @@ def ingest_cmd(
     run_async: Annotated[bool, typer.Option("--async", help="Enqueue on Celery and print the job id.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     index: Annotated[bool, typer.Option("--index/--no-index", help="Also update the retrieval index.")] = True,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every Act, not only changed ones.")] = False,
 ) -> None:
     """Load statutes, correspondence tables and curation files into the graph (idempotent), then
     bring the retrieval index up to date (only new or changed chunks are embedded)."""
@@ -63,18 +64,21 @@ def ingest_cmd(
         out.print(json.dumps({"job_id": res.id}) if as_json else res.id)
         return
     store = _open(settings)
+    synced = None
     try:
         report = _run_ingest(store, targets, strict=strict, settings=settings, quiet=as_json)
+        if not as_json:
+            _print_report(report, verbose)
         if index:
             from legal_rag.retrieval.build import open_index
 
             chunk_index = open_index(settings)
             try:
-                synced = _sync_index(chunk_index, store)
+                synced = _sync_index(chunk_index, store, quiet=as_json)
             finally:
                 chunk_index.close()
             if not as_json:
-                out.print(f"retrieval index: {synced.as_dict()}")
+                out.print(_index_line(synced))
     except IngestError as exc:
         err.print(f"[red]ingest refused:[/red] {exc}")
         raise typer.Exit(EXIT_BAD_INPUT) from exc
@@ -84,9 +88,19 @@ def ingest_cmd(
     finally:
         store.close()
     if as_json:
-        out.print_json(json.dumps(report.as_dict()))
-    else:
-        _print_report(report)
+        doc: dict[str, Any] = report.as_dict()
+        if synced is not None:
+            doc["index"] = synced.as_dict()
+        out.print_json(json.dumps(doc))
+
+
+def _index_line(synced: Any) -> str:
+    r = synced.as_dict()
+    vectors = f"{r['reused'] + r['headings_reused']} vectors from data/vectors, " \
+              f"{r['embedded'] + r['headings_embedded']} embedded"
+    where = f"version {r['version']} published" if r["version"] else "nothing to publish"
+    return (f"retrieval index: {r['added']} chunks added, {r['updated']} updated, {r['removed']} removed, "
+            f"{r['relabelled']} relabelled, {r['unchanged']} unchanged; {vectors}; {where}")
 
 
 @app.command("jobs")

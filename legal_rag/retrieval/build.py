@@ -3,66 +3,76 @@ retrieval implementations."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 from graph_schema.model import CitationKey
 from graph_schema.store import GraphStore
 from legal_rag.retrieval.chunking import SectionText, chunk_sections
-from legal_rag.retrieval.dense import QdrantDenseIndex, SentenceTransformerEmbedder
 from legal_rag.retrieval.hybrid import Fusion, FusionConfig, HybridRetriever
 from legal_rag.retrieval.index import ChunkIndex, Progress, SyncReport
-from legal_rag.retrieval.lexical import BM25Index, LexicalIndexError
-from legal_rag.retrieval.types import Chunk, Embedder
-from legal_rag.settings import Settings
+from legal_rag.retrieval.types import Chunk, DenseIndex, Embedder
+from legal_rag.retrieval.vectors import ShippedVectors
+from legal_rag.settings import EmbedderKind, Settings
 
-_EMBEDDERS: dict[str, SentenceTransformerEmbedder] = {}
+_EMBEDDERS: dict[tuple[str, str], Embedder] = {}
 
 
-def embedder(settings: Settings) -> SentenceTransformerEmbedder:
-    """One model per process (loading it costs seconds)."""
-    key = settings.retrieval.model_path or "<package>"
+def embedder(settings: Settings) -> Embedder:
+    """One model per process and kind. Constructing it reads nothing; the first embedding loads it."""
+    r = settings.retrieval
+    key = (r.embedder.value, r.model_path or "<package>")
     if key not in _EMBEDDERS:
-        _EMBEDDERS[key] = SentenceTransformerEmbedder(settings.retrieval.model_path)
+        if r.embedder is EmbedderKind.SENTENCE_TRANSFORMERS:
+            from legal_rag.retrieval.dense import SentenceTransformerEmbedder
+
+            _EMBEDDERS[key] = SentenceTransformerEmbedder(r.model_path)
+        else:
+            from legal_rag.retrieval.minilm import MiniLMEmbedder
+
+            _EMBEDDERS[key] = MiniLMEmbedder(r.model_path)
     return _EMBEDDERS[key]
+
+
+def index_root(settings: Settings) -> Path:
+    return settings.state_dir / "index" / settings.graph.graph_name
+
+
+def shipped_vectors(settings: Settings, emb: Embedder) -> ShippedVectors | None:
+    """The shipped vectors for this embedder's weights (None when disabled or the embedder has no id)."""
+    mid = getattr(emb, "model_id", None)
+    if not settings.retrieval.use_shipped_vectors or mid is None:
+        return None
+    return ShippedVectors(settings.retrieval.vectors_dir, mid)
 
 
 def open_index(settings: Settings, directory: Path | None = None, emb: Embedder | None = None) -> ChunkIndex:
     """Open the chunk index under ``directory`` (default: the state dir). A Qdrant URL in settings
-    (``QDRANT_URL``) puts vectors on that server; BM25 and chunk metadata stay local."""
-    root = directory or (settings.state_dir / "index" / settings.graph.graph_name)
+    (``QDRANT_URL``) puts vectors on that server; chunk metadata and BM25 stay in the index folder."""
+    root = directory or index_root(settings)
     r = settings.retrieval
-    lexical = BM25Index(root / "bm25")
-    rebuild = False
-    try:
-        lexical.open()
-    except LexicalIndexError:
-        # Saved under another tokeniser (or unreadable): rebuild BM25 from the stored chunk texts
-        # below. Vectors are unaffected, so nothing is re-embedded.
-        shutil.rmtree(root / "bm25", ignore_errors=True)
-        lexical = BM25Index(root / "bm25")
-        lexical.open()
-        rebuild = True
+    emb = emb or embedder(settings)
+    dense: DenseIndex | None = None
+    headings: DenseIndex | None = None
     if r.qdrant_url and directory is None:
+        from legal_rag.retrieval.dense import QdrantDenseIndex
+
         key = r.qdrant_api_key.get_secret_value() if r.qdrant_api_key else None
-        dense = QdrantDenseIndex(url=r.qdrant_url, collection=r.collection, api_key=key)
-        headings = QdrantDenseIndex(url=r.qdrant_url, collection=f"{r.collection}_headings", api_key=key)
-    else:
-        # Local mode locks its folder, so the heading vectors live in a store of their own.
-        dense = QdrantDenseIndex(path=str(root / "qdrant"), collection=r.collection)
-        headings = QdrantDenseIndex(path=str(root / "qdrant_headings"), collection=f"{r.collection}_headings")
-    dense.open()
+        q_dense = QdrantDenseIndex(url=r.qdrant_url, collection=r.collection, api_key=key)
+        q_heads = QdrantDenseIndex(url=r.qdrant_url, collection=f"{r.collection}_headings", api_key=key)
+        q_dense.open()
+        try:
+            q_heads.open()
+        except BaseException:
+            q_dense.close()
+            raise
+        dense, headings = q_dense, q_heads
+    index = ChunkIndex(root, emb, dense=dense, headings=headings, shipped=shipped_vectors(settings, emb))
     try:
-        headings.open()
+        index.open()
     except BaseException:
-        dense.close()
+        index.close()
         raise
-    index = ChunkIndex(root / "chunks.sqlite", lexical, dense, emb or embedder(settings), headings)
-    index.open()
-    if rebuild and len(index):
-        lexical.upsert([(c.id, c.indexed_text) for c in index.chunks()])
-        lexical.save()
     return index
 
 

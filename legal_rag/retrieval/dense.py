@@ -70,7 +70,6 @@ need the server.
 from __future__ import annotations
 
 import os
-import threading
 import uuid
 import warnings
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -82,7 +81,8 @@ import numpy as np
 import numpy.typing as npt
 
 from graph_schema.errors import ConfigurationError, LegalRagError, RetryableError
-from legal_rag.retrieval.types import Hit, IdFilter
+from legal_rag.retrieval.matrix import VectorMatrix, unit_rows
+from legal_rag.retrieval.types import Hit
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
@@ -267,124 +267,6 @@ class SentenceTransformerEmbedder:
         return out
 
 
-class _VectorMatrix:
-    """Unit-length rows by chunk id, searched exactly with one matrix-vector product.
-
-    Rows live in an over-allocated array so appends are amortised O(dim); deletes move the last
-    row into the hole, so row order is arbitrary and ties are broken by chunk id. One lock guards
-    every method: a search must not see a row moved by a concurrent delete (API threads).
-    """
-
-    def __init__(self, dim: int) -> None:
-        self.dim = dim
-        self._lock = threading.Lock()
-        self._mat = np.zeros((0, dim), dtype=np.float32)
-        self._ids: list[str] = []
-        self._row: dict[str, int] = {}
-        self._version = 0
-
-    def __len__(self) -> int:
-        return len(self._ids)
-
-    def ids(self) -> set[str]:
-        with self._lock:
-            return set(self._ids)
-
-    def upsert(self, ids: Sequence[str], vectors: npt.NDArray[np.float32]) -> None:
-        with self._lock:
-            self._upsert(ids, vectors)
-
-    def delete(self, ids: Collection[str]) -> None:
-        with self._lock:
-            self._delete(ids)
-
-    def search(self, query: npt.NDArray[np.float32], k: int, allow: Collection[str] | None) -> list[Hit]:
-        with self._lock:
-            return self._search(query, k, allow)
-
-    def similarity(self, query: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
-        with self._lock:
-            found = [(cid, self._row[cid]) for cid in ids if cid in self._row]
-            if not found:
-                return {}
-            scores = _matvec(self._mat[[r for _, r in found]], query)
-            return {cid: float(s) for (cid, _), s in zip(found, scores, strict=True)}
-
-    def _upsert(self, ids: Sequence[str], vectors: npt.NDArray[np.float32]) -> None:
-        self._version += 1
-        new = [i for i, cid in enumerate(ids) if cid not in self._row]
-        need = len(self._ids) + len(new)
-        if need > self._mat.shape[0]:
-            grown = np.zeros((max(need, 2 * self._mat.shape[0], 1024), self.dim), dtype=np.float32)
-            grown[: len(self._ids)] = self._mat[: len(self._ids)]
-            self._mat = grown
-        for i, cid in enumerate(ids):
-            row = self._row.get(cid)
-            if row is None:
-                row = len(self._ids)
-                self._ids.append(cid)
-                self._row[cid] = row
-            self._mat[row] = vectors[i]
-
-    def _delete(self, ids: Collection[str]) -> None:
-        self._version += 1
-        for cid in ids:
-            row = self._row.pop(cid, None)
-            if row is None:
-                continue
-            last = len(self._ids) - 1
-            if row != last:
-                moved = self._ids[last]
-                self._mat[row] = self._mat[last]
-                self._ids[row] = moved
-                self._row[moved] = row
-            self._ids.pop()
-
-    def _search(self, query: npt.NDArray[np.float32], k: int, allow: Collection[str] | None) -> list[Hit]:
-        n = len(self._ids)
-        if allow is None:
-            rows = None
-            scores = _matvec(self._mat[:n], query)
-        else:
-            row = self._row
-
-            def compute() -> npt.NDArray[np.intp]:
-                return np.fromiter((r for r in map(row.get, allow) if r is not None), dtype=np.intp)
-
-            rows = allow.positions(self, self._version, compute) if isinstance(allow, IdFilter) else compute()
-            # Most rows allowed: one contiguous product, then pick. Few: gather them, multiply only those.
-            scores = _matvec(self._mat[:n], query)[rows] if len(rows) * 2 >= n else _matvec(self._mat[rows], query)
-        m = len(scores)
-        if m == 0 or k <= 0:
-            return []
-        # k+1 candidates so that a tie at the k-th place can still be broken by id below.
-        cand = np.argpartition(-scores, k)[: k + 1] if k < m else np.arange(m)
-        picked = [(float(scores[j]), self._ids[int(j) if rows is None else int(rows[j])]) for j in cand]
-        picked.sort(key=lambda sc: (-sc[0], sc[1]))
-        return [Hit(chunk_id=cid, score=s) for s, cid in picked[:k]]
-
-
-def _matvec(mat: npt.NDArray[np.float32], vec: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    # Not ``mat @ vec``: OpenBLAS runs gemv on every core it has, and on a 2-core machine that also
-    # serves the API, the worker and the embedder its threads wait on each other. Measured here
-    # (10k x 384, machine busy): BLAS 2 threads p50 15 ms, BLAS 1 thread 1.0 ms, einsum 1.2 ms.
-    # numpy's own einsum loop is single-threaded and needs no process-wide thread setting.
-    out: npt.NDArray[np.float32] = np.einsum("ij,j->i", mat, vec)
-    return out
-
-
-def _unit_rows(vectors: npt.ArrayLike, dim: int) -> npt.NDArray[np.float32]:
-    arr = np.asarray(vectors, dtype=np.float32)
-    if arr.ndim == 1:
-        arr = arr.reshape(1, -1)
-    if arr.ndim != 2 or arr.shape[1] != dim:
-        raise ValueError(f"expected vectors of width {dim}, got shape {np.shape(vectors)}")
-    norms = np.linalg.norm(arr, axis=1, keepdims=True)
-    if not np.all(np.isfinite(norms)) or np.any(norms == 0):
-        raise ValueError("vectors must be finite and non-zero (cosine is undefined otherwise)")
-    return np.ascontiguousarray(arr / norms, dtype=np.float32)
-
-
 class QdrantDenseIndex:
     """A ``DenseIndex`` over one Qdrant collection, local on disk or on a server.
 
@@ -430,7 +312,7 @@ class QdrantDenseIndex:
             search_path = SearchPath.MATRIX if path is not None else SearchPath.QDRANT
         self.search_path = search_path
         self._client: QdrantClient | None = None
-        self._matrix: _VectorMatrix | None = None
+        self._matrix: VectorMatrix | None = None
 
     @property
     def where(self) -> str:
@@ -523,15 +405,15 @@ class QdrantDenseIndex:
             if offset is None:
                 return
 
-    def _load_matrix(self) -> _VectorMatrix:
+    def _load_matrix(self) -> VectorMatrix:
         ids: list[str] = []
         vecs: list[Any] = []
         for cid, vec in self._scroll(with_vectors=True):
             ids.append(cid)
             vecs.append(vec)
-        matrix = _VectorMatrix(self.dim)
+        matrix = VectorMatrix(self.dim)
         if ids:
-            matrix.upsert(ids, _unit_rows(vecs, self.dim))
+            matrix.upsert(ids, unit_rows(vecs, self.dim))
         return matrix
 
     # -- DenseIndex ------------------------------------------------------------------------------
@@ -560,7 +442,7 @@ class QdrantDenseIndex:
             raise ValueError("chunk ids repeat within one upsert")
         if not ids:
             return
-        unit = _unit_rows(vectors, self.dim)
+        unit = unit_rows(vectors, self.dim)
         bodies: list[dict[str, Any]] = []
         for cid, payload in zip(ids, payloads, strict=True):
             if payload.get(PAYLOAD_CHUNK_ID, cid) != cid:
@@ -633,7 +515,7 @@ class QdrantDenseIndex:
         Returns:
             Hits with cosine scores, highest first; ties broken by chunk id on the matrix path.
         """
-        query = _unit_rows(vector, self.dim)[0]
+        query = unit_rows(vector, self.dim)[0]
         if k <= 0 or (allow is not None and not allow):
             return []
         path = via or self.search_path
@@ -645,7 +527,7 @@ class QdrantDenseIndex:
 
     def similarity(self, vector: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
         """Cosine of ``vector`` with each stored id (absent ids are left out)."""
-        query = _unit_rows(vector, self.dim)[0]
+        query = unit_rows(vector, self.dim)[0]
         if not ids:
             return {}
         if self._matrix is not None:
@@ -657,7 +539,7 @@ class QdrantDenseIndex:
         for p in points:
             cid = (p.payload or {}).get(PAYLOAD_CHUNK_ID)
             if isinstance(cid, str) and p.vector is not None:
-                out[cid] = float(np.dot(_unit_rows(p.vector, self.dim)[0], query))
+                out[cid] = float(np.dot(unit_rows(p.vector, self.dim)[0], query))
         return out
 
     def _qdrant_search(self, query: npt.NDArray[np.float32], k: int, allow: Collection[str] | None) -> list[Hit]:

@@ -234,18 +234,22 @@ class BM25Index:
         self._total_len = int(self._doc_len.sum())
         return self
 
-    def save(self) -> None:
+    def save(self, directory: Path | None = None) -> None:
         """Merge pending changes and write the index atomically (temp file, fsync, rename).
 
+        Args:
+            directory: Write there instead of the index's own directory (a new index version).
+
         Raises:
-            LexicalIndexError: the index has no directory.
+            LexicalIndexError: the index has no directory and none was given.
         """
-        path = self.path
-        if path is None or self.directory is None:
+        target = Path(directory) if directory is not None else self.directory
+        if target is None:
             raise LexicalIndexError("this BM25 index is in memory only (no directory)")
+        path = target / INDEX_FILE
         self._merge()
-        self.directory.mkdir(parents=True, exist_ok=True)
-        tmp = self.directory / f".{INDEX_FILE}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+        target.mkdir(parents=True, exist_ok=True)
+        tmp = target / f".{INDEX_FILE}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
         try:
             with open(tmp, "wb") as fh:
                 self._write_snapshot(fh)
@@ -254,8 +258,8 @@ class BM25Index:
             os.replace(tmp, path)
         finally:
             tmp.unlink(missing_ok=True)
-        _fsync_dir(self.directory)
-        for stale in self.directory.glob(f".{INDEX_FILE}.*.tmp"):
+        _fsync_dir(target)
+        for stale in target.glob(f".{INDEX_FILE}.*.tmp"):
             if not _pid_alive(stale.name.split(".")[3]):
                 stale.unlink(missing_ok=True)
 

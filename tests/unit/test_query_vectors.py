@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from legal_rag.retrieval.dense import SentenceTransformerEmbedder
+from legal_rag.retrieval.minilm import MiniLMEmbedder
 from legal_rag.retrieval.hybrid import query_sentences, query_vectors
 
 FACTS = (
@@ -32,17 +32,17 @@ def test_sentence_limit_keeps_the_longest_in_order() -> None:
 
 
 @pytest.fixture(scope="module")
-def embedder() -> SentenceTransformerEmbedder:
-    return SentenceTransformerEmbedder()
+def embedder() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
 
 
-def test_one_sentence_query_uses_one_vector_for_both_channels(embedder: SentenceTransformerEmbedder) -> None:
+def test_one_sentence_query_uses_one_vector_for_both_channels(embedder: MiniLMEmbedder) -> None:
     qv = query_vectors(embedder, "punishment for using a forged document as genuine")
     assert qv.sentences.shape == (1, embedder.dim)
     assert np.allclose(qv.sentences[0], qv.whole)
 
 
-def test_long_query_has_a_vector_per_sentence_and_a_unit_whole(embedder: SentenceTransformerEmbedder) -> None:
+def test_long_query_has_a_vector_per_sentence_and_a_unit_whole(embedder: MiniLMEmbedder) -> None:
     long = " ".join([FACTS] * 5)  # past one 180-word window
     qv = query_vectors(embedder, long)
     assert qv.sentences.shape == (len(query_sentences(long)), embedder.dim)
