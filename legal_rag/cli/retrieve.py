@@ -131,3 +131,63 @@ def eval_retrieval_cmd(
     for name, scores in {**result["methods"], **result["alternatives"]}.items():  # type: ignore[dict-item]
         table.add_row(name, *(f"{scores[m]:.4f}" for m in METRICS))
     out.print(table)
+
+
+index_app = typer.Typer(no_args_is_help=True, help="The retrieval index and the shipped vectors.")
+app.add_typer(index_app, name="index")
+
+
+@index_app.command("status")
+def index_status_cmd(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """The published index version, its size, and the embedding model."""
+    from legal_rag.retrieval.build import embedder, open_index
+
+    settings = _settings()
+    index = open_index(settings)
+    try:
+        emb = embedder(settings)
+        doc = {"root": str(index.dir.root), "version": index.snapshot, "chunks": len(index),
+               "headings": len(index.headings.ids()) if index.headings is not None else 0,
+               "model_id": emb.model_id,
+               "vectors": "server " + (settings.retrieval.qdrant_url or "") if settings.retrieval.qdrant_url
+               else "files"}
+    finally:
+        index.close()
+    if as_json:
+        sys.stdout.write(json.dumps(doc) + "\n")
+        return
+    for k, v in doc.items():
+        out.print(f"{k:9} {v}", markup=False)
+
+
+@index_app.command("export-vectors")
+def export_vectors_cmd(
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Artifact folder (default: settings' data/vectors).")]
+    = None,
+) -> None:
+    """Regenerate the shipped vectors from scratch: embed every chunk and heading of the graph's statutes.
+
+    Run it on a graph loaded with the shipped corpus only (``ingest --default``), after changing the
+    corpus or the model. Embedding ~18,000 texts takes several minutes on 2 CPU cores.
+    """
+    from legal_rag.cli.progress import progress_reporter
+    from legal_rag.retrieval.build import embedder, graph_chunks
+    from legal_rag.retrieval.index import heading_texts
+    from legal_rag.retrieval.vectors import write_shipped_vectors
+
+    settings = _settings()
+    store = _open(settings)
+    try:
+        chunks = graph_chunks(store)
+    finally:
+        store.close()
+    if not chunks:
+        err.print("[red]the graph holds no statute text: run `legal-rag ingest --default` first[/red]")
+        raise typer.Exit(EXIT_BAD_INPUT)
+    texts = sorted({c.indexed_text for c in chunks} | set(heading_texts(chunks)))
+    emb = embedder(settings)
+    target = out_dir or settings.retrieval.vectors_dir
+    with progress_reporter({"embed": "embedding chunks and headings"}) as progress:
+        vectors = emb.embed(texts, 32, progress=lambda done, total: progress("embed", done, total))
+    n = write_shipped_vectors(target, emb.model_id, zip(texts, vectors, strict=True))
+    out.print(f"wrote {n} vectors ({len(chunks)} chunks and their headings) to {target}", markup=False)

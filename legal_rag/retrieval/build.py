@@ -40,10 +40,9 @@ def index_root(settings: Settings) -> Path:
 
 def shipped_vectors(settings: Settings, emb: Embedder) -> ShippedVectors | None:
     """The shipped vectors for this embedder's weights (None when disabled or the embedder has no id)."""
-    mid = getattr(emb, "model_id", None)
-    if not settings.retrieval.use_shipped_vectors or mid is None:
+    if not settings.retrieval.use_shipped_vectors:
         return None
-    return ShippedVectors(settings.retrieval.vectors_dir, mid)
+    return ShippedVectors(settings.retrieval.vectors_dir, emb.model_id)
 
 
 def open_index(settings: Settings, directory: Path | None = None, emb: Embedder | None = None) -> ChunkIndex:

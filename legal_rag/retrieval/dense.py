@@ -180,6 +180,13 @@ class SentenceTransformerEmbedder:
             ) from exc
         return Path(get_model_path())
 
+    @property
+    def model_id(self) -> str:
+        """The weights' id (``minilm.model_id``): the same weights give the same id in either embedder."""
+        from legal_rag.retrieval.minilm import model_id
+
+        return model_id(self.model_path)
+
     def open(self) -> None:
         """Load the model from disk (idempotent).
 

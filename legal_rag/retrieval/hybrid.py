@@ -246,6 +246,9 @@ class HybridRetriever:
         include_repealed: bool = False,
         vectors: QueryVectors | None = None,
     ) -> list[Retrieved]:
+        """The ``k`` best chunks for ``query`` (provisions it names pinned first), on the newest
+        index version: a version published by another process since the last call is picked up."""
+        self.index.refresh()
         day = as_of or date.today().isoformat()
         pinned = self._pinned(query, day)
         allow = self.allowed(as_of=day, acts=acts, statuses=statuses, include_repealed=include_repealed)

@@ -297,7 +297,7 @@ class ChunkIndex:
                     if part in changed or previous is None or not index.link_from(previous[1], staged):
                         index.save(staged)
             manifest = {"format": FORMAT, "chunks": len(state.chunks), "headings": len(state.heading_hashes),
-                        "model_id": getattr(self.embedder, "model_id", None), "dim": self.embedder.dim,
+                        "model_id": self.embedder.model_id, "dim": self.embedder.dim,
                         "vectors": "server" if self._remote_dense is not None else "files"}
             (staged / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
             return self.dir.publish(staged)
@@ -398,6 +398,11 @@ def _sync_headings(index: ChunkIndex, state: _State, progress: Progress | None, 
     state.heading_hashes.update((cid, _sha(t)) for cid, t in todo)
     changed |= {"meta", "headings"}
     return embedded, len(todo) - embedded
+
+
+def heading_texts(chunks: Iterable[Chunk]) -> list[str]:
+    """The heading texts the index embeds for these chunks (one per titled section)."""
+    return list(_heading_ids({c.id: c for c in chunks}).values())
 
 
 def _heading_ids(chunks: dict[str, Chunk]) -> dict[str, str]:

@@ -265,7 +265,7 @@ def _gelu(x: F32) -> F32:
     t = np.float32(0.3275911) * a
     t += 1
     np.reciprocal(t, out=t)
-    y = np.float32(1.061405429) * t
+    y: F32 = np.float32(1.061405429) * t
     for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
         y += np.float32(c)
         y *= t

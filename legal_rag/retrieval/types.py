@@ -90,7 +90,13 @@ class Embedder(Protocol):
     @property
     def dim(self) -> int: ...
 
-    def embed(self, texts: Sequence[str], batch_size: int = 32) -> npt.NDArray[np.float32]: ...
+    @property
+    def model_id(self) -> str:
+        """Names the weights (shipped vectors are keyed by it)."""
+
+    def embed(
+        self, texts: Sequence[str], batch_size: int = 32, progress: Callable[[int, int], None] | None = None
+    ) -> npt.NDArray[np.float32]: ...
 
 
 class DenseIndex(Protocol):

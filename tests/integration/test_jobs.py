@@ -168,3 +168,87 @@ def test_worker_killed_mid_ingest_then_rerun_loses_nothing_and_duplicates_nothin
     assert jobs_store.counts() == loaded.store.counts()
     dupes = jobs_store._read("MATCH (s:Section) WITH s.key AS k, count(*) AS c WHERE c > 1 RETURN count(k) AS n")
     assert dupes[0]["n"] == 0
+
+
+# -- one index, many processes: readers query while a job's ingest publishes a new version --------
+
+KRA_RECORDS = [
+    {"record": "act", "code": "KRA", "title": "The Karnataka Rent Act, 1999", "year": 1999,
+     "in_force_from": "2001-12-31", "aliases": ["Karnataka Rent Act"]},
+    {"act": "KRA", "section": "27", "title": "Recovery of possession", "in_force_from": "2001-12-31",
+     "status": "in_force",
+     "text": "(1) No order or decree for the recovery of possession of any premises shall be made by any court "
+             "or other authority in favour of the landlord against any tenant except on an application made "
+             "to the Court. (2) The Court may, on an application made to it, make an order for the recovery "
+             "of possession of the premises on the ground that the tenant has not paid the rent lawfully due."},
+]
+KRA_QUERY = "recovery of possession of premises from a tenant who has not paid the rent lawfully due"
+
+
+def _reader(env: dict[str, str], stop_at: float, queue: Any) -> None:
+    """One reader process: query the shared index in a loop until the new Act is found (or time is up)."""
+    try:
+        os.environ.update(env)
+        from legal_rag.retrieval.build import build_retriever, open_index
+        from legal_rag.stores import open_graph_store
+
+        settings = Settings()
+        store = open_graph_store(settings)
+        index = open_index(settings)
+        retriever = build_retriever(settings, index, store)
+        queries, versions = 0, {index.snapshot}
+        while time.monotonic() < stop_at:
+            results = retriever.retrieve(KRA_QUERY, 5, include_repealed=True)  # refreshes the index first
+            queries += 1
+            versions.add(index.snapshot)
+            if queries == 1:
+                queue.put(("ready", index.snapshot, []))
+            if any(r.chunk.act == "KRA" for r in results):
+                queue.put(("found", queries, sorted(versions)))
+                return
+        queue.put(("timeout", queries, sorted(versions)))
+    except Exception as exc:  # noqa: BLE001 - reported to the test, which fails on it
+        queue.put(("error", repr(exc), []))
+
+
+def test_four_readers_query_while_an_ingest_job_adds_an_act(
+    job_env: dict[str, str], celery_settings: Settings, jobs_store: FalkorGraphStore, tmp_path: Path
+) -> None:
+    import multiprocessing as mp
+
+    from legal_rag.retrieval.build import open_index, sync_from_graph
+
+    ingest(jobs_store, [CORPUS / "legacy" / "ipc.json"])
+    index = open_index(celery_settings)
+    first = sync_from_graph(index, jobs_store)
+    assert first.version >= 1 and len(index) > 500
+    src = tmp_path / "kra.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in KRA_RECORDS) + "\n", encoding="utf-8")
+
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    stop_at = time.monotonic() + 240
+    readers = [ctx.Process(target=_reader, args=(job_env, stop_at, queue)) for _ in range(4)]
+    for p in readers:
+        p.start()
+    app = make_celery(celery_settings)
+    worker = start_worker(job_env)
+    try:
+        ready = [queue.get(timeout=120) for _ in readers]  # every reader has queried the old version
+        assert [r[0] for r in ready] == ["ready"] * 4 and {r[1] for r in ready} == {first.version}, ready
+        job = app.send_task("legal_rag.ingest", args=[[str(src)], False])
+        done = wait_for(app, job.id, lambda s: s["state"] in ("SUCCESS", "FAILURE"), 180)
+        results = [queue.get(timeout=240) for _ in readers]
+    finally:
+        kill_group(worker, signal.SIGTERM)
+        for p in readers:
+            p.join(timeout=30)
+            if p.is_alive():
+                p.kill()
+    assert done["state"] == "SUCCESS", done
+    assert done["result"]["index"]["added"] >= 1 and done["result"]["index"]["version"] > first.version
+    assert [r[0] for r in results] == ["found"] * 4, results
+    assert all(first.version in r[2] and max(r[2]) > first.version for r in results), results
+    assert all(p.exitcode == 0 for p in readers)
+    assert index.refresh() and any(c.act == "KRA" for c in index.chunks()), "this process picks it up too"
+    index.close()

@@ -20,13 +20,13 @@ import numpy.typing as npt
 import pytest
 
 from graph_schema.errors import ConfigurationError, RetryableError
-from legal_rag.retrieval.minilm import MiniLMEmbedder
 from legal_rag.retrieval.dense import (
     IndexUnavailableError,
     QdrantDenseIndex,
     SearchPath,
     point_id,
 )
+from legal_rag.retrieval.minilm import MiniLMEmbedder
 from legal_rag.retrieval.types import DenseIndex, Embedder
 from legal_rag.settings import PROJECT_ROOT
 

@@ -121,10 +121,10 @@ def test_a_writer_that_died_mid_publish_leaves_the_old_version(tmp_path: Path, e
 
 def test_second_writer_waits_for_the_lock_and_then_times_out(tmp_path: Path) -> None:
     d = IndexDirectory(tmp_path / "ix")
-    with d.write_lock(), pytest.raises(IndexBusyError, match="being written by another process"):
-        # flock is per open file description: a second open in this process contends like another process.
-        with IndexDirectory(tmp_path / "ix").write_lock(timeout_s=0.2):
-            pass
+    # flock is per open file description: a second open in this process contends like another process.
+    other = IndexDirectory(tmp_path / "ix").write_lock(timeout_s=0.2)
+    with d.write_lock(), pytest.raises(IndexBusyError, match="being written by another process"), other:
+        pass
 
 
 def test_shipped_vectors_are_used_and_only_changed_texts_embedded(tmp_path: Path, embedder: MiniLMEmbedder,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from legal_rag.retrieval.minilm import MiniLMEmbedder
 from legal_rag.retrieval.hybrid import query_sentences, query_vectors
+from legal_rag.retrieval.minilm import MiniLMEmbedder
 
 FACTS = (
     "The appellant was a clerk in the District Court. On 3 March 1998 he prepared a sale deed in the name of "
