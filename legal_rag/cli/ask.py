@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from legal_rag.cli.common import EXIT_BAD_INPUT, _open, _ready_index, _settings, app, err, out
+from legal_rag.cli.common import EXIT_BAD_INPUT, _application, app, err, out
 
 
 @app.command("ask")
@@ -57,30 +57,16 @@ def ask_cmd(
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(EXIT_BAD_INPUT) from exc
 
-    from legal_rag.retrieval.build import build_retriever, embedder
-    from legal_rag.workflow.service import build_service
-
-    settings = _settings()
-    store = _open(settings)
-    try:
-        index = _ready_index(settings, store)
-    except BaseException:
-        store.close()
-        raise
-    try:
-        service = build_service(settings, store, build_retriever(settings, index, store), embedder(settings))
+    with _application() as application:
         for (rid, q, _), day in zip(requests, days, strict=True):
-            result = service.ask(q, day)
+            result = application.ask(q, day)
             if jsonl:
                 sys.stdout.write(json.dumps({"id": rid, **result.model_dump(mode="json")}, ensure_ascii=False) + "\n")
                 sys.stdout.flush()
             elif as_json:
-                sys.stdout.write(json.dumps(result.model_dump(mode="json"), ensure_ascii=False) + "\n")
+                sys.stdout.write(result.model_dump_json() + "\n")
             else:
                 _print(result.model_dump(mode="json"), show_evidence)
-    finally:
-        index.close()
-        store.close()
 
 
 def _print(r: dict[str, Any], show_evidence: bool) -> None:

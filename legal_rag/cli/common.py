@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -94,17 +96,20 @@ def _sync_index(index: Any, store: GraphStore, quiet: bool = False) -> Any:
         return sync_from_graph(index, store, progress)
 
 
-def _ready_index(settings: Settings, store: GraphStore) -> Any:
-    """The retrieval index, opened; on first use (empty) the graph's statutes are indexed, with progress."""
-    from legal_rag.retrieval.build import open_index
+@contextmanager
+def _application(settings: Settings | None = None) -> Iterator[Any]:
+    """The application for one command: first-run work shows progress; an unreachable graph exits 3."""
+    from legal_rag.app import Application
+    from legal_rag.cli.progress import progress_reporter
 
-    index = open_index(settings)
-    try:
-        _ensure_loaded(store, settings)
-        if len(index) == 0:
-            err.print("[yellow]the retrieval index is empty: indexing the graph's statutes (first run)...[/yellow]")
-            _sync_index(index, store)
-    except BaseException:
-        index.close()
-        raise
-    return index
+    labels = {"write": "loading the shipped corpus (first run)", "embed": "embedding chunks",
+              "headings": "embedding section headings"}
+    with progress_reporter(labels) as progress:
+        application = Application(settings or _settings(), progress=progress)
+        try:
+            yield application
+        except StoreUnavailableError as exc:
+            err.print(f"[red]graph unavailable, nothing could be checked:[/red] {exc}")
+            raise typer.Exit(EXIT_UNAVAILABLE) from exc
+        finally:
+            application.close()

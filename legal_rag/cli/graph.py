@@ -16,7 +16,7 @@ from legal_rag.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_NOT_FOUND,
     EXIT_UNAVAILABLE,
-    _ensure_loaded,
+    _application,
     _open,
     _print_report,
     _run_ingest,
@@ -144,13 +144,8 @@ def section_cmd(
 
     With ``-`` reads JSON lines {"act", "section", "as_of"} from stdin and writes one JSON line each.
     """
-    from legal_rag.lookup import LookupService
-
-    settings = _settings()
-    store = _open(settings)
-    try:
-        _ensure_loaded(store, settings)
-        service = LookupService(store)
+    with _application() as application:
+        service = application.lookup()
         if act == "-":
             _section_stream(service)
             return
@@ -165,8 +160,6 @@ def section_cmd(
                 raise typer.Exit(EXIT_UNAVAILABLE) from exc
             err.print(f"[red]{exc}[/red]")
             raise typer.Exit(EXIT_BAD_INPUT) from exc
-    finally:
-        store.close()
     if as_json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
         return

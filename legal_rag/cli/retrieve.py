@@ -10,11 +10,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from graph_schema.errors import IngestError, LegalRagError
+from graph_schema.errors import IngestError, LegalRagError, RetryableError
 from legal_rag.cli.common import (
     EXIT_BAD_INPUT,
+    _application,
     _open,
-    _ready_index,
     _settings,
     app,
     err,
@@ -38,9 +38,7 @@ def retrieve_cmd(
 ) -> None:
     """Hybrid (BM25 + dense) retrieval over the indexed statutes, provisions named in the query first."""
     from legal_rag.lookup import InvalidDateError, _as_of
-    from legal_rag.retrieval.build import build_retriever
 
-    settings = _settings()
     try:
         day = _as_of(as_of)
     except InvalidDateError as exc:
@@ -49,29 +47,14 @@ def retrieve_cmd(
     if k < 1:
         err.print("-k must be at least 1")
         raise typer.Exit(EXIT_BAD_INPUT)
-    store = _open(settings)
-    try:
-        index = _ready_index(settings, store)
-    except BaseException:
-        store.close()
-        raise
-    try:
-        acts = None
-        if act:
-            from graph_schema.acts import ActResolver
-
-            resolver = ActResolver(store.all_acts())
-            try:
-                acts = [resolver.resolve(a) for a in act]
-            except LegalRagError as exc:
-                err.print(f"[red]{exc}[/red]")
-                raise typer.Exit(EXIT_BAD_INPUT) from exc
-        results = build_retriever(settings, index, store).retrieve(
-            query, k, as_of=day, acts=acts, include_repealed=include_repealed
-        )
-    finally:
-        index.close()
-        store.close()
+    with _application() as application:
+        try:
+            results = application.retrieve(query, k, as_of=day, acts=act, include_repealed=include_repealed)
+        except LegalRagError as exc:
+            if isinstance(exc, RetryableError):
+                raise
+            err.print(f"[red]{exc}[/red]")
+            raise typer.Exit(EXIT_BAD_INPUT) from exc
     rows = [
         {
             "rank": i,

@@ -1,0 +1,232 @@
+"""The application: one object that opens the stores, the index and the services once; faces call only this.
+
+The CLI and the HTTP API are thin faces over :class:`Application`: they parse input, call one
+method, and render the result. Everything expensive is opened lazily and kept for the life of the
+process (a CLI command builds only what it uses; the API server opens everything at start-up with
+:meth:`Application.open`, so ``/ready`` can say when it is done).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Collection, Sequence
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from graph_schema.errors import LegalRagError
+from graph_schema.store import GraphStore
+from legal_rag.settings import GraphBackend, Settings
+
+if TYPE_CHECKING:
+    from celery import Celery
+
+    from legal_rag.lookup import LookupService
+    from legal_rag.retrieval.hybrid import HybridRetriever, Retrieved
+    from legal_rag.retrieval.index import ChunkIndex, Progress
+    from legal_rag.workflow.service import AskResult, AskService
+    from verification.model import VerificationReport
+    from verification.verify import Verifier
+
+__all__ = ["Application", "InvalidInputError"]
+
+StageCallback = Callable[[str, float], None]
+
+
+class InvalidInputError(LegalRagError, ValueError):
+    """A request the application refuses as given (empty question, impossible date): the caller's fault."""
+
+
+def check_date(value: str | None, field: str = "as_of") -> str:
+    """``value`` as an ISO date, today when None.
+
+    Raises:
+        InvalidInputError: not a real YYYY-MM-DD date (naming ``field``).
+    """
+    if value is None:
+        return date.today().isoformat()
+    try:
+        parsed = date.fromisoformat(value)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"{field} must be a real date as YYYY-MM-DD, got {value!r}") from exc
+    if len(value) != 10:
+        raise InvalidInputError(f"{field} must be written YYYY-MM-DD, got {value!r}")
+    return parsed.isoformat()
+
+
+class Application:
+    """Owns the graph store, the retrieval index and the services built on them.
+
+    Args:
+        settings: The one typed configuration; built by the entry point.
+        first_run: Load the shipped corpus and build the index when they are empty (the CLI's
+            first-run behaviour). The API server passes False and reports not-ready instead.
+        progress: Where first-run work reports progress.
+    """
+
+    def __init__(self, settings: Settings, *, first_run: bool = True, progress: Progress | None = None) -> None:
+        self.settings = settings
+        self._first_run = first_run
+        self._progress = progress
+        self._lock = threading.RLock()
+        self._graph: GraphStore | None = None
+        self._index: ChunkIndex | None = None
+        self._retriever: HybridRetriever | None = None
+        self._ask: AskService | None = None
+        self._lookup: LookupService | None = None
+        self._verifier: Verifier | None = None
+        self._celery: Celery | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def open(self) -> Application:
+        """Open everything now (models, index, graph): what a server does once at start-up."""
+        self.ask_service()
+        self.lookup()
+        self.verifier()
+        self.embedder().embed(["warm-up"])
+        return self
+
+    def close(self) -> None:
+        with self._lock:
+            if self._index is not None:
+                self._index.close()
+            if self._graph is not None:
+                self._graph.close()
+            self._graph = self._index = self._retriever = self._ask = self._lookup = self._verifier = None
+
+    def __enter__(self) -> Application:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- components (lazy) ---------------------------------------------------------------------
+
+    def graph(self) -> GraphStore:
+        with self._lock:
+            if self._graph is None:
+                from legal_rag.stores import open_graph_store
+
+                store = open_graph_store(self.settings)
+                if self._first_run and not store.all_acts():
+                    from ingestion.pipeline import default_paths, ingest
+
+                    ingest(store, default_paths(self.settings.corpus_dir), batch_size=self.settings.ingest.batch_size,
+                           progress=self._progress)
+                self._graph = store
+            return self._graph
+
+    def embedder(self) -> Any:
+        from legal_rag.retrieval.build import embedder
+
+        return embedder(self.settings)
+
+    def index(self) -> ChunkIndex:
+        with self._lock:
+            if self._index is None:
+                from legal_rag.retrieval.build import open_index, sync_from_graph
+
+                index = open_index(self.settings)
+                try:
+                    if self._first_run and len(index) == 0:
+                        sync_from_graph(index, self.graph(), self._progress)
+                except BaseException:
+                    index.close()
+                    raise
+                self._index = index
+            return self._index
+
+    def retriever(self) -> HybridRetriever:
+        with self._lock:
+            if self._retriever is None:
+                from legal_rag.retrieval.build import build_retriever
+
+                self._retriever = build_retriever(self.settings, self.index(), self.graph())
+            return self._retriever
+
+    def ask_service(self) -> AskService:
+        with self._lock:
+            if self._ask is None:
+                from legal_rag.workflow.service import build_service
+
+                self._ask = build_service(self.settings, self.graph(), self.retriever(), self.embedder())
+            return self._ask
+
+    def lookup(self) -> LookupService:
+        with self._lock:
+            if self._lookup is None:
+                from legal_rag.lookup import LookupService
+
+                self._lookup = LookupService(self.graph())
+            return self._lookup
+
+    def verifier(self) -> Verifier:
+        with self._lock:
+            if self._verifier is None:
+                from verification.verify import Verifier
+
+                self._verifier = Verifier(self.graph(), fuzzy_threshold=self.settings.verification.fuzzy_threshold)
+            return self._verifier
+
+    def celery(self) -> Celery:
+        with self._lock:
+            if self._celery is None:
+                from legal_rag.jobs import make_celery
+
+                if self.settings.graph.resolved_backend() is GraphBackend.EMBEDDED:
+                    from legal_rag.stores import embedded_server
+
+                    embedded_server(self.settings).start()  # its Redis is the default broker
+                self._celery = make_celery(self.settings)
+            return self._celery
+
+    @property
+    def index_version(self) -> int:
+        return self._index.snapshot if self._index is not None else 0
+
+    # -- what the faces call -------------------------------------------------------------------
+
+    def ask(self, question: str, as_of: str | None = None, on_stage: StageCallback | None = None) -> AskResult:
+        """Answer a research question for facts on ``as_of`` (default today).
+
+        Raises:
+            InvalidInputError: an empty question or an impossible date.
+        """
+        if not question or not question.strip():
+            raise InvalidInputError("the question is empty")
+        day = check_date(as_of)
+        service = self.ask_service()
+        if on_stage is None:
+            return service.ask(question, day)
+        return service.ask(question, day, on_stage=on_stage)  # type: ignore[call-arg]
+
+    def retrieve(self, query: str, k: int = 10, *, as_of: str | None = None, acts: Collection[str] | None = None,
+                 include_repealed: bool = False) -> list[Retrieved]:
+        if k < 1:
+            raise InvalidInputError(f"k must be at least 1, got {k}")
+        day = check_date(as_of)
+        codes = [self.resolve_act(a) for a in acts] if acts else None
+        return self.retriever().retrieve(query, k, as_of=day, acts=codes, include_repealed=include_repealed)
+
+    def resolve_act(self, act: str) -> str:
+        """An Act code for any alias lawyers write (raises the resolver's error, which names suggestions)."""
+        return self.lookup().resolver.resolve(act)
+
+    def section(self, act: str, section: str, as_of: str | None = None) -> dict[str, Any]:
+        """The ``section --json`` object: ``found: False`` with an ``error`` when it does not exist."""
+        day = check_date(as_of)
+        return self.lookup().lookup(act, section, day)
+
+    def verify(self, text: str, as_of: str | None = None,
+               context: Sequence[dict[str, Any]] = ()) -> VerificationReport:
+        """Check every citation and quote in ``text`` for facts on ``as_of``."""
+        day = check_date(as_of)
+        return self.verifier().verify(text, list(context), day)
+
+    def submit_ingest(self, paths: Sequence[Path], strict: bool = False, job_id: str | None = None) -> str:
+        """Enqueue an ingest job on the workers (the job also brings the shared index up to date)."""
+        from ingestion.tasks import INGEST_TASK
+
+        res = self.celery().send_task(INGEST_TASK, args=[[str(p) for p in paths], strict], task_id=job_id)
+        return str(res.id)
