@@ -21,10 +21,12 @@ from legal_rag.settings import GraphBackend, Settings
 if TYPE_CHECKING:
     from celery import Celery
 
+    from graph_schema.acts import ActResolver
     from legal_rag.lookup import LookupService
     from legal_rag.retrieval.hybrid import HybridRetriever, Retrieved
     from legal_rag.retrieval.index import ChunkIndex, Progress
     from legal_rag.workflow.service import AskResult, AskService
+    from verification.extract import CitationExtractor
     from verification.model import VerificationReport
     from verification.verify import Verifier
 
@@ -76,6 +78,8 @@ class Application:
         self._lookup: LookupService | None = None
         self._verifier: Verifier | None = None
         self._celery: Celery | None = None
+        self._resolver: ActResolver | None = None
+        self._extractor: CitationExtractor | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -109,7 +113,7 @@ class Application:
                 from legal_rag.stores import open_graph_store
 
                 store = open_graph_store(self.settings)
-                if self._first_run and not store.all_acts():
+                if self._first_run and not store.counts().get("Act"):
                     from ingestion.pipeline import default_paths, ingest
 
                     ingest(store, default_paths(self.settings.corpus_dir), batch_size=self.settings.ingest.batch_size,
@@ -137,12 +141,31 @@ class Application:
                 self._index = index
             return self._index
 
+    def resolver(self) -> ActResolver:
+        """Every Act by code, title and alias (one graph read per process; rebuilt after an ingest here)."""
+        with self._lock:
+            if self._resolver is None:
+                from graph_schema.acts import ActResolver
+
+                self._resolver = ActResolver(self.graph().all_acts())
+            return self._resolver
+
+    def extractor(self) -> CitationExtractor:
+        """The citation extractor linked to the graph's Acts, shared by retrieval and verification."""
+        with self._lock:
+            if self._extractor is None:
+                from verification.extract import CitationExtractor
+
+                self._extractor = CitationExtractor(self.resolver().resolve)
+            return self._extractor
+
     def retriever(self) -> HybridRetriever:
         with self._lock:
             if self._retriever is None:
                 from legal_rag.retrieval.build import build_retriever
 
-                self._retriever = build_retriever(self.settings, self.index(), self.graph())
+                self._retriever = build_retriever(self.settings, self.index(), self.graph(),
+                                                  resolver=self.resolver(), extractor=self.extractor())
             return self._retriever
 
     def ask_service(self) -> AskService:
@@ -158,7 +181,7 @@ class Application:
             if self._lookup is None:
                 from legal_rag.lookup import LookupService
 
-                self._lookup = LookupService(self.graph())
+                self._lookup = LookupService(self.graph(), self.resolver())
             return self._lookup
 
     def verifier(self) -> Verifier:
@@ -166,7 +189,8 @@ class Application:
             if self._verifier is None:
                 from verification.verify import Verifier
 
-                self._verifier = Verifier(self.graph(), fuzzy_threshold=self.settings.verification.fuzzy_threshold)
+                self._verifier = Verifier(self.graph(), extractor=self.extractor(),
+                                          fuzzy_threshold=self.settings.verification.fuzzy_threshold)
             return self._verifier
 
     def celery(self) -> Celery:

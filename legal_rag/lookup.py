@@ -21,9 +21,9 @@ class LookupService:
     The Act resolver is built once from the graph's Acts; call ``refresh()`` after ingesting.
     """
 
-    def __init__(self, store: GraphStore) -> None:
+    def __init__(self, store: GraphStore, resolver: ActResolver | None = None) -> None:
         self._store = store
-        self._resolver: ActResolver | None = None
+        self._resolver: ActResolver | None = resolver
 
     def refresh(self) -> None:
         self._resolver = ActResolver(self._store.all_acts())

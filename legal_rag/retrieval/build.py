@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graph_schema.model import CitationKey
 from graph_schema.store import GraphStore
@@ -14,6 +15,10 @@ from legal_rag.retrieval.index import ChunkIndex, Progress, SyncReport
 from legal_rag.retrieval.types import Chunk, DenseIndex, Embedder
 from legal_rag.retrieval.vectors import ShippedVectors
 from legal_rag.settings import EmbedderKind, Settings
+
+if TYPE_CHECKING:
+    from graph_schema.acts import ActResolver
+    from verification.extract import CitationExtractor
 
 _EMBEDDERS: dict[tuple[str, str], Embedder] = {}
 
@@ -83,16 +88,18 @@ def fusion_config(settings: Settings) -> FusionConfig:
                         long_query_words=r.long_query_words)
 
 
-def provision_finder(resolve_act: Callable[[str], str] | None) -> Callable[[str], list[tuple[int, int, CitationKey]]]:
+def provision_finder(
+    resolve_act: Callable[[str], str] | None, extractor: CitationExtractor | None = None
+) -> Callable[[str], list[tuple[int, int, CitationKey]]]:
     """Provisions named in a query, via the citation extractor (linked to their statute)."""
     from verification.extract import CitationExtractor
     from verification.model import Label
 
-    extractor = CitationExtractor(resolve_act)
+    ex = extractor or CitationExtractor(resolve_act)
 
     def find(text: str) -> list[tuple[int, int, CitationKey]]:
-        out = []
-        for c in extractor.extract(text):
+        out: list[tuple[int, int, CitationKey]] = []
+        for c in ex.extract(text):
             if c.label is Label.PROVISION:
                 out.extend((c.start, c.end, k) for k in c.keys if k.act)
         return out
@@ -100,17 +107,19 @@ def provision_finder(resolve_act: Callable[[str], str] | None) -> Callable[[str]
     return find
 
 
-def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphStore | None) -> HybridRetriever:
-    resolve = None
-    if graph is not None:
+def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphStore | None, *,
+                    resolver: ActResolver | None = None, extractor: CitationExtractor | None = None) -> HybridRetriever:
+    """The hybrid retriever; pass the process's ``resolver`` and ``extractor`` to share them (each costs a
+    graph read or a pipeline build)."""
+    if resolver is None and graph is not None:
         from graph_schema.acts import ActResolver
 
-        resolve = ActResolver(graph.all_acts()).resolve
+        resolver = ActResolver(graph.all_acts())
     from legal_rag.retrieval.expand import TermsOfArt
 
     terms = TermsOfArt.load(settings.retrieval.terms_of_art)
-    return HybridRetriever(index, graph=graph, find_provisions=provision_finder(resolve),
-                           fusion=fusion_config(settings), terms=terms)
+    find = provision_finder(resolver.resolve if resolver else None, extractor)
+    return HybridRetriever(index, graph=graph, find_provisions=find, fusion=fusion_config(settings), terms=terms)
 
 
 def graph_chunks(graph: GraphStore) -> list[Chunk]:
