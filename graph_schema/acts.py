@@ -8,7 +8,8 @@ title as alias. ``ActResolver`` turns any of these spellings into a code.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from graph_schema.errors import AmbiguousActError, UnknownActError
@@ -153,23 +154,26 @@ class ActResolver:
     """Maps codes and aliases to Act codes. Built from the Acts held in the graph."""
 
     def __init__(self, acts: Iterable[Act]) -> None:
-        self._titles: dict[str, str] = {}
-        self._years: dict[str, int | None] = {}
-        self._codes: dict[str, str] = {}
+        self._load(acts)
+
+    def _load(self, acts: Iterable[Act]) -> None:
+        titles: dict[str, str] = {}
+        years: dict[str, int | None] = {}
+        codes: dict[str, str] = {}
         exact: dict[str, set[str]] = {}
         weak: dict[str, set[str]] = {}
         for act in acts:
-            self._titles[act.code] = act.title
-            self._years[act.code] = act.year
-            self._codes[normalise_alias(act.code)] = act.code
+            titles[act.code] = act.title
+            years[act.code] = act.year
+            codes[normalise_alias(act.code)] = act.code
             exact.setdefault(normalise_alias(act.code), set()).add(act.code)
             exact.setdefault(normalise_alias(act.title), set()).add(act.code)
             for alias in act.aliases:
                 exact.setdefault(normalise_alias(alias), set()).add(act.code)
             for alias in title_aliases(act.title)[1:]:
                 weak.setdefault(normalise_alias(alias), set()).add(act.code)
-        self._exact = exact
-        self._weak = weak
+        # Built aside and swapped in, so a reader in another thread never sees half a table.
+        self._titles, self._years, self._codes, self._exact, self._weak = titles, years, codes, exact, weak
 
     def __contains__(self, code: str) -> bool:
         return code in self._titles
@@ -226,3 +230,30 @@ class ActResolver:
                 if c not in out:
                     out.append(c)
         return tuple(out[:3])
+
+
+class LiveActResolver(ActResolver):
+    """An :class:`ActResolver` that re-reads the graph's Acts when asked for a name it does not know.
+
+    A long-lived process (the API server) would otherwise never learn of an Act another process
+    (an ingest worker) loaded after it started. Re-reading happens at most every ``min_interval_s``
+    seconds, so a stream of unknown names costs at most one graph read per interval.
+    """
+
+    def __init__(self, load: Callable[[], Iterable[Act]], min_interval_s: float = 2.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._reload = load
+        self._min_interval_s = min_interval_s
+        self._clock = clock
+        self._loaded_at = clock()
+        super().__init__(load())
+
+    def resolve(self, name: str) -> str:
+        try:
+            return super().resolve(name)
+        except UnknownActError:
+            if self._clock() - self._loaded_at < self._min_interval_s:
+                raise
+            self._loaded_at = self._clock()
+            self._load(self._reload())
+            return super().resolve(name)

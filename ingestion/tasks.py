@@ -9,9 +9,10 @@ unchanged records are skipped. Only ``RetryableError`` (graph or broker down) is
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from graph_schema.errors import RetryableError
 from graph_schema.store import GraphStore
@@ -24,8 +25,27 @@ Progress = Callable[[str, int, int], None]
 AfterIngest = Callable[[GraphStore, Progress], dict[str, Any]]
 
 
+class JobTracker(Protocol):
+    """Where a task records its job's life (the application's job rows; this package cannot import them)."""
+
+    def running(self, job_id: str, stage: str, done: int, total: int) -> None: ...
+
+    def succeeded(self, job_id: str, result: dict[str, Any]) -> None: ...
+
+    def failed(self, job_id: str, error: str, *, final: bool) -> None:
+        """``final``: no retry follows (otherwise the job goes back to queued)."""
+
+
+PROGRESS_EVERY_S = 0.5
+"""At most this often a job's progress is written out (the last report of a stage always is)."""
+
+
 def register(
-    app: Any, open_store: Callable[[], GraphStore], batch_size: int = 1000, after_ingest: AfterIngest | None = None
+    app: Any,
+    open_store: Callable[[], GraphStore],
+    batch_size: int = 1000,
+    after_ingest: AfterIngest | None = None,
+    tracker: JobTracker | None = None,
 ) -> Any:
     """Register the ingestion task on ``app`` and return it.
 
@@ -33,6 +53,7 @@ def register(
         after_ingest: Run with the open store once the graph is written (the application brings
             its retrieval index up to date there, so an Act loaded by a job is searchable); its
             result is returned under ``"index"``. This package cannot import the application.
+        tracker: Told when the job starts, how far it is, and how it ended.
     """
 
     @app.task(  # type: ignore[misc]
@@ -46,17 +67,38 @@ def register(
         max_retries=5,
     )
     def ingest_task(self: Any, paths: list[str], strict: bool = False) -> dict[str, Any]:
+        job_id = str(self.request.id)
+        last = [0.0]
+
         def progress(stage: str, done: int, total: int) -> None:
             self.update_state(state="PROGRESS", meta={"stage": stage, "done": done, "total": total})
+            now = time.monotonic()
+            if tracker is not None and (now - last[0] >= PROGRESS_EVERY_S or done >= total):
+                last[0] = now
+                tracker.running(job_id, stage, done, total)
 
-        store = open_store()
+        if tracker is not None:
+            tracker.running(job_id, "start", 0, 0)
         try:
-            report = ingest(store, [Path(p) for p in paths], strict=strict, batch_size=batch_size, progress=progress)
-            result = report.as_dict()
-            if after_ingest is not None:
-                result["index"] = after_ingest(store, progress)
-        finally:
-            store.close()
+            store = open_store()
+            try:
+                report = ingest(store, [Path(p) for p in paths], strict=strict, batch_size=batch_size,
+                                progress=progress)
+                result = report.as_dict()
+                if after_ingest is not None:
+                    result["index"] = after_ingest(store, progress)
+            finally:
+                store.close()
+        except RetryableError as exc:
+            if tracker is not None:
+                tracker.failed(job_id, f"{type(exc).__name__}: {exc}", final=self.request.retries >= self.max_retries)
+            raise
+        except Exception as exc:
+            if tracker is not None:
+                tracker.failed(job_id, f"{type(exc).__name__}: {exc}", final=True)
+            raise
+        if tracker is not None:
+            tracker.succeeded(job_id, result)
         return result
 
     return ingest_task

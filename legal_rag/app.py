@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from graph_schema.acts import ActResolver
     from legal_rag.lookup import LookupService
+    from legal_rag.records import Records
     from legal_rag.retrieval.hybrid import HybridRetriever, Retrieved
     from legal_rag.retrieval.index import ChunkIndex, Progress
     from legal_rag.workflow.service import AskResult, AskService
@@ -80,6 +81,7 @@ class Application:
         self._celery: Celery | None = None
         self._resolver: ActResolver | None = None
         self._extractor: CitationExtractor | None = None
+        self._records: Records | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -97,7 +99,10 @@ class Application:
                 self._index.close()
             if self._graph is not None:
                 self._graph.close()
+            if self._records is not None:
+                self._records.close()
             self._graph = self._index = self._retriever = self._ask = self._lookup = self._verifier = None
+            self._records = None
 
     def __enter__(self) -> Application:
         return self
@@ -142,12 +147,14 @@ class Application:
             return self._index
 
     def resolver(self) -> ActResolver:
-        """Every Act by code, title and alias (one graph read per process; rebuilt after an ingest here)."""
+        """Every Act by code, title and alias: read once, and again when a name is unknown (an Act loaded
+        by another process since)."""
         with self._lock:
             if self._resolver is None:
-                from graph_schema.acts import ActResolver
+                from graph_schema.acts import LiveActResolver
 
-                self._resolver = ActResolver(self.graph().all_acts())
+                graph = self.graph()
+                self._resolver = LiveActResolver(graph.all_acts)
             return self._resolver
 
     def extractor(self) -> CitationExtractor:
@@ -193,6 +200,15 @@ class Application:
                                           fuzzy_threshold=self.settings.verification.fuzzy_threshold)
             return self._verifier
 
+    def records(self) -> Records:
+        """Answers, flags, jobs and API keys (SQLite under the state dir, or ``LEGAL_RAG_DATABASE_URL``)."""
+        with self._lock:
+            if self._records is None:
+                from legal_rag.records import open_records
+
+                self._records = open_records(self.settings)
+            return self._records
+
     def celery(self) -> Celery:
         with self._lock:
             if self._celery is None:
@@ -223,7 +239,7 @@ class Application:
         service = self.ask_service()
         if on_stage is None:
             return service.ask(question, day)
-        return service.ask(question, day, on_stage=on_stage)  # type: ignore[call-arg]
+        return service.ask(question, day, on_stage=on_stage)
 
     def retrieve(self, query: str, k: int = 10, *, as_of: str | None = None, acts: Collection[str] | None = None,
                  include_repealed: bool = False) -> list[Retrieved]:
@@ -248,9 +264,45 @@ class Application:
         day = check_date(as_of)
         return self.verifier().verify(text, list(context), day)
 
-    def submit_ingest(self, paths: Sequence[Path], strict: bool = False, job_id: str | None = None) -> str:
-        """Enqueue an ingest job on the workers (the job also brings the shared index up to date)."""
-        from ingestion.tasks import INGEST_TASK
+    def submit_ingest(self, paths: Sequence[Path], strict: bool = False, key_name: str | None = None,
+                      params: dict[str, Any] | None = None) -> str:
+        """Enqueue an ingest job on the workers (the job also brings the shared index up to date).
 
-        res = self.celery().send_task(INGEST_TASK, args=[[str(p) for p in paths], strict], task_id=job_id)
-        return str(res.id)
+        The job's row is written first (state ``queued``), so ``jobs`` can report it before a
+        worker picks it up; if the broker refuses the message the row is marked failed.
+        """
+        from ingestion.tasks import INGEST_TASK
+        from legal_rag.records import JobKind
+
+        records = self.records()
+        job = records.jobs.create(JobKind.INGEST, key_name=key_name,
+                                  params={"paths": [str(p) for p in paths], "strict": strict, **(params or {})})
+        try:
+            self.celery().send_task(INGEST_TASK, args=[[str(p) for p in paths], strict], task_id=job.id)
+        except Exception as exc:
+            records.jobs.fail(job.id, f"could not enqueue: {type(exc).__name__}: {exc}")
+            raise
+        return job.id
+
+    def submit_finetune(self, out_dir: Path, n: int = 1000, seed: int = 7, eval_fraction: float = 0.1,
+                        key_name: str | None = None) -> str:
+        """Enqueue a Finetune-RAG dataset build (task ``finetune.build``); its row is written first.
+
+        Raises:
+            InvalidInputError: ``n`` under 5 or an eval fraction outside [0, 1).
+        """
+        from finetune.tasks import FINETUNE_BUILD_TASK
+        from legal_rag.records import JobKind
+
+        if n < 5 or not 0.0 <= eval_fraction < 1.0:
+            raise InvalidInputError("n must be at least 5 and eval_fraction in [0, 1)")
+        args = [str(out_dir.resolve()), n, seed, eval_fraction]
+        records = self.records()
+        job = records.jobs.create(JobKind.FINETUNE, key_name=key_name,
+                                  params=dict(zip(("out", "n", "seed", "eval_fraction"), args, strict=True)))
+        try:
+            self.celery().send_task(FINETUNE_BUILD_TASK, args=args, task_id=job.id)
+        except Exception as exc:
+            records.jobs.fail(job.id, f"could not enqueue: {type(exc).__name__}: {exc}")
+            raise
+        return job.id

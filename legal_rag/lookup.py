@@ -47,6 +47,7 @@ class LookupService:
             code = self.resolver.resolve(act)
         except LegalRagError as exc:
             out["error"] = str(exc)
+            out["suggestions"] = list(getattr(exc, "suggestions", ()))
             return out
         out["act"], out["act_title"] = code, self.resolver.title(code)
         try:
@@ -58,6 +59,8 @@ class LookupService:
         record = self._store.get_section(code, key.section)
         if record is None:
             out["error"] = f"{code} has no section {key.section}"
+            numbers = self._store.section_numbers(code)
+            out["suggestions"] = [f"{code} {n}" for n in nearest_sections(key.section, numbers)]
             return out
         sub = "/".join(key.sub)
         text = record.text
@@ -92,6 +95,28 @@ class LookupService:
         if repeal:
             out["repealed_by"] = {"act": repeal[0], "effective": repeal[1], "provision": repeal[2]}
         return out
+
+
+def nearest_sections(wanted: str, numbers: set[str], limit: int = 5) -> list[str]:
+    """Existing section numbers closest to ``wanted`` ("3021" -> "302", "302A"; "99" -> "98", "99A").
+
+    Ranked by the length of the shared leading characters, then by numeric distance of the leading digits.
+    """
+    def digits(s: str) -> int:
+        m = re.match(r"\d+", s)
+        return int(m.group()) if m else 10**9
+
+    def shared(a: str, b: str) -> int:
+        n = 0
+        for x, y in zip(a.upper(), b.upper(), strict=False):
+            if x != y:
+                break
+            n += 1
+        return n
+
+    w = digits(wanted)
+    ranked = sorted(numbers, key=lambda n: (-shared(wanted, n), abs(digits(n) - w), n))
+    return ranked[:limit]
 
 
 def empty_result(section: object, as_of: str | None, *, found: bool | None) -> dict[str, Any]:

@@ -52,6 +52,8 @@ class JobSettings(BaseModel):
     # None: use the embedded FalkorDB/Redis server's unix socket (database 1) as broker and backend.
     broker_url: str | None = None
     result_backend: str | None = None
+    queue: str = Field(default="legal_rag", pattern=r"^[A-Za-z0-9_.-]{1,100}$")
+    """The Celery queue jobs go to and workers read (one per deployment sharing a broker)."""
     visibility_timeout_s: int = 3600
     """An unacknowledged job (its worker died) is handed to another worker after this long."""
 
@@ -150,6 +152,17 @@ class WorkflowSettings(BaseModel):
     """Retrieval relevance below this: the extractive generator says the sources do not answer."""
 
 
+class ApiSettings(BaseModel):
+    """The HTTP API (``legal-rag serve``)."""
+
+    rate_limit_per_minute: int = Field(default=120, ge=1)
+    """Requests per API key per minute (a token bucket refilled continuously); over it: 429 + Retry-After."""
+    max_upload_mb: int = Field(default=50, ge=1)
+    """Largest ingest body or file accepted."""
+    heartbeat_s: float = Field(default=5.0, gt=0, le=10)
+    """Seconds between heartbeat events on a streamed answer (the contract says at least every 10 s)."""
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="LEGAL_RAG_", env_nested_delimiter="__", extra="ignore")
 
@@ -164,6 +177,10 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     workflow: WorkflowSettings = Field(default_factory=WorkflowSettings)
+    api: ApiSettings = Field(default_factory=ApiSettings)
+    database_url: str | None = None
+    """Records (answers, flags, jobs, keys): ``LEGAL_RAG_DATABASE_URL``, e.g. ``postgresql://user@host/db``;
+    unset: a SQLite file under the state dir."""
 
     @property
     def falkordb_dir(self) -> Path:

@@ -141,15 +141,16 @@ def stoppable_store(tmp_path: Path) -> Iterator[tuple[EmbeddedFalkorDB, FalkorGr
         server.stop()  # a no-op when the test already stopped it
 
 
-def run_cli(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``legal-rag`` as a user would: a separate process, text in and out."""
+def run_cli(env: dict[str, str], *args: str, stdin: str | None = None,
+            timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    """Run ``legal-rag`` as a user would: a separate process, text in and out (``timeout``: a hang guard)."""
     return subprocess.run(
         [sys.executable, "-m", "legal_rag.cli", *args],
         env=env,
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=timeout,
     )
 
 

@@ -49,7 +49,7 @@ class Verifier:
 
     def __post_init__(self) -> None:
         self._checker: CitationChecker | None = None
-        self._act_texts: dict[str, dict[str, str]] = {}
+        self._act_passages: dict[str, tuple[Passage, ...]] = {}
 
     def _ready(self) -> tuple[CitationExtractor, CitationChecker, QuoteChecker]:
         if self._checker is None:
@@ -156,10 +156,11 @@ class Verifier:
 
     def _same_act(self, act: str, exclude: str) -> list[Passage]:
         """Every unit of the cited Act, for "found verbatim in a different provision" (cached per Act)."""
-        if act not in self._act_texts:
-            self._act_texts[act] = self.store.act_texts(act)
-        return [Passage(f"{act} {label}", t) for label, t in self._act_texts[act].items()
-                if f"{act} {label}" != exclude and t]
+        passages = self._act_passages.get(act)
+        if passages is None:  # built once: an Act has hundreds of units, and every quote asks
+            passages = tuple(Passage(f"{act} {label}", t) for label, t in self.store.act_texts(act).items() if t)
+            self._act_passages[act] = passages
+        return [p for p in passages if p.source != exclude]
 
 
 def _chunk_after(q: QuoteSpan, text: str, chunks: list[Passage]) -> Passage | None:

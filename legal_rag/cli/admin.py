@@ -43,7 +43,7 @@ def worker_cmd(
 
         embedded_server(settings).start()
     celery = make_celery(settings)
-    celery.worker_main(["worker", f"--concurrency={concurrency}", f"--loglevel={loglevel}", "-Q", "legal_rag"])
+    celery.worker_main(["worker", f"--concurrency={concurrency}", f"--loglevel={loglevel}", "-Q", settings.jobs.queue])
 
 
 @server_app.command("start")

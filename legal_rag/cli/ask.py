@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from legal_rag.cli.common import EXIT_BAD_INPUT, _application, app, err, out
+
+if TYPE_CHECKING:
+    from legal_rag.workflow.results import AskResult
 
 
 @app.command("ask")
@@ -66,37 +69,37 @@ def ask_cmd(
             elif as_json:
                 sys.stdout.write(result.model_dump_json() + "\n")
             else:
-                _print(result.model_dump(mode="json"), show_evidence)
+                _print(result, show_evidence)
 
 
-def _print(r: dict[str, Any], show_evidence: bool) -> None:
-    out.print(f"[bold]Q:[/bold] {r['question']}  [dim](facts as of {r['as_of']}; {r['complexity']})[/dim]")
+def _print(r: AskResult, show_evidence: bool) -> None:
+    out.print(f"[bold]Q:[/bold] {r.question}  [dim](facts as of {r.as_of}; {r.complexity.value})[/dim]")
     out.print()
-    out.print(r["answer"], markup=False, highlight=False)
-    if r["sources"]:
+    out.print(r.answer, markup=False, highlight=False)
+    if r.sources:
         out.print()
         out.print("[bold]Sources[/bold]")
-        for s in r["sources"]:
-            out.print(f"  [{s['n']}] {s['heading'] or s['chunk_id']} ({s['status']})", markup=False, highlight=False)
-    if r["warnings"]:
+        for src in r.sources:
+            out.print(f"  [{src.n}] {src.heading or src.chunk_id} ({src.status})", markup=False, highlight=False)
+    if r.warnings:
         out.print()
-        for w in r["warnings"]:
+        for w in r.warnings:
             out.print(f"[yellow]warning:[/yellow] {w}", highlight=False)
-    c = r["confidence"]
-    factors = ", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in c["factors"].items())
+    c = r.confidence
+    factors = ", ".join(f"{f.name.replace('_', ' ')} {f.value:.2f}" for f in c.factors)
     out.print()
-    out.print(f"[bold]Confidence:[/bold] {c['label']} ({c['score']:.2f}): {factors}", highlight=False)
-    s = r["verification_summary"]
+    out.print(f"[bold]Confidence:[/bold] {c.label.value} ({c.score:.2f}): {factors}", highlight=False)
+    s = r.verification_summary
     out.print(
-        f"[dim]claims {s.get('claims', 0)}: {s.get('supported', 0)} supported, {s.get('partial', 0)} partial, "
-        f"{s.get('removed', 0)} removed ({s.get('method', '')}); generator {r['generator']}; "
-        f"{r['timings_ms']['total']:.0f} ms[/dim]"
+        f"[dim]claims {s.claims}: {s.supported} supported, {s.partial} partial, "
+        f"{s.removed} removed ({s.method.value}); generator {r.generator}; "
+        f"{r.timings_ms['total']:.0f} ms[/dim]"
     )
     if show_evidence:
         out.print()
-        for cl in r["claims"]:
-            mark = "kept" if cl["kept"] else "removed"
-            out.print(f"- [{cl['verdict']}, {mark}] {cl['text']}", markup=False, highlight=False)
-            if cl["reasons"]:
-                out.print(f"    reasons: {'; '.join(cl['reasons'])}", markup=False, highlight=False)
-            out.print(f"    evidence: {', '.join(cl['evidence']) or '(none)'}", markup=False, highlight=False)
+        for cl in r.claims:
+            mark = "kept" if cl.kept else "removed"
+            out.print(f"- [{cl.verdict.value}, {mark}] {cl.text}", markup=False, highlight=False)
+            if cl.reasons:
+                out.print(f"    reasons: {'; '.join(cl.reasons)}", markup=False, highlight=False)
+            out.print(f"    evidence: {', '.join(cl.evidence) or '(none)'}", markup=False, highlight=False)

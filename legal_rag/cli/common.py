@@ -28,6 +28,9 @@ EXIT_NOT_FOUND = 1
 EXIT_BAD_INPUT = 2
 EXIT_UNAVAILABLE = 3
 
+SUMMARY_ROWS = 25
+"""Rows of the per-Act ingest table without ``--verbose`` (the totals line always follows)."""
+
 
 def _settings() -> Settings:
     return Settings()
@@ -67,6 +70,15 @@ def _print_report(report: IngestReport, verbose: bool = False) -> None:
     for f in report.empty_files:
         err.print(f"[yellow]empty input:[/yellow] {f} holds no records; nothing loaded from it", markup=True)
     acts = report.acts if verbose else report.changed_acts()
+    hidden = 0
+    if not verbose and len(acts) > SUMMARY_ROWS:
+        # A first run adds every Act (850 with the shipped corpus): a screenful of rows says less
+        # than the totals. Acts with rejects are always shown; the rest up to SUMMARY_ROWS.
+        rejected = [a for a in acts if report.rejected[a]]
+        rest = [a for a in acts if not report.rejected[a]]
+        shown = set(rejected) | set(rest[: max(0, SUMMARY_ROWS - len(rejected))])
+        hidden = len(acts) - len(shown)
+        acts = [a for a in acts if a in shown]
     if acts:
         table = Table(title="ingest summary" if verbose else "ingest summary: Acts that changed or had rejects")
         for col in ("act", "added", "updated", "unchanged", "rejected"):
@@ -75,6 +87,8 @@ def _print_report(report: IngestReport, verbose: bool = False) -> None:
             table.add_row(act, str(report.added[act]), str(report.updated[act]), str(report.unchanged[act]),
                           str(report.rejected[act]))
         out.print(table)
+    if hidden:
+        out.print(f"... and {hidden} more Acts added or updated")
     out.print(
         f"{len(report.acts)} Acts: {t['added']} added, {t['updated']} updated, {t['unchanged']} unchanged, "
         f"{t['rejected']} rejected" + ("" if verbose else " (--verbose or --json for every Act)")

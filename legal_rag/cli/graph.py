@@ -26,7 +26,6 @@ from legal_rag.cli.common import (
     err,
     out,
 )
-from legal_rag.settings import GraphBackend
 
 
 @app.command("ingest")
@@ -53,15 +52,11 @@ def ingest_cmd(
         err.print(f"[red]no such file or directory:[/red] {', '.join(map(str, missing))}")
         raise typer.Exit(EXIT_BAD_INPUT)
     if run_async:
-        from legal_rag.jobs import make_celery
+        from legal_rag.app import Application
 
-        if settings.graph.resolved_backend() is GraphBackend.EMBEDDED:
-            from legal_rag.stores import embedded_server
-
-            embedded_server(settings).start()  # the embedded server is also the default broker
-        celery = make_celery(settings)
-        res = celery.send_task("legal_rag.ingest", args=[[str(p.resolve()) for p in targets], strict])
-        out.print(json.dumps({"job_id": res.id}) if as_json else res.id)
+        with Application(settings, first_run=False) as application:
+            job_id = application.submit_ingest([p.resolve() for p in targets], strict)
+        out.print(json.dumps({"job_id": job_id}) if as_json else job_id)
         return
     store = _open(settings)
     synced = None
@@ -105,32 +100,41 @@ def _index_line(synced: Any) -> str:
 
 @app.command("jobs")
 def jobs_cmd(
-    job_id: Annotated[str, typer.Argument(help="Job id printed by ingest --async.")],
+    job_id: Annotated[str, typer.Argument(help="Job id printed by ingest --async (or returned by POST /v1/ingest).")],
     as_json: Annotated[bool, typer.Option("--json")] = False,
     wait: Annotated[float, typer.Option("--wait", help="Poll until finished, up to this many seconds.")] = 0.0,
 ) -> None:
-    """Show an ingestion job's progress or result."""
-    from legal_rag.jobs import job_status, make_celery
+    """Show a job's state, progress and report (from the job's row in the records database)."""
+    from legal_rag.records import JobState, open_records
 
-    celery = make_celery(_settings())
-    deadline = time.monotonic() + wait
-    status = job_status(celery, job_id)
-    while wait and status["state"] not in ("SUCCESS", "FAILURE") and time.monotonic() < deadline:
-        time.sleep(0.5)
-        status = job_status(celery, job_id)
+    finished = (JobState.SUCCEEDED.value, JobState.FAILED.value)
+    with open_records(_settings()) as records:
+        deadline = time.monotonic() + wait
+        row = records.jobs.get(job_id)
+        while wait and (row is None or row.state not in finished) and time.monotonic() < deadline:
+            time.sleep(0.5)
+            row = records.jobs.get(job_id)
+    if row is None:
+        err.print(f"[red]no job {job_id!r}[/red]")
+        raise typer.Exit(EXIT_NOT_FOUND)
+    doc = {"id": row.id, "kind": row.kind, "state": row.state, "stage": row.stage,
+           "progress": {"done": row.done, "total": row.total}, "report": row.report, "error": row.error,
+           "created_at": row.created_at.isoformat(), "updated_at": row.updated_at.isoformat()}
     if as_json:
-        out.print_json(json.dumps(status, default=str))
+        print(json.dumps(doc, default=str))
         return
-    state = status["state"]
-    if state == "PROGRESS":
-        out.print(f"{job_id}: {status['stage']} {status['done']}/{status['total']}")
-    elif state == "SUCCESS":
-        report = status["result"]
-        out.print(f"{job_id}: done {report['totals']}")
-    elif state == "FAILURE":
-        out.print(f"{job_id}: failed: {status['error']}")
+    if row.state == JobState.RUNNING.value:
+        out.print(f"{job_id}: running, {row.stage} {row.done}/{row.total}")
+    elif row.state == JobState.SUCCEEDED.value and row.report is not None:
+        r = row.report
+        out.print(f"{job_id}: done: {r['added']} added, {r['updated']} updated, {r['unchanged']} unchanged, "
+                  f"{r['rejected']} rejected")
+        for rej in r.get("rejects", [])[:50]:
+            out.print(f"  rejected {rej.get('file') or ''}:{rej['line']}: {rej['reason']}")
+    elif row.state == JobState.FAILED.value:
+        out.print(f"{job_id}: failed: {row.error}")
     else:
-        out.print(f"{job_id}: {state.lower()}")
+        out.print(f"{job_id}: {row.state}" + (f" ({row.error})" if row.error else ""))
 
 
 @app.command("section")

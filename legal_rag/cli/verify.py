@@ -13,7 +13,7 @@ from graph_schema.errors import IngestError
 from legal_rag.cli.common import (
     EXIT_BAD_INPUT,
     EXIT_UNAVAILABLE,
-    _ensure_loaded,
+    _application,
     _open,
     _settings,
     app,
@@ -43,8 +43,6 @@ def _each_text_line(handle: Any, empty: dict[str, Any] | None = None) -> None:
 
     A bad line gets ``{"id": null, "line": n, "error": ...}`` (plus ``empty``) instead of stopping the stream.
     """
-    from legal_rag.lookup import InvalidDateError
-
     for n, line in enumerate(sys.stdin, start=1):
         if not line.strip():
             continue
@@ -53,7 +51,7 @@ def _each_text_line(handle: Any, empty: dict[str, Any] | None = None) -> None:
             if not isinstance(req, dict) or not isinstance(req.get("text"), str):
                 raise ValueError('each line needs {"id", "text"} with text a string')
             row = {"id": req.get("id"), **handle(req)}
-        except (ValueError, InvalidDateError) as exc:
+        except ValueError as exc:  # a bad line or date (InvalidInputError is a ValueError)
             row = {"id": None, "line": n, "error": f"bad input line: {exc}", **(empty or {})}
         sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
         sys.stdout.flush()
@@ -110,29 +108,21 @@ def verify_cmd(
     ] = False,
 ) -> None:
     """Check every citation and quote in text on stdin against the statute graph for a date."""
-    from legal_rag.lookup import InvalidDateError, _as_of
-    from verification.verify import Verifier
+    from legal_rag.app import check_date
 
-    settings = _settings()
     try:
-        day = _as_of(as_of)
+        day = check_date(as_of)
         chunks = _load_context(context)
-    except (InvalidDateError, IngestError, OSError, json.JSONDecodeError) as exc:
+    except (ValueError, IngestError, OSError) as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(EXIT_BAD_INPUT) from exc
-    store = _open(settings)
-    try:
-        _ensure_loaded(store, settings)
-        verifier = Verifier(store, fuzzy_threshold=settings.verification.fuzzy_threshold)
+    with _application() as application:
         if as_jsonl:
             _each_text_line(
-                lambda req: verifier.verify(req["text"], chunks, _as_of(req.get("as_of"))).model_dump(mode="json")
-            )
+                lambda req: application.verify(req["text"], req.get("as_of"), chunks).model_dump(mode="json"))
             return
         text = sys.stdin.read()
-        report = verifier.verify(text, chunks, day)
-    finally:
-        store.close()
+        report = application.verify(text, day, chunks)
     if as_json:
         sys.stdout.write(report.model_dump_json() + "\n")
     else:

@@ -11,7 +11,7 @@ library: no torch, no ONNX export, no file of our own to keep in step with the w
 The arithmetic is the reference one (exact-erf GELU, LayerNorm eps 1e-12, attention mask as a large
 negative bias, mean over non-padding tokens), so the vectors match sentence-transformers' to float32
 rounding: ``tests/unit/test_minilm.py`` compares both on real statute text when torch is installed
-(cosine > 0.99999), and ``benchmarks/bench_embed.py`` reports speed and agreement side by side.
+(cosine > 0.99999).
 ``SentenceTransformerEmbedder`` remains for that comparison and for models other than MiniLM.
 """
 
@@ -209,7 +209,8 @@ class MiniLMEmbedder:
         order = sorted(range(total), key=lambda i: -len(encs[i].ids))
         for start in range(0, total, batch_size):
             rows = order[start : start + batch_size]
-            out[rows] = self._forward([encs[i].ids for i in rows])
+            with _one_blas_thread():
+                out[rows] = self._forward([encs[i].ids for i in rows])
             if progress is not None:
                 progress(min(start + batch_size, total), total)
         return out
@@ -243,6 +244,23 @@ class MiniLMEmbedder:
         norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
         unit: F32 = np.asarray(pooled / norms, dtype=np.float32)
         return unit
+
+
+# Every forward pass runs BLAS on one thread. OpenBLAS's second thread spins while it waits, and on a
+# 2-core machine that also runs the API, a worker or an ingest, it mostly waits. Measured here under
+# load (load average ~7): 64 headings 0.6 s on one thread, 27.7 s on two; 64 long chunks 16-24 s on
+# one thread, 115-126 s on two (6x the CPU time); one query 0.03 s against 0.2-0.45 s. The thread
+# count moves a vector by ~1e-7 (float32 rounding), far below a ranking change.
+_BLAS: Any = None
+
+
+def _one_blas_thread() -> Any:
+    global _BLAS
+    if _BLAS is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
 
 
 def _layer_norm(x: F32, w: F32, b: F32, eps: float) -> F32:

@@ -8,8 +8,8 @@ id of the weights that made them (``minilm.model_id``). An index sync looks ever
 first and embeds only what is missing: a changed text, a data engineer's new Act, or everything
 when the model is another one (the manifest's model id does not match, so nothing is used).
 
-``legal-rag index export-vectors`` rewrites the artifact from the current index, and
-``legal-rag index export-vectors --recompute`` re-embeds every text from scratch first.
+``legal-rag index export-vectors`` regenerates the artifact from scratch: it embeds every chunk
+and heading of the statutes in the graph (load the shipped corpus alone first) with the current model.
 Files: ``manifest.json`` (format, model id, dim, dtype, count), ``keys.npy`` ((n, 32) uint8
 digests, sorted) and ``vectors.npy`` ((n, dim) float16, same order).
 """

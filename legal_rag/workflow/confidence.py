@@ -17,7 +17,9 @@ High >= 0.8, Medium >= 0.6, Low below; a Low answer starts with a warning to ver
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from legal_rag.workflow.results import Confidence, ConfidenceFactor, ConfidenceLabel
+from verification.model import CitationStatus
 
 WEIGHTS = {
     "retrieval_relevance": 0.25,
@@ -33,18 +35,8 @@ LOW_WARNING = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Confidence:
-    score: float
-    label: str
-    factors: dict[str, float]
-
-    def as_dict(self) -> dict[str, object]:
-        return {"score": self.score, "label": self.label, "factors": self.factors, "weights": WEIGHTS}
-
-
-def label_for(score: float) -> str:
-    return "High" if score >= 0.8 else "Medium" if score >= 0.6 else "Low"
+def label_for(score: float) -> ConfidenceLabel:
+    return ConfidenceLabel.HIGH if score >= 0.8 else ConfidenceLabel.MEDIUM if score >= 0.6 else ConfidenceLabel.LOW
 
 
 def rescale_relevance(cosine: float, floor: float = 0.2, ceiling: float = 0.7) -> float:
@@ -55,7 +47,7 @@ def rescale_relevance(cosine: float, floor: float = 0.2, ceiling: float = 0.7) -
 def score(
     *,
     relevances: Sequence[float],
-    citation_statuses: Sequence[str],
+    citation_statuses: Sequence[CitationStatus],
     authorities: Sequence[str],
     agreements: Sequence[float],
     recencies: Sequence[float],
@@ -63,17 +55,18 @@ def score(
 ) -> Confidence:
     """Combine the factors. Empty inputs score 0 (nothing supports the answer), except citations:
     an answer that cites nothing gets no credit for verifying nothing."""
-    factors = {
+    values = {
         "retrieval_relevance": _mean([rescale_relevance(r) for r in relevances]),
-        "citation_verification": _mean([1.0 if s == "verified" else 0.0 for s in citation_statuses]),
+        "citation_verification": _mean([1.0 if s is CitationStatus.VERIFIED else 0.0 for s in citation_statuses]),
         "source_authority": _mean([AUTHORITY.get(a, 0.4) for a in authorities]),
         "chunk_agreement": _mean(agreements),
         "source_recency": _mean(recencies),
         "query_specificity": max(0.0, min(1.0, specificity)),
     }
-    factors = {k: round(v, 4) for k, v in factors.items()}
-    total = round(sum(WEIGHTS[k] * v for k, v in factors.items()), 4)
-    return Confidence(total, label_for(total), factors)
+    values = {k: round(v, 4) for k, v in values.items()}
+    total = round(sum(WEIGHTS[k] * v for k, v in values.items()), 4)
+    factors = [ConfidenceFactor(name=k, weight=WEIGHTS[k], value=v) for k, v in values.items()]
+    return Confidence(score=total, label=label_for(total), factors=factors)
 
 
 def _mean(xs: Sequence[float]) -> float:

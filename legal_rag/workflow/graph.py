@@ -7,13 +7,15 @@ over the passages each claim cites; otherwise GenGround: each claim re-retrieves
 -> reconstruct -> score -> finalise.
 
 Nodes read their collaborators from ``runtime.context`` (a ``WorkflowContext``) and build none.
-Every node records its wall time in ``timings_ms``.
+Every node records its wall time in ``timings_ms`` and, when the graph is streamed with
+``stream_mode="custom"``, emits a ``StageDone`` as it finishes.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
@@ -23,16 +25,26 @@ from legal_rag.workflow import steps
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.state import WorkflowState
 
-Node = Callable[[WorkflowState, Runtime[WorkflowContext]], dict[str, Any]]
+Node = Callable[[WorkflowState, Runtime[WorkflowContext]], WorkflowState]
+
+
+@dataclass(frozen=True, slots=True)
+class StageDone:
+    """The custom stream event a node emits when it finishes (once per run: loops emit again)."""
+
+    stage: str
+    elapsed_ms: float
+    """This run of the node alone (``timings_ms`` adds up the runs of a loop)."""
 
 
 def timed(name: str, fn: Node) -> Node:
-    def run(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+    def run(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
         t = time.perf_counter()
         out = fn(state, runtime)
         spent = (time.perf_counter() - t) * 1000
         prev = state.get("timings_ms", {}).get(name, 0.0)  # loops add up
         out["timings_ms"] = {name: round(prev + spent, 2)}
+        runtime.stream_writer(StageDone(name, spent))  # a no-op unless streamed with "custom"
         return out
 
     return run

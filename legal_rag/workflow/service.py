@@ -9,57 +9,26 @@ generator, rule classifier, offline aligner); Claude when an Anthropic key is co
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
-
-from pydantic import BaseModel, Field
 
 from graph_schema.errors import ConfigurationError
 from graph_schema.store import GraphStore
 from legal_rag.settings import Settings
 from legal_rag.workflow.context import WorkflowContext
-from legal_rag.workflow.graph import build_workflow
-from legal_rag.workflow.types import Generation
+from legal_rag.workflow.graph import StageDone, build_workflow
+from legal_rag.workflow.results import AskResult, CitationOut, ClaimOut, ClassificationOut
+from legal_rag.workflow.state import WorkflowState
+from legal_rag.workflow.types import Usage
+from verification.model import Label
 
+__all__ = ["AskResult", "AskService", "StageCallback", "build_service", "to_result"]
 
-class CitationOut(BaseModel):
-    text: str
-    act: str | None
-    act_title: str | None
-    section: str | None
-    status: str
-    successors: list[dict[str, Any]] = Field(default_factory=list)
-    message: str
-    where: str
-    """ "answer" or "question"."""
-
-
-class ClaimOut(BaseModel):
-    text: str
-    verdict: str
-    evidence: list[str]
-    cited: list[str]
-    reasons: list[str]
-    kept: bool
-
-
-class AskResult(BaseModel):
-    question: str
-    as_of: str
-    answer: str
-    complexity: str
-    classification: dict[str, Any]
-    citations: list[CitationOut]
-    sources: list[dict[str, Any]]
-    claims: list[ClaimOut]
-    warnings: list[str]
-    confidence: dict[str, Any]
-    verification_summary: dict[str, Any]
-    generator: str
-    model: str | None = None
-    usage: dict[str, Any] = Field(default_factory=dict)
-    timings_ms: dict[str, float]
+StageCallback = Callable[[str, float], None]
+"""``on_stage(stage, elapsed_ms)``: called as each workflow node finishes; raising stops the workflow."""
 
 
 @dataclass
@@ -71,8 +40,12 @@ class AskService:
         if self.graph is None:
             self.graph = build_workflow()
 
-    def ask(self, question: str, as_of: str | None = None) -> AskResult:
+    def ask(self, question: str, as_of: str | None = None, on_stage: StageCallback | None = None) -> AskResult:
         """Answer ``question`` for facts on ``as_of`` (ISO date; default today).
+
+        ``on_stage(stage, elapsed_ms)`` is called as each node finishes (a stage that loops is
+        reported once per run), before the next one starts. Whatever it raises propagates out of
+        ``ask`` and no further stage runs: a server cancels the work for a client that went away.
 
         Raises:
             ValueError: an empty question or a malformed date.
@@ -84,58 +57,47 @@ class AskService:
             date.fromisoformat(day)
         except ValueError as exc:
             raise ValueError(f"as_of must be an ISO date (YYYY-MM-DD), got {day!r}") from exc
+        inputs: WorkflowState = {"question": question.strip(), "as_of": day, "warnings": [], "timings_ms": {}}
         t = time.perf_counter()
-        state = self.graph.invoke(
-            {"question": question.strip(), "as_of": day, "warnings": [], "timings_ms": {}}, context=self.context
-        )
+        state: WorkflowState = inputs
+        events = self.graph.stream(inputs, context=self.context, stream_mode=["custom", "values"])
+        with closing(events):  # a raising callback leaves the run suspended: end it now
+            for mode, event in events:
+                if mode == "values":
+                    state = event
+                elif on_stage is not None and isinstance(event, StageDone):
+                    on_stage(event.stage, event.elapsed_ms)
         total = (time.perf_counter() - t) * 1000
         return to_result(state, total)
 
 
-def to_result(state: dict[str, Any], total_ms: float) -> AskResult:
+def to_result(state: WorkflowState, total_ms: float) -> AskResult:
     cls = state["classification"]
-    gen: Generation | None = state.get("generation")
-    kept_texts = {c["text"] for c in state.get("kept", [])}
-    citations = [_cit(c, "question") for c in state.get("question_checks", []) if c["label"] == "PROVISION"]
+    gen = state.get("generation")
+    kept = state.get("kept", [])
+    kept_texts = {c.text for c in kept}
+    citations = [CitationOut.of(c, "question") for c in state.get("question_checks", []) if c.label is Label.PROVISION]
     seen = set()
-    for claim in state.get("kept", []):
-        for c in claim["citations"]:
-            key = (c.get("act"), c.get("section"), c["text"])
-            if c["label"] in ("PROVISION", "PRECEDENT") and key not in seen:
+    for claim in kept:
+        for c in claim.citations:
+            key = (c.act, c.section, c.text)
+            if c.label in (Label.PROVISION, Label.PRECEDENT) and key not in seen:
                 seen.add(key)
-                citations.append(_cit(c, "answer"))
+                citations.append(CitationOut.of(c, "answer"))
     claims = [
-        ClaimOut(text=c["text"], verdict=c["verdict"], evidence=c.get("evidence", []), cited=c["chunk_ids"],
-                 reasons=c.get("reasons", []), kept=c["text"] in kept_texts)
+        ClaimOut(text=c.text, verdict=c.verdict, evidence=c.evidence, cited=c.chunk_ids, reasons=c.reasons,
+                 kept=c.text in kept_texts)
         for c in state.get("claims", [])
     ]  # fmt: skip
-    usage = {}
-    if gen is not None:
-        u = gen.usage
-        usage = {k: getattr(u, k) for k in u.__slots__}
     timings = dict(state.get("timings_ms", {}))
     timings["total"] = round(total_ms, 2)
     return AskResult(
-        question=state["question"], as_of=state["as_of"], answer=state["answer"], complexity=cls.complexity.value,
-        classification={"method": cls.method, "features": cls.features, "reasons": list(cls.reasons)},
-        citations=citations, sources=state.get("sources", []), claims=claims,
-        warnings=list(dict.fromkeys(state.get("warnings", []))), confidence=state["confidence"],
-        verification_summary=state.get("summary", {}), generator=gen.generator if gen else "none",
-        model=gen.model if gen else None, usage=usage, timings_ms=timings,
+        question=state["question"], as_of=state["as_of"], answer=state["answer"], complexity=cls.complexity,
+        classification=ClassificationOut.of(cls), citations=citations, sources=state.get("sources", []),
+        claims=claims, warnings=list(dict.fromkeys(state.get("warnings", []))), confidence=state["confidence"],
+        verification_summary=state["summary"], generator=gen.generator if gen else "none",
+        model=gen.model if gen else None, usage=gen.usage if gen else Usage(), timings_ms=timings,
     )  # fmt: skip
-
-
-def _cit(c: dict[str, Any], where: str) -> CitationOut:
-    return CitationOut(
-        text=c["text"],
-        act=c.get("act"),
-        act_title=c.get("act_title"),
-        section=c.get("section"),
-        status=c["status"],
-        successors=c.get("successors", []),
-        message=c["message"],
-        where=where,
-    )
 
 
 def build_service(settings: Settings, store: GraphStore, retriever: Any, embedder: Any) -> AskService:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from langgraph.runtime import Runtime
 
@@ -14,35 +13,42 @@ from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.generators.extractive import content_stems
+from legal_rag.workflow.results import (
+    Claim,
+    Confidence,
+    ConfidenceLabel,
+    DraftClaim,
+    Source,
+    VerificationMethod,
+    VerificationSummary,
+)
 from legal_rag.workflow.state import WorkflowState
 from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Verdict
+from verification.model import CitationCheck, CitationStatus, Label, QuoteStatus
 
-FABRICATED = {"not_found", "unknown_act"}
+FABRICATED = frozenset({CitationStatus.NOT_FOUND, CitationStatus.UNKNOWN_ACT})
 """A claim citing one of these rests on a provision that does not exist: it is removed."""
 NO_ANSWER = "None of the drafted statements could be verified against the statutes, so no answer is given."
 
 
-def classify(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+def classify(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     return {"classification": runtime.context.classifier.classify(state["question"])}
 
 
-def check_question(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+def check_question(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     """The provisions the question names, checked for the date of the facts: a repealed one is
     flagged with its successor, one that does not exist is said not to exist."""
     report = runtime.context.verifier.verify(state["question"], [], state["as_of"])
-    checks = [c.model_dump(mode="json") for c in report.citations if c.label.value in ("PROVISION", "STATUTE")]
-    warnings = []
-    for c in checks:
-        if c["status"] != "verified" and c["label"] == "PROVISION":
-            warnings.append(c["message"])
+    checks = [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
+    warnings = [c.message for c in checks if c.status is not CitationStatus.VERIFIED and c.label is Label.PROVISION]
     return {"question_checks": checks, "warnings": warnings}
 
 
 def after_check_question(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> str:
     """A lookup of provisions that do not exist is answered by saying so, not by quoting neighbours."""
-    provisions = [c for c in state.get("question_checks", []) if c["label"] == "PROVISION"]
+    provisions = [c for c in state.get("question_checks", []) if c.label is Label.PROVISION]
     simple = state["classification"].complexity is Complexity.SIMPLE
-    if provisions and simple and all(c["status"] in FABRICATED for c in provisions):
+    if provisions and simple and all(c.status in FABRICATED for c in provisions):
         return "finalise"
     return "retrieve"
 
@@ -71,7 +77,7 @@ def retrieval_is_weak(passages: Sequence[Passage], threshold: float) -> bool:
     return not any(p.pinned or p.relevance >= threshold for p in passages)
 
 
-def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     """Hybrid retrieval for the question; a second round (only after a weak first) widens k and
     searches the question's content words alone, without the conversational wrapper."""
     ctx = runtime.context
@@ -134,7 +140,7 @@ def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> l
     return out
 
 
-def generate(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+def generate(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     ctx = runtime.context
     rnd = state.get("generation_round", 0) + 1
     question = state["question"]
@@ -157,7 +163,7 @@ def generate(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[st
     return {"generation": gen, "generation_round": rnd, "warnings": warnings, "feedback": None}
 
 
-def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     """Every citation and quote in the draft, checked against the graph for the date. A draft that
     cites provisions that do not exist or misquotes is sent back once with the failures named."""
     ctx = runtime.context
@@ -165,24 +171,21 @@ def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
     text, spans = _marked_text(gen)
     chunks = [{"id": p.chunk_id, "text": p.text, "act": p.act, "section": p.section} for p in state["passages"]]
     report = ctx.verifier.verify(text, chunks, state["as_of"])
-    claims: list[dict[str, Any]] = []
+    drafts: list[DraftClaim] = []
     quoted = [(q.start, q.end) for q in report.quotes]
     # A section number inside a quotation is the statute's own cross-reference, not the answer's citation.
     cits = [c for c in report.citations if not any(a <= c.start and c.end <= b for a, b in quoted)]
     for i, s in enumerate(gen.sentences):
         lo, hi = spans[i]
-        claims.append({
-            "text": s.text,
-            "chunk_ids": list(s.chunk_ids),
-            "citations": [c.model_dump(mode="json") for c in cits if lo <= c.start < hi],
-            "quotes": [q.model_dump(mode="json") for q in report.quotes if lo <= q.start < hi],
-        })  # fmt: skip
-    problems = [
-        c["message"]
-        for cl in claims
-        for c in cl["citations"]
-        if c["label"] == "PROVISION" and c["status"] in FABRICATED
-    ] + [q["message"] for cl in claims for q in cl["quotes"] if q["status"] in ("misquoted", "misattributed")]
+        drafts.append(DraftClaim(
+            text=s.text,
+            chunk_ids=list(s.chunk_ids),
+            citations=[c for c in cits if lo <= c.start < hi],
+            quotes=[q for q in report.quotes if lo <= q.start < hi],
+        ))  # fmt: skip
+    problems = [c.message for d in drafts for c in d.citations if _fabricated(c)] + [
+        q.message for d in drafts for q in d.quotes if q.status in (QuoteStatus.MISQUOTED, QuoteStatus.MISATTRIBUTED)
+    ]
     feedback = None
     if problems and gen.generator != "extractive" and not gen.insufficient:
         feedback = (
@@ -190,88 +193,84 @@ def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
             + "; ".join(problems[:8])
             + ". Answer again citing only provisions in the documents and quoting them verbatim."
         )
-    return {"claims": claims, "answer_report": report.model_dump(mode="json"), "feedback": feedback}
+    return {"drafts": drafts, "answer_report": report, "feedback": feedback}
 
 
-def verify_claims(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+def _fabricated(c: CitationCheck) -> bool:
+    return c.label is Label.PROVISION and c.status in FABRICATED
+
+
+def verify_claims(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     """SIMPLE: each claim against the passages it cites (one grounded-refinement pass). Otherwise
     GenGround: each claim re-retrieves evidence on its own, then is aligned against it."""
     ctx = runtime.context
     gen: Generation = state["generation"]
+    drafts = state["drafts"]
     by_id = {p.chunk_id: p for p in state["passages"]}
     simple = state["classification"].complexity is Complexity.SIMPLE
-    out = []
+    out: list[Claim] = []
     again_all: list[list[Retrieved]] = []
-    if not simple and not gen.insufficient and state["claims"]:
-        again_all = ctx.retriever.retrieve_many([c["text"] for c in state["claims"]], ctx.settings.claim_k,
-                                                as_of=state["as_of"])
-    for i, claim in enumerate(state["claims"]):
-        cited = [by_id[c] for c in claim["chunk_ids"] if c in by_id]
+    if not simple and not gen.insufficient and drafts:
+        again_all = ctx.retriever.retrieve_many([d.text for d in drafts], ctx.settings.claim_k, as_of=state["as_of"])
+    for i, draft in enumerate(drafts):
+        cited = [by_id[c] for c in draft.chunk_ids if c in by_id]
         if gen.insufficient:
-            out.append(
-                {
-                    **claim,
-                    "verdict": Verdict.SUPPORTED.value,
-                    "reasons": ["states that the sources do not answer"],
-                    "evidence": [],
-                    "best_chunk_id": None,
-                    "agreement": 0.0,
-                    "relevance": 0.0,
-                    "insufficient": True,
-                }
-            )
+            out.append(Claim(
+                **dict(draft), verdict=Verdict.SUPPORTED, reasons=["states that the sources do not answer"],
+                insufficient=True,
+            ))  # fmt: skip
             continue
         if simple:
             evidence = cited or list(state["passages"][:3])
         else:
             again = [to_passage(r) for r in again_all[i]]
             evidence = _union(cited, again)
-        verdict, reasons, best = _judge(ctx, claim, evidence)
-        out.append({
-            **claim, "verdict": verdict.value, "reasons": reasons, "evidence": [p.chunk_id for p in evidence],
-            "best_chunk_id": best, "agreement": _agreement(best, claim["chunk_ids"]),
-            "relevance": max((p.relevance for p in (cited or evidence)), default=0.0),
-        })  # fmt: skip
-    method = "grounded-refinement" if simple else "genground"
-    return {"claims": out, "summary": {"method": method, "aligner": ctx.aligner.name}}
+        verdict, reasons, best = _judge(ctx, draft, evidence)
+        out.append(Claim(
+            **dict(draft), verdict=verdict, reasons=reasons, evidence=[p.chunk_id for p in evidence],
+            best_chunk_id=best, agreement=_agreement(best, draft.chunk_ids),
+            relevance=max((p.relevance for p in (cited or evidence)), default=0.0),
+        ))  # fmt: skip
+    method = VerificationMethod.GROUNDED_REFINEMENT if simple else VerificationMethod.GENGROUND
+    return {"claims": out, "summary": VerificationSummary(method=method, aligner=ctx.aligner.name)}
 
 
 def _judge(
-    ctx: WorkflowContext, claim: dict[str, Any], evidence: Sequence[Passage]
+    ctx: WorkflowContext, claim: DraftClaim, evidence: Sequence[Passage]
 ) -> tuple[Verdict, list[str], str | None]:
-    bad = [c for c in claim["citations"] if c["label"] == "PROVISION" and c["status"] in FABRICATED]
+    bad = [c for c in claim.citations if _fabricated(c)]
     if bad:
-        return Verdict.UNSUPPORTED, [c["message"] for c in bad], None
-    misquoted = [q for q in claim["quotes"] if q["status"] == "misquoted"]
+        return Verdict.UNSUPPORTED, [c.message for c in bad], None
+    misquoted = [q for q in claim.quotes if q.status is QuoteStatus.MISQUOTED]
     if misquoted:
-        return Verdict.CONTRADICTED, [q["message"] for q in misquoted], None
-    misattributed = [q for q in claim["quotes"] if q["status"] == "misattributed"]
+        return Verdict.CONTRADICTED, [q.message for q in misquoted], None
+    misattributed = [q for q in claim.quotes if q.status is QuoteStatus.MISATTRIBUTED]
     if misattributed:
-        return Verdict.UNSUPPORTED, [q["message"] for q in misattributed], None
+        return Verdict.UNSUPPORTED, [q.message for q in misattributed], None
     source = _verbatim_source(claim)
     if source is not None:
         return Verdict.SUPPORTED, [f"verbatim quotation of {source}, checked against its text"], (
-            claim["chunk_ids"][0] if claim["chunk_ids"] else None
+            claim.chunk_ids[0] if claim.chunk_ids else None
         )
-    a = ctx.aligner.align(claim["text"], evidence)
+    a = ctx.aligner.align(claim.text, evidence)
     return a.verdict, list(a.reasons), a.best_chunk_id
 
 
 _QUOTATION = re.compile(r'^Section [^"]{1,40} of the [^"]{3,120} provides: "(.+)"$', re.DOTALL)
 
 
-def _verbatim_source(claim: dict[str, Any]) -> str | None:
+def _verbatim_source(claim: DraftClaim) -> str | None:
     """A claim that only says 'Section N of the Act provides: "<quote>"', whose quote the verifier
     found exactly (or up to spacing) in the chunk the claim cites, asserts nothing beyond the
     statute's own words: it is supported without asking the aligner. The citation's own status
     (repealed, unchecked...) is not judged here; reconstruct warns about it."""
-    if not _QUOTATION.match(claim["text"]) or len(claim["quotes"]) != 1:
+    if not _QUOTATION.match(claim.text) or len(claim.quotes) != 1:
         return None
-    q = claim["quotes"][0]
-    provisions = [c for c in claim["citations"] if c["label"] == "PROVISION"]
-    if q["status"] not in ("exact", "normalised") or not q.get("source") or len(provisions) != 1:
+    q = claim.quotes[0]
+    provisions = [c for c in claim.citations if c.label is Label.PROVISION]
+    if q.status not in (QuoteStatus.EXACT, QuoteStatus.NORMALISED) or not q.source or len(provisions) != 1:
         return None
-    return str(q["source"])
+    return q.source
 
 
 def _agreement(best: str | None, cited: Sequence[str]) -> float:
@@ -288,99 +287,103 @@ def _agreement(best: str | None, cited: Sequence[str]) -> float:
     return 0.0
 
 
-def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
+KEPT = frozenset({Verdict.SUPPORTED, Verdict.PARTIALLY_SUPPORTED})
+"""Claims with these verdicts stay in the answer; the others are removed."""
+
+
+def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     """Drop UNSUPPORTED and CONTRADICTED claims, caveat PARTIALLY_SUPPORTED ones, number the
     sources, and attach a warning for every cited provision that is not current law on the date."""
     claims = state["claims"]
-    kept = [c for c in claims if c["verdict"] in (Verdict.SUPPORTED.value, Verdict.PARTIALLY_SUPPORTED.value)]
+    kept = [c for c in claims if c.verdict in KEPT]
     by_id = {p.chunk_id: p for p in state["passages"]}
     numbers: dict[str, int] = {}
     parts = []
     for c in kept:
         marks = []
-        for cid in c["chunk_ids"]:
+        for cid in c.chunk_ids:
             numbers.setdefault(cid, len(numbers) + 1)
             marks.append(f"[{numbers[cid]}]")
-        text = c["text"] + (" " + "".join(marks) if marks else "")
-        if c["verdict"] == Verdict.PARTIALLY_SUPPORTED.value:
+        text = c.text + (" " + "".join(marks) if marks else "")
+        if c.verdict is Verdict.PARTIALLY_SUPPORTED:
             text += " (only partly supported by the cited text: verify before relying on it)"
         parts.append(text)
-    removed = [c for c in claims if c not in kept]
+    removed = [c for c in claims if c.verdict not in KEPT]
     warnings: list[str] = []
     if removed:
         warnings.append(
             f"{len(removed)} statement(s) removed because the statutes do not support them: "
-            + "; ".join(f'"{_short(c["text"])}" ({"; ".join(c["reasons"][:2])})' for c in removed)
+            + "; ".join(f'"{_short(c.text)}" ({"; ".join(c.reasons[:2])})' for c in removed)
         )
     seen: set[str] = set()
     for c in kept:
-        for cit in c["citations"]:
+        for cit in c.citations:
             # Anything the graph did not verify is said: repealed or not yet in force, unchecked (graph
             # down), unresolved (no Act named), a precedent not in the registry or under another name.
-            if cit["status"] != "verified" and cit["message"] not in seen:
-                seen.add(cit["message"])
-                warnings.append(cit["message"])
-    sources = [
-        {"n": n, "chunk_id": cid, "act": by_id[cid].act if cid in by_id else cid.split(":")[0],
-         "section": by_id[cid].section if cid in by_id else cid.split(":")[1],
-         "heading": by_id[cid].heading if cid in by_id else None, "status": by_id[cid].status if cid in by_id else None}
-        for cid, n in numbers.items()
-    ]  # fmt: skip
-    summary = {
-        **state.get("summary", {}),
+            if cit.status is not CitationStatus.VERIFIED and cit.message not in seen:
+                seen.add(cit.message)
+                warnings.append(cit.message)
+    sources = [_source(n, cid, by_id.get(cid)) for cid, n in numbers.items()]
+    summary = state["summary"].model_copy(update={
         "claims": len(claims),
-        "supported": sum(c["verdict"] == Verdict.SUPPORTED.value for c in kept),
-        "partial": sum(c["verdict"] == Verdict.PARTIALLY_SUPPORTED.value for c in kept),
+        "supported": sum(c.verdict is Verdict.SUPPORTED for c in kept),
+        "partial": sum(c.verdict is Verdict.PARTIALLY_SUPPORTED for c in kept),
         "removed": len(removed),
-        "contradicted": sum(c["verdict"] == Verdict.CONTRADICTED.value for c in removed),
-    }
+        "contradicted": sum(c.verdict is Verdict.CONTRADICTED for c in removed),
+    })  # fmt: skip
     answer = "\n".join(parts) if kept else NO_ANSWER
     return {"kept": kept, "answer": answer, "sources": sources, "summary": summary, "warnings": warnings}
 
 
-def score_confidence(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
-    kept = [c for c in state.get("kept", []) if not c.get("insufficient")]
-    provisions = [cit for c in kept for cit in c["citations"] if cit["label"] == "PROVISION"]
-    recency = {"verified": 1.0, "unchecked": 0.5, "unresolved": 0.5}
-    c = conf.score(
-        relevances=[c["relevance"] for c in kept],
-        citation_statuses=[p["status"] for p in provisions],
+def _source(n: int, chunk_id: str, p: Passage | None) -> Source:
+    """Source ``[n]``; a cited chunk that was not retrieved is named from its id ("BNS:308:2:0")."""
+    if p is None:
+        parts = chunk_id.split(":")
+        return Source(n=n, chunk_id=chunk_id, act=parts[0], section=parts[1])
+    return Source(n=n, chunk_id=chunk_id, act=p.act, section=p.section, heading=p.heading, status=p.status)
+
+
+RECENCY = {CitationStatus.VERIFIED: 1.0, CitationStatus.UNCHECKED: 0.5, CitationStatus.UNRESOLVED: 0.5}
+"""source_recency per cited provision; every other status (repealed, omitted, not yet in force) is 0."""
+
+
+def score_confidence(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
+    return {"confidence": _confidence(state, state.get("kept", []))}
+
+
+def _confidence(state: WorkflowState, kept: Sequence[Claim]) -> Confidence:
+    kept = [c for c in kept if not c.insufficient]
+    provisions = [cit for c in kept for cit in c.citations if cit.label is Label.PROVISION]
+    return conf.score(
+        relevances=[c.relevance for c in kept],
+        citation_statuses=[p.status for p in provisions],
         authorities=["statute" for _ in kept],  # every indexed chunk is statute text
-        agreements=[c["agreement"] for c in kept],
-        recencies=[recency.get(p["status"], 0.0) for p in provisions],
+        agreements=[c.agreement for c in kept],
+        recencies=[RECENCY.get(p.status, 0.0) for p in provisions],
         specificity=_specificity(state),
     )
-    return {"confidence": c.as_dict()}
 
 
 def _specificity(state: WorkflowState) -> float:
-    if any(c["label"] == "PROVISION" for c in state.get("question_checks", [])):
+    if any(c.label is Label.PROVISION for c in state.get("question_checks", [])):
         return 1.0
     return min(1.0, len(content_stems(state["question"])) / 10)
 
 
-def finalise(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def finalise(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     if "answer" not in state:  # the question named only provisions that do not exist
-        missing = [c["message"] for c in state.get("question_checks", []) if c["status"] in FABRICATED]
-        out["answer"] = " ".join(missing)
-        out["sources"] = []
-        out["kept"] = []
-        out["claims"] = []
-        out["summary"] = {
-            "claims": 0,
-            "supported": 0,
-            "partial": 0,
-            "removed": 0,
-            "contradicted": 0,
-            "method": "none: the named provisions do not exist",
+        missing = [c.message for c in state.get("question_checks", []) if c.status in FABRICATED]
+        return {
+            "answer": " ".join(missing),
+            "sources": [],
+            "kept": [],
+            "claims": [],
+            "summary": VerificationSummary(method=VerificationMethod.NONE),
+            "confidence": _confidence(state, []),
         }
-        out["confidence"] = score_confidence({**state, "kept": []}, runtime)["confidence"]
-        return out
-    confidence = state["confidence"]
-    if confidence["label"] == "Low" and state.get("kept") and not state["generation"].insufficient:
-        out["answer"] = f"{conf.LOW_WARNING}\n\n{state['answer']}"
-    return out
+    if state["confidence"].label is ConfidenceLabel.LOW and state.get("kept") and not state["generation"].insufficient:
+        return {"answer": f"{conf.LOW_WARNING}\n\n{state['answer']}"}
+    return {}
 
 
 def _marked_text(gen: Generation) -> tuple[str, list[tuple[int, int]]]:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
+from pydantic import BaseModel
+
 from graph_schema.errors import LegalRagError, RetryableError
 
 
@@ -64,9 +66,8 @@ class AnswerSentence:
     chunk_ids: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Usage:
-    """What one model call cost. Zero for the offline generator."""
+class Usage(BaseModel, frozen=True):
+    """What one model call cost. Zero for the offline generator. A pydantic model: ``AskResult`` carries it."""
 
     input_tokens: int = 0
     output_tokens: int = 0

@@ -19,6 +19,7 @@ from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.settings import LLMSettings, Settings
 from legal_rag.workflow.confidence import LOW_WARNING, WEIGHTS
 from legal_rag.workflow.graph import STAGES as GRAPH_STAGES
+from legal_rag.workflow.results import ConfidenceLabel, VerificationMethod
 from legal_rag.workflow.service import AskResult, AskService, build_service
 from tests.conftest import Loaded, run_cli
 
@@ -46,7 +47,7 @@ def answers(service: AskService) -> dict[str, AskResult]:
 
 def cited(r: AskResult) -> set[str]:
     return {f"{c.act} {c.section}" for c in r.citations if c.where == "answer"} | {
-        f"{s['act']} {s['section']}" for s in r.sources
+        f"{s.act} {s.section}" for s in r.sources
     }
 
 
@@ -57,7 +58,7 @@ def meets(q: dict[str, Any], r: AskResult) -> bool:
     if q.get("answer_contains"):
         ok = ok and q["answer_contains"] in r.answer
     if q.get("forbid_acts"):
-        ok = ok and not any(s["act"] in q["forbid_acts"] for s in r.sources)
+        ok = ok and not any(s.act in q["forbid_acts"] for s in r.sources)
     return ok
 
 
@@ -81,23 +82,24 @@ def test_no_failed_citation_reaches_the_answer_unflagged(q: dict[str, Any], answ
         assert cl.kept == (cl.verdict in ("SUPPORTED", "PARTIALLY_SUPPORTED"))
         if cl.kept and r.sources:
             assert cl.evidence, cl  # every kept claim names the chunks it was checked against
-    assert set(r.confidence["factors"]) == set(WEIGHTS)
-    assert r.confidence["label"] == (
-        "High" if r.confidence["score"] >= 0.8 else "Medium" if r.confidence["score"] >= 0.6 else "Low"
+    assert {f.name: f.weight for f in r.confidence.factors} == WEIGHTS
+    assert r.confidence.label == (
+        "High" if r.confidence.score >= 0.8 else "Medium" if r.confidence.score >= 0.6 else "Low"
     )
     assert STAGES - {"retrieve", "generate", "verify_citations", "verify_claims", "reconstruct", "score"} <= set(
         r.timings_ms
     )
     assert r.timings_ms["total"] >= max(v for k, v in r.timings_ms.items() if k != "total")
-    if r.confidence["label"] == "Low" and any(cl.kept for cl in r.claims) and r.sources:
+    if r.confidence.label is ConfidenceLabel.LOW and any(cl.kept for cl in r.claims) and r.sources:
         assert r.answer.startswith(LOW_WARNING)
+    assert AskResult.model_validate(r.model_dump(mode="json")) == r  # the JSON reads back as the same result
 
 
 def test_repealed_section_for_recent_facts_is_flagged_with_its_successor(answers: dict[str, AskResult]) -> None:
     r = answers["q33"]  # Section 447 IPC, facts in 2025
     ipc = [c for c in r.citations if c.act == "IPC" and c.section == "447"]
     assert ipc and all(c.status == "repealed" for c in ipc)
-    assert any(s["act"] == "BNS" and s["section"] == "329(3)" for c in ipc for s in c.successors)
+    assert any(s.act == "BNS" and s.section == "329(3)" for c in ipc for s in c.successors)
     assert any("BNS s.329(3)" in w for w in r.warnings)
     assert "BNS 329" in cited(r)
 
@@ -105,27 +107,27 @@ def test_repealed_section_for_recent_facts_is_flagged_with_its_successor(answers
 def test_a_section_that_does_not_exist_is_said_not_to(answers: dict[str, AskResult]) -> None:
     r = answers["q37"]
     assert "has no section 999" in r.answer and "358" in r.answer
-    assert r.sources == [] and r.confidence["label"] == "Low"
+    assert r.sources == [] and r.confidence.label is ConfidenceLabel.LOW
     assert [c.status for c in r.citations] == ["not_found"]
 
 
 def test_facts_before_july_2024_are_answered_from_the_ipc(answers: dict[str, AskResult]) -> None:
     r = answers["q35"]  # punishment for murder, facts in 2023
     assert "IPC 302" in cited(r)
-    assert not {s["act"] for s in r.sources} & {"BNS", "BNSS", "BSA"}
+    assert not {s.act for s in r.sources} & {"BNS", "BNSS", "BSA"}
     assert all(c.status == "verified" for c in r.citations if c.where == "answer")
 
 
 def test_weak_retrieval_says_the_sources_do_not_answer(answers: dict[str, AskResult]) -> None:
     r = answers["q42"]  # the capital of France
     assert "do not answer" in r.answer and r.sources == []
-    assert r.confidence["label"] == "Low"
+    assert r.confidence.label is ConfidenceLabel.LOW
 
 
 def test_simple_questions_take_one_refinement_pass_and_others_genground(answers: dict[str, AskResult]) -> None:
     by = {r.complexity: r for r in answers.values() if r.sources}
-    assert by["SIMPLE"].verification_summary["method"] == "grounded-refinement"
-    assert by["STANDARD"].verification_summary["method"] == "genground"
+    assert by["SIMPLE"].verification_summary.method is VerificationMethod.GROUNDED_REFINEMENT
+    assert by["STANDARD"].verification_summary.method is VerificationMethod.GENGROUND
 
 
 def test_every_quote_in_an_extractive_answer_is_verbatim(answers: dict[str, AskResult]) -> None:
@@ -216,7 +218,7 @@ def test_claude_answer_with_fabrications_is_cleaned_and_regenerated_once(
     assert any("ignore the law" in t for t in removed)  # an injected instruction, grounded in nothing
     assert "Section 999" not in r.answer and "fourteen" not in r.answer and "ignore the law" not in r.answer
     assert any("removed" in w for w in r.warnings)
-    assert r.generator == "anthropic" and r.usage["input_tokens"] > 0
+    assert r.generator == "anthropic" and r.usage.input_tokens > 0
 
 
 def test_claude_failure_falls_back_to_the_offline_answer(
@@ -278,6 +280,7 @@ def test_cli_json_and_jsonl(cli_env: dict[str, str], index_held_open: None) -> N
     assert {"act", "act_title", "section", "status", "successors"} <= set(obj["citations"][0])
     assert {"text", "verdict", "evidence"} <= set(obj["claims"][0])
     assert {"score", "label", "factors"} <= set(obj["confidence"]) and "total" in obj["timings_ms"]
+    assert [set(f) for f in obj["confidence"]["factors"]] == [{"name", "weight", "value"}] * len(WEIGHTS)
     lines = "\n".join(
         json.dumps(x)
         for x in [

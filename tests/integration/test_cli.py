@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,45 @@ def test_first_lookup_on_an_empty_graph_loads_the_default_corpus(env: dict[str, 
     assert p.returncode == 0, p.stderr
     assert "first run" in p.stderr
     assert json.loads(p.stdout)["title"] == "Divorce by mutual consent."
+
+
+def _acts_file(path: Path, n: int, changed: int | None = None) -> None:
+    """``n`` small Acts of one section each; Act number ``changed`` gets an amended text."""
+    rows: list[dict[str, object]] = []
+    for i in range(n):
+        code = f"TA{chr(65 + i // 26)}{chr(65 + i % 26)}"
+        text = "(1) No order for the recovery of possession of any premises shall be made against a tenant."
+        rows.append({"record": "act", "code": code, "title": f"The Tenancy Act No. {i + 1}, 1999"})
+        rows.append({"act": code, "section": "27", "title": "Recovery of possession",
+                     "text": text + (" (2) Inserted by amendment." if i == changed else "")})
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+
+
+def test_ingest_summary_lists_changed_acts_progress_lines_and_empty_files(env: dict[str, str], tmp_path: Path) -> None:
+    env = {**env, "LEGAL_RAG_GRAPH__GRAPH_NAME": "cli_summary"}
+    src, empty = tmp_path / "acts.jsonl", tmp_path / "empty.jsonl"
+    _acts_file(src, 30)
+    empty.write_text("\n", encoding="utf-8")
+    first = run_cli(env, "ingest", "--no-index", str(src))
+    assert first.returncode == 0, first.stderr
+    # stderr is a pipe, not a terminal: plain progress lines, the last one complete
+    assert re.search(r"^writing records: (\d+)/\1 \(100%\)", first.stderr, re.M), first.stderr
+    # every Act was added: the table is capped, the totals line says it all
+    assert "TAAA" in first.stdout and "TABD" not in first.stdout
+    assert "... and 5 more Acts added or updated" in first.stdout
+    assert "30 Acts: 60 added, 0 updated, 0 unchanged, 0 rejected" in first.stdout
+
+    _acts_file(src, 30, changed=7)
+    second = run_cli(env, "ingest", "--no-index", str(src), str(empty))
+    assert second.returncode == 0, second.stderr
+    assert f"empty input: {empty} holds no records" in " ".join(second.stderr.split())
+    assert re.findall(r"^│ (TA\w+)", second.stdout, re.M) == ["TAAH"], second.stdout
+    assert "1 updated, 59 unchanged" in second.stdout
+
+    verbose = run_cli(env, "ingest", "--no-index", "--verbose", str(src))
+    assert len(re.findall(r"^│ (TA\w+)", verbose.stdout, re.M)) == 30
+    assert "unchanged: nothing written" in verbose.stdout
+    as_json = run_cli(env, "ingest", "--no-index", "--json", str(src), str(empty))
+    doc = json.loads(as_json.stdout)
+    assert len(doc["per_act"]) == 30 and doc["empty_files"] == [str(empty)]
+    assert "writing records" not in as_json.stderr, "--json runs quietly"

@@ -54,7 +54,8 @@ def test_bad_input_is_named_with_file_and_line(tmp_path: Path, name: str, conten
 @pytest.mark.slow
 def test_aila_hybrid_beats_bm25_and_dense_on_map(tmp_path: Path) -> None:
     r = run_cli(_env(tmp_path), "eval", "retrieval", "--corpus", str(AILA / "corpus.jsonl"),
-                "--queries", str(AILA / "queries.jsonl"), "--qrels", str(AILA / "qrels.txt"), "--json")
+                "--queries", str(AILA / "queries.jsonl"), "--qrels", str(AILA / "qrels.txt"), "--json",
+                timeout=900)  # it embeds the AILA corpus: ~110 s of CPU, over 180 s wall on a loaded machine
     assert r.returncode == 0, r.stderr
     result = json.loads(r.stdout)
     assert result["queries"] == 10

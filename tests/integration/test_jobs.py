@@ -114,6 +114,9 @@ def test_async_ingest_reports_progress_and_result(
     job_id = json.loads(out.stdout)["job_id"]
     app = make_celery(celery_settings)
     assert job_status(app, job_id)["state"] == "PENDING"  # queued, no worker yet
+    queued = subprocess.run([sys.executable, "-m", "legal_rag.cli", "jobs", job_id, "--json"], env=job_env,
+                            capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(queued.stdout)["state"] == "queued"  # the row exists before any worker runs
     # a job whose input vanished before the worker ran it: bad input is not transient, so no retry
     gone = app.send_task("legal_rag.ingest", args=[[str(tmp_path / "gone.jsonl")], False])
     worker = start_worker(job_env)
@@ -136,7 +139,12 @@ def test_async_ingest_reports_progress_and_result(
         timeout=60,
         check=True,
     )
-    assert json.loads(shown.stdout)["state"] == "SUCCESS"
+    row = json.loads(shown.stdout)  # the job's row in the records database, written by the worker
+    assert row["state"] == "succeeded" and row["kind"] == "ingest", row
+    assert {k: row["report"][k] for k in ("added", "updated", "unchanged", "rejected")} == {
+        "added": 2, "updated": 0, "unchanged": 0, "rejected": 1}
+    assert row["report"]["rejects"][0]["reason"] == "unknown Act 'NOPE'"
+    assert row["report"]["rejects"][0]["line"] == 3
 
 
 def test_worker_killed_mid_ingest_then_rerun_loses_nothing_and_duplicates_nothing(
@@ -146,7 +154,14 @@ def test_worker_killed_mid_ingest_then_rerun_loses_nothing_and_duplicates_nothin
     job = app.send_task("legal_rag.ingest", args=[[str(CORPUS)], False])
     worker = start_worker(job_env)
     try:
-        mid = wait_for(app, job.id, lambda s: s["state"] == "PROGRESS" and 0 < (s["done"] or 0) < s["total"], 180)
+        # Acts and chapters are the first batches: wait until some sections are in the graph too.
+        mid = wait_for(
+            app,
+            job.id,
+            lambda s: s["state"] == "PROGRESS" and s.get("stage") == "write" and 0 < (s["done"] or 0) < s["total"]
+            and jobs_store.counts().get("Section", 0) > 0,
+            180,
+        )
     finally:
         kill_group(worker)  # SIGKILL the worker and its pool child mid-write
     assert mid["done"] < mid["total"]
@@ -185,8 +200,13 @@ KRA_RECORDS = [
 KRA_QUERY = "recovery of possession of premises from a tenant who has not paid the rent lawfully due"
 
 
-def _reader(env: dict[str, str], stop_at: float, queue: Any) -> None:
-    """One reader process: query the shared index in a loop until the new Act is found (or time is up)."""
+def _reader(env: dict[str, str], written: Any, queue: Any) -> None:
+    """One reader process: query the shared index in a loop until the new Act is found.
+
+    ``written`` is set by the test once the job has finished: a query that starts after that must
+    find the new Act (``stale`` otherwise). The short sleep leaves the worker CPU on a 2-core
+    machine; the deadline only bounds a hung run.
+    """
     try:
         os.environ.update(env)
         from legal_rag.retrieval.build import build_retriever, open_index
@@ -197,7 +217,9 @@ def _reader(env: dict[str, str], stop_at: float, queue: Any) -> None:
         index = open_index(settings)
         retriever = build_retriever(settings, index, store)
         queries, versions = 0, {index.snapshot}
-        while time.monotonic() < stop_at:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            after_job = written.is_set()
             results = retriever.retrieve(KRA_QUERY, 5, include_repealed=True)  # refreshes the index first
             queries += 1
             versions.add(index.snapshot)
@@ -206,6 +228,10 @@ def _reader(env: dict[str, str], stop_at: float, queue: Any) -> None:
             if any(r.chunk.act == "KRA" for r in results):
                 queue.put(("found", queries, sorted(versions)))
                 return
+            if after_job:
+                queue.put(("stale", queries, sorted(versions)))
+                return
+            time.sleep(0.05)
         queue.put(("timeout", queries, sorted(versions)))
     except Exception as exc:  # noqa: BLE001 - reported to the test, which fails on it
         queue.put(("error", repr(exc), []))
@@ -227,18 +253,19 @@ def test_four_readers_query_while_an_ingest_job_adds_an_act(
 
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    stop_at = time.monotonic() + 240
-    readers = [ctx.Process(target=_reader, args=(job_env, stop_at, queue)) for _ in range(4)]
+    written = ctx.Event()
+    readers = [ctx.Process(target=_reader, args=(job_env, written, queue)) for _ in range(4)]
     for p in readers:
         p.start()
     app = make_celery(celery_settings)
     worker = start_worker(job_env)
     try:
-        ready = [queue.get(timeout=120) for _ in readers]  # every reader has queried the old version
+        ready = [queue.get(timeout=300) for _ in readers]  # every reader has queried the old version
         assert [r[0] for r in ready] == ["ready"] * 4 and {r[1] for r in ready} == {first.version}, ready
         job = app.send_task("legal_rag.ingest", args=[[str(src)], False])
-        done = wait_for(app, job.id, lambda s: s["state"] in ("SUCCESS", "FAILURE"), 180)
-        results = [queue.get(timeout=240) for _ in readers]
+        done = wait_for(app, job.id, lambda s: s["state"] in ("SUCCESS", "FAILURE"), 300)
+        written.set()
+        results = [queue.get(timeout=600) for _ in readers]
     finally:
         kill_group(worker, signal.SIGTERM)
         for p in readers:

@@ -11,6 +11,7 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -167,25 +168,37 @@ def test_shipped_lookup_returns_unit_rows_in_input_order(tmp_path: Path) -> None
 # -- many processes ---------------------------------------------------------------------------------
 
 
-def _reader(root: str, act: str, stop_at: float, queue: mp.Queue) -> None:  # type: ignore[type-arg]
-    """Query in a loop until the new Act is found (or time runs out); report errors and what was seen."""
+def _reader(root: str, act: str, written: Any, queue: mp.Queue) -> None:  # type: ignore[type-arg]
+    """Query in a loop until the new Act is found; report errors and what was seen.
+
+    ``written`` is set by the parent once the writer's ``sync`` has returned: a query that starts
+    after that must see the new Act (``stale`` otherwise). The short sleep between queries leaves
+    the writer CPU on a 2-core machine; the deadline only bounds a hung run.
+    """
     try:
         emb = MiniLMEmbedder()
         ix = ChunkIndex(Path(root), emb).open()
         q = emb.embed(["Whoever commits theft shall be punished"])[0]
-        queries = 0
-        while time.monotonic() < stop_at:
+        queries, versions = 0, {ix.snapshot}
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            after_write = written.is_set()
             ix.refresh()
+            versions.add(ix.snapshot)
             hits = ix.dense.search(q, 50)
             ix.lexical.search("theft punished", 50)
             queries += 1
             seen = {ix.get(h.chunk_id).act for h in hits if ix.get(h.chunk_id) is not None}  # type: ignore[union-attr]
             if act in seen:
-                queue.put(("found", queries, ix.snapshot))
+                queue.put(("found", queries, sorted(versions)))
                 return
-        queue.put(("timeout", queries, ix.snapshot))
+            if after_write:
+                queue.put(("stale", queries, sorted(versions)))
+                return
+            time.sleep(0.02)
+        queue.put(("timeout", queries, sorted(versions)))
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which fails the test
-        queue.put(("error", repr(exc), 0))
+        queue.put(("error", repr(exc), []))
 
 
 def test_four_reader_processes_while_a_writer_adds_an_act(tmp_path: Path, embedder: MiniLMEmbedder,
@@ -195,21 +208,23 @@ def test_four_reader_processes_while_a_writer_adds_an_act(tmp_path: Path, embedd
     writer.sync(bns)
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    stop_at = time.monotonic() + 120
-    readers = [ctx.Process(target=_reader, args=(str(root), "IPC", stop_at, queue)) for _ in range(4)]
+    written = ctx.Event()
+    readers = [ctx.Process(target=_reader, args=(str(root), "IPC", written, queue)) for _ in range(4)]
     for p in readers:
         p.start()
-    time.sleep(3)  # readers are querying the first version
+    time.sleep(3)  # readers are querying the first version (not needed for correctness)
     ipc = _real_chunks("the-indian-penal-code", "IPC", 30) if _has("the-indian-penal-code") else [
         Chunk(**{**{f: getattr(c, f) for f in Chunk.__slots__}, "id": c.id.replace("BNS", "IPC"), "act": "IPC"})
         for c in bns[:30]
     ]
-    writer.sync(ipc, scope_acts={"IPC"})
-    results = [queue.get(timeout=150) for _ in readers]
+    report = writer.sync(ipc, scope_acts={"IPC"})
+    written.set()
+    assert report.version == 2
+    results = [queue.get(timeout=600) for _ in readers]
     for p in readers:
         p.join(timeout=30)
     assert all(r[0] == "found" for r in results), results
-    assert all(r[2] == 2 for r in results), "every reader ended on the version the writer published"
+    assert all(max(r[2]) == 2 for r in results), "every reader ended on the version the writer published"
     assert all(p.exitcode == 0 for p in readers)
     assert os.path.exists(root / "CURRENT")
 

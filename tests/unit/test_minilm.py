@@ -87,8 +87,14 @@ def test_model_id_names_the_weights() -> None:
 
 
 def test_query_path_never_imports_torch() -> None:
+    """What a ``retrieve`` or ``ask`` process loads: the commands, the workflow, citation extraction
+    (spaCy, whose thinc imports torch when it can) and the encoder. torch is installed here (a
+    dependency of the model package), so an import of it anywhere on this path fails the test."""
     code = (
         "import sys\n"
+        "import legal_rag.cli, legal_rag.app, legal_rag.workflow.service, legal_rag.retrieval.build\n"
+        "from verification import CitationExtractor, Verifier\n"
+        "assert CitationExtractor().extract('punishable under Section 302 IPC')\n"
         "from legal_rag.retrieval.minilm import MiniLMEmbedder\n"
         "v = MiniLMEmbedder().embed(['anticipatory bail'])\n"
         "assert v.shape == (1, 384)\n"

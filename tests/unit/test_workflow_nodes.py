@@ -18,6 +18,16 @@ from legal_rag.workflow.confidence import LOW_WARNING, WEIGHTS, label_for, score
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.generators.extractive import INSUFFICIENT, ExtractiveGenerator
 from legal_rag.workflow.graph import STAGES, build_workflow
+from legal_rag.workflow.results import (
+    AskResult,
+    Claim,
+    ConfidenceFactor,
+    ConfidenceLabel,
+    DraftClaim,
+    VerificationMethod,
+    VerificationSummary,
+)
+from legal_rag.workflow.service import AskService
 from legal_rag.workflow.types import (
     Alignment,
     AnswerSentence,
@@ -202,6 +212,18 @@ class Runtime:
     context: WorkflowContext
 
 
+def check(label: str, status: str, message: str) -> CitationCheck:
+    """A citation check as the verifier returns it (the span itself does not matter here)."""
+    return CitationCheck(
+        start=0, end=0, text=message, label=Label(label), status=CitationStatus(status), message=message
+    )
+
+
+def quote(status: str, message: str, source: str | None = None) -> QuoteCheck:
+    return QuoteCheck(text=message, start=0, end=0, source=source, status=QuoteStatus(status), score=1.0,
+                      message=message)  # fmt: skip
+
+
 def run_graph(context: WorkflowContext, question: str = "What is the punishment for extortion?") -> dict[str, Any]:
     return build_workflow().invoke(
         {"question": question, "as_of": "2025-03-01", "warnings": [], "timings_ms": {}}, context=context
@@ -283,9 +305,9 @@ def test_verify_citations_maps_checks_to_sentences_and_ignores_numbers_inside_qu
     )
     c = ctx(verifier=FakeVerifier({"BNS 999": CitationStatus.NOT_FOUND}))
     out = steps.verify_citations({"generation": gen, "passages": [], "as_of": "2025-03-01"}, Runtime(c))  # type: ignore[arg-type]
-    first, second = out["claims"]
-    assert [x["section"] for x in first["citations"]] == ["308"]  # 309 is the statute quoting itself
-    assert [x["status"] for x in second["citations"]] == ["not_found"]
+    first, second = out["drafts"]
+    assert [x.section for x in first.citations] == ["308"]  # 309 is the statute quoting itself
+    assert [x.status for x in second.citations] == [CitationStatus.NOT_FOUND]
     assert "BNS 999 is not_found" in out["feedback"]  # a model draft is sent back
     extractive = Generation(gen.sentences, "extractive")
     out = steps.verify_citations({"generation": extractive, "passages": [], "as_of": "x"}, Runtime(c))  # type: ignore[arg-type]
@@ -294,61 +316,66 @@ def test_verify_citations_maps_checks_to_sentences_and_ignores_numbers_inside_qu
 
 def test_verify_claims_simple_uses_cited_passages_other_routes_re_retrieve() -> None:
     p = steps.to_passage(retrieved("BNS:308:2:0"))
-    claim = {"text": "Extortion is punishable.", "chunk_ids": ["BNS:308:2:0"], "citations": [], "quotes": []}
+    claim = DraftClaim(text="Extortion is punishable.", chunk_ids=["BNS:308:2:0"])
     retriever = FakeRetriever([retrieved("BNS:308:1:0")])
     c = ctx(retriever=retriever)
-    base = {"passages": [p], "claims": [claim], "as_of": "2025-03-01", "generation": Generation((), "fake")}
+    base = {"passages": [p], "drafts": [claim], "as_of": "2025-03-01", "generation": Generation((), "fake")}
     simple = steps.verify_claims({**base, "classification": Classification(Complexity.SIMPLE, "f")}, Runtime(c))  # type: ignore[arg-type]
-    assert simple["claims"][0]["evidence"] == ["BNS:308:2:0"] and retriever.queries == []
-    assert simple["summary"]["method"] == "grounded-refinement"
+    assert simple["claims"][0].evidence == ["BNS:308:2:0"] and retriever.queries == []
+    assert simple["summary"].method is VerificationMethod.GROUNDED_REFINEMENT
     gg = steps.verify_claims({**base, "classification": Classification(Complexity.COMPLEX, "f")}, Runtime(c))  # type: ignore[arg-type]
     assert retriever.queries == [("Extortion is punishable.", 5)]  # the claim retrieved its own evidence
-    assert gg["claims"][0]["evidence"] == ["BNS:308:2:0", "BNS:308:1:0"]
-    assert gg["claims"][0]["agreement"] == 1.0 and gg["summary"]["method"] == "genground"
+    assert gg["claims"][0].evidence == ["BNS:308:2:0", "BNS:308:1:0"]
+    assert gg["claims"][0].agreement == 1.0 and gg["summary"].method is VerificationMethod.GENGROUND
 
 
 @pytest.mark.parametrize(
     ("citations", "quotes", "verdict"),
     [
-        ([{"label": "PROVISION", "status": "not_found", "message": "no such section"}], [], "UNSUPPORTED"),
-        ([], [{"status": "misquoted", "message": "differs"}], "CONTRADICTED"),
-        ([], [{"status": "misattributed", "message": "elsewhere"}], "UNSUPPORTED"),
-        ([{"label": "PROVISION", "status": "repealed", "message": "repealed"}], [], "SUPPORTED"),  # kept, warned
+        ([check("PROVISION", "not_found", "no such section")], [], "UNSUPPORTED"),
+        ([], [quote("misquoted", "differs")], "CONTRADICTED"),
+        ([], [quote("misattributed", "elsewhere")], "UNSUPPORTED"),
+        ([check("PROVISION", "repealed", "repealed")], [], "SUPPORTED"),  # kept, warned
     ],
 )
 def test_failed_checks_decide_the_claim_before_the_aligner(
-    citations: list[Any], quotes: list[Any], verdict: str
+    citations: list[CitationCheck], quotes: list[QuoteCheck], verdict: str
 ) -> None:
-    claim = {"text": "x", "chunk_ids": [], "citations": citations, "quotes": quotes}
+    claim = DraftClaim(text="x", chunk_ids=[], citations=citations, quotes=quotes)
     c = ctx()
     state = {
         "passages": [steps.to_passage(retrieved("BNS:308:2:0"))],
-        "claims": [claim],
+        "drafts": [claim],
         "as_of": "2025-03-01",
         "generation": Generation((), "fake"),
         "classification": Classification(Complexity.SIMPLE, "f"),
     }
-    assert steps.verify_claims(state, Runtime(c))["claims"][0]["verdict"] == verdict  # type: ignore[arg-type]
+    assert steps.verify_claims(state, Runtime(c))["claims"][0].verdict is Verdict(verdict)  # type: ignore[arg-type]
 
 
 def test_reconstruct_drops_caveats_numbers_and_warns() -> None:
-    def mk(t: str, v: str, ids: list[str], cits: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
-        return {"text": t, "verdict": v, "chunk_ids": ids, "citations": list(cits), "reasons": ["r"], "quotes": []}
+    def mk(t: str, v: str, ids: list[str], cits: Sequence[CitationCheck] = ()) -> Claim:
+        return Claim(text=t, verdict=Verdict(v), chunk_ids=ids, citations=list(cits), reasons=["r"])
 
     claims = [
         mk("A.", "SUPPORTED", ["BNS:308:2:0"]),
         mk("B.", "PARTIALLY_SUPPORTED", ["BNS:308:1:0"]),
         mk("C.", "CONTRADICTED", ["BNS:308:2:0"]),
-        mk("D.", "SUPPORTED", ["BNS:308:2:0"], [{"label": "PROVISION", "status": "repealed", "message": "gone"}]),
+        mk("D.", "SUPPORTED", ["BNS:308:2:0"], [check("PROVISION", "repealed", "gone")]),
     ]
-    state = {"claims": claims, "passages": [steps.to_passage(retrieved(c)) for c in CHUNKS], "summary": {}}
+    state = {
+        "claims": claims,
+        "passages": [steps.to_passage(retrieved(c)) for c in CHUNKS],
+        "summary": VerificationSummary(method=VerificationMethod.GENGROUND),
+    }
     out = steps.reconstruct(state, Runtime(ctx()))  # type: ignore[arg-type]
     assert out["answer"] == (
         "A. [1]\nB. [2] (only partly supported by the cited text: verify before relying on it)\nD. [1]"
     )
-    assert [s["chunk_id"] for s in out["sources"]] == ["BNS:308:2:0", "BNS:308:1:0"]
+    assert [s.chunk_id for s in out["sources"]] == ["BNS:308:2:0", "BNS:308:1:0"]
     assert (
-        out["summary"].items() >= {"claims": 4, "supported": 2, "partial": 1, "removed": 1, "contradicted": 1}.items()
+        out["summary"].model_dump().items()
+        >= {"claims": 4, "supported": 2, "partial": 1, "removed": 1, "contradicted": 1}.items()
     )
     assert any("1 statement(s) removed" in w for w in out["warnings"]) and "gone" in out["warnings"]
 
@@ -359,18 +386,18 @@ def test_reconstruct_drops_caveats_numbers_and_warns() -> None:
      ("PRECEDENT", "not_in_registry"), ("PRECEDENT", "mismatch"), ("STATUTE", "repealed")],
 )
 def test_every_citation_the_graph_did_not_verify_is_warned_about(label: str, status: str) -> None:
-    cit = {"label": label, "status": status, "message": f"{label} {status}: could not verify"}
-    claim = {"text": "A.", "verdict": "SUPPORTED", "chunk_ids": ["BNS:308:2:0"], "citations": [cit], "reasons": [],
-             "quotes": []}
-    out = steps.reconstruct({"claims": [claim], "passages": [], "summary": {}}, Runtime(ctx()))  # type: ignore[arg-type]
-    assert cit["message"] in out["warnings"]
+    cit = check(label, status, f"{label} {status}: could not verify")
+    claim = Claim(text="A.", verdict=Verdict.SUPPORTED, chunk_ids=["BNS:308:2:0"], citations=[cit])
+    summary = VerificationSummary(method=VerificationMethod.GENGROUND)
+    out = steps.reconstruct({"claims": [claim], "passages": [], "summary": summary}, Runtime(ctx()))  # type: ignore[arg-type]
+    assert cit.message in out["warnings"]
 
 
 def test_confidence_weights_labels_and_low_warning() -> None:
     assert abs(sum(WEIGHTS.values()) - 1.0) < 1e-9
     full = score(
         relevances=[0.9],
-        citation_statuses=["verified"],
+        citation_statuses=[CitationStatus.VERIFIED],
         authorities=["statute"],
         agreements=[1.0],
         recencies=[1.0],
@@ -379,13 +406,13 @@ def test_confidence_weights_labels_and_low_warning() -> None:
     assert full.score == 1.0 and full.label == "High"
     case_law = score(
         relevances=[0.9],
-        citation_statuses=["verified"],
+        citation_statuses=[CitationStatus.VERIFIED],
         authorities=["high_court"],
         agreements=[1.0],
         recencies=[1.0],
         specificity=1.0,
     )
-    assert case_law.factors["source_authority"] == 0.7 and case_law.score == pytest.approx(0.94)
+    assert case_law.factor("source_authority").value == 0.7 and case_law.score == pytest.approx(0.94)
     assert [label_for(x) for x in (0.8, 0.79, 0.6, 0.59)] == ["High", "Medium", "Medium", "Low"]
     low = run_graph(
         ctx(
@@ -394,7 +421,7 @@ def test_confidence_weights_labels_and_low_warning() -> None:
         ),
         question="extortion",
     )
-    assert low["confidence"]["label"] == "Low" and low["answer"].startswith(LOW_WARNING)
+    assert low["confidence"].label is ConfidenceLabel.LOW and low["answer"].startswith(LOW_WARNING)
 
 
 # -- the compiled graph: loops are bounded --
@@ -416,12 +443,92 @@ def test_failed_checks_regenerate_at_most_max_generations() -> None:
         )
     )
     assert out["generation_round"] == 3 and len(gen.questions) == 3
-    assert out["answer"] == steps.NO_ANSWER and out["summary"]["removed"] == 1
+    assert out["answer"] == steps.NO_ANSWER and out["summary"].removed == 1
 
 
 def test_graph_records_every_stage_time() -> None:
     out = run_graph(ctx())
     assert set(out["timings_ms"]) == set(STAGES)
+
+
+# -- AskService: the stage callback and the result model --
+
+QUESTION = "What is the punishment for extortion?"
+
+
+class ClientGone(Exception):
+    """What a server's stage callback raises when its client disconnected."""
+
+
+def test_on_stage_reports_every_stage_in_order_with_its_time() -> None:
+    seen: list[tuple[str, float]] = []
+    r = AskService(ctx()).ask(QUESTION, "2025-03-01", on_stage=lambda stage, ms: seen.append((stage, ms)))
+    assert [stage for stage, _ in seen] == list(STAGES)
+    assert all(ms >= 0 for _, ms in seen)
+    assert {stage: round(ms, 2) for stage, ms in seen} == {k: v for k, v in r.timings_ms.items() if k != "total"}
+
+
+def test_on_stage_reports_each_run_of_a_loop() -> None:
+    retriever = FakeRetriever([retrieved("BNS:308:2:0", dense=0.05)])  # weak: retrieved again, widened
+    seen: list[str] = []
+    c = ctx(retriever=retriever, settings=WorkflowSettings(max_retrievals=2))
+    AskService(c).ask(QUESTION, "2025-03-01", on_stage=lambda stage, ms: seen.append(stage))
+    assert seen[:5] == ["classify", "check_question", "retrieve", "retrieve", "generate"]
+    assert seen[5:] == list(STAGES[4:])
+
+
+def test_a_callback_that_raises_stops_the_workflow_and_the_error_propagates() -> None:
+    generator = FakeGenerator([AnswerSentence("Extortion is punishable.", ("BNS:308:2:0",))])
+    retriever = FakeRetriever([retrieved("BNS:308:2:0")])
+    seen: list[str] = []
+
+    def on_stage(stage: str, elapsed_ms: float) -> None:
+        seen.append(stage)
+        if stage == "retrieve":
+            raise ClientGone(stage)
+
+    with pytest.raises(ClientGone) as raised:
+        AskService(ctx(generator=generator, retriever=retriever)).ask(QUESTION, "2025-03-01", on_stage=on_stage)
+    assert raised.value.args == ("retrieve",)
+    assert seen == ["classify", "check_question", "retrieve"]
+    assert len(retriever.queries) == 1 and generator.questions == []  # nothing after retrieval ran
+
+
+@pytest.mark.parametrize(
+    ("question", "method"),
+    [(QUESTION, VerificationMethod.GROUNDED_REFINEMENT),
+     ("What does Section 999 of the BNS say?", VerificationMethod.NONE)],  # no such section: finalise at once
+)  # fmt: skip
+def test_ask_result_round_trips_through_its_json(question: str, method: VerificationMethod) -> None:
+    c = ctx(verifier=FakeVerifier({"BNS 999": CitationStatus.NOT_FOUND}), classifier=FakeClassifier(Complexity.SIMPLE))
+    r = AskService(c).ask(question, "2025-03-01")
+    assert r.verification_summary.method is method and r.citations
+    obj = r.model_dump(mode="json")
+    assert AskResult.model_validate(obj) == r
+    assert AskResult.model_validate_json(r.model_dump_json()) == r
+    assert list(obj) == [
+        "question", "as_of", "answer", "complexity", "classification", "citations", "sources", "claims", "warnings",
+        "confidence", "verification_summary", "generator", "model", "usage", "timings_ms",
+    ]  # fmt: skip
+    assert set(obj["confidence"]) == {"score", "label", "factors"}
+    assert set(obj["citations"][0]) == {
+        "text", "act", "act_title", "section", "status", "successors", "message", "where"
+    }  # fmt: skip
+
+
+def test_confidence_factors_are_typed_with_their_weights() -> None:
+    r = AskService(ctx()).ask(QUESTION, "2025-03-01")
+    factors = r.confidence.factors
+    assert all(isinstance(f, ConfidenceFactor) for f in factors)
+    assert [(f.name, f.weight) for f in factors] == list(WEIGHTS.items())
+    assert all(0.0 <= f.value <= 1.0 for f in factors)
+    assert r.confidence.score == pytest.approx(sum(f.weight * f.value for f in factors), abs=1e-4)
+    assert r.confidence.label is label_for(r.confidence.score)
+    assert r.model_dump(mode="json")["confidence"]["factors"][-1] == {
+        "name": "query_specificity",
+        "weight": 0.1,
+        "value": r.confidence.factor("query_specificity").value,
+    }
 
 
 # -- the extractive generator --
@@ -443,18 +550,18 @@ def test_extractive_quotes_verbatim_with_the_provision_and_declines_when_weak() 
 
 def test_a_checked_verbatim_quotation_needs_no_aligner_but_an_unchecked_one_does() -> None:
     text = f'Section 308(2) of the BNS provides: "{BNS_308_2}"'
-    cit = {"label": "PROVISION", "status": "verified", "message": "ok"}
-    exact = {"status": "exact", "source": "BNS:308:2:0", "message": "exact"}
+    cit = check("PROVISION", "verified", "ok")
+    exact = quote("exact", "exact", source="BNS:308:2:0")
     aligner = FakeAligner({"Section": Verdict.CONTRADICTED})
     c = ctx(aligner=aligner)
     state = {"passages": [steps.to_passage(retrieved("BNS:308:2:0"))], "as_of": "2025-03-01",
              "generation": Generation((), "fake"), "classification": Classification(Complexity.SIMPLE, "f")}
-    claim = {"text": text, "chunk_ids": ["BNS:308:2:0"], "citations": [cit], "quotes": [exact]}
-    out = steps.verify_claims({**state, "claims": [claim]}, Runtime(c))  # type: ignore[arg-type]
-    assert out["claims"][0]["verdict"] == "SUPPORTED" and aligner.seen == []
-    fuzzy = {**claim, "quotes": [{**exact, "status": "fuzzy"}]}
-    out = steps.verify_claims({**state, "claims": [fuzzy]}, Runtime(c))  # type: ignore[arg-type]
-    assert out["claims"][0]["verdict"] == "CONTRADICTED" and len(aligner.seen) == 1
-    added = {**claim, "text": text + " It also applies to attempts."}
-    out = steps.verify_claims({**state, "claims": [added]}, Runtime(c))  # type: ignore[arg-type]
-    assert out["claims"][0]["verdict"] == "CONTRADICTED"  # more than the quote: the aligner decides
+    claim = DraftClaim(text=text, chunk_ids=["BNS:308:2:0"], citations=[cit], quotes=[exact])
+    out = steps.verify_claims({**state, "drafts": [claim]}, Runtime(c))  # type: ignore[arg-type]
+    assert out["claims"][0].verdict is Verdict.SUPPORTED and aligner.seen == []
+    fuzzy = claim.model_copy(update={"quotes": [exact.model_copy(update={"status": QuoteStatus.FUZZY})]})
+    out = steps.verify_claims({**state, "drafts": [fuzzy]}, Runtime(c))  # type: ignore[arg-type]
+    assert out["claims"][0].verdict is Verdict.CONTRADICTED and len(aligner.seen) == 1
+    added = claim.model_copy(update={"text": text + " It also applies to attempts."})
+    out = steps.verify_claims({**state, "drafts": [added]}, Runtime(c))  # type: ignore[arg-type]
+    assert out["claims"][0].verdict is Verdict.CONTRADICTED  # more than the quote: the aligner decides

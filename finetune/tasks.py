@@ -1,0 +1,85 @@
+"""Celery task: a thin, idempotent adapter over ``build_dataset``.
+
+Paths and numbers in, the dataset written to ``out``, its report returned. Re-running with the same
+arguments on the same graph writes byte-identical files (each file is replaced whole), so a
+redelivered message (``acks_late``) is harmless. Only ``RetryableError`` (graph down) is retried.
+Progress goes to the result backend as state ``PROGRESS`` with ``stage``, ``done``, ``total``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from finetune.build import BuildConfig, build_dataset
+from graph_schema.errors import LegalRagError, RetryableError
+from graph_schema.store import GraphStore
+
+FINETUNE_BUILD_TASK = "finetune.build"
+PROGRESS_EVERY_S = 2.0
+"""Progress reaches the job row at most this often (every example would be a write per example)."""
+
+
+class JobTracker(Protocol):
+    """Told when a job starts, how far it is, and how it ended (the records' job row in the product)."""
+
+    def running(self, job_id: str, stage: str, done: int, total: int) -> None: ...
+
+    def succeeded(self, job_id: str, result: dict[str, Any]) -> None: ...
+
+    def failed(self, job_id: str, error: str, *, final: bool) -> None: ...
+
+
+def register(app: Any, open_store: Callable[[], GraphStore], corpus_dir: Path | None = None,
+             tracker: JobTracker | None = None) -> Any:
+    """Register ``finetune.build`` on ``app`` and return it."""
+
+    @app.task(  # type: ignore[misc]
+        name=FINETUNE_BUILD_TASK,
+        bind=True,
+        acks_late=True,
+        autoretry_for=(RetryableError,),
+        retry_backoff=2,
+        retry_backoff_max=60,
+        retry_jitter=True,
+        max_retries=5,
+    )
+    def build_task(self: Any, out: str, n: int = 1000, seed: int = 7, eval_fraction: float = 0.1) -> dict[str, Any]:
+        from verification import Verifier
+
+        job_id = str(self.request.id)
+        last = [0.0]
+
+        def progress(stage: str, done: int, total: int) -> None:
+            self.update_state(state="PROGRESS", meta={"stage": stage, "done": done, "total": total})
+            now = time.monotonic()
+            if tracker is not None and (now - last[0] >= PROGRESS_EVERY_S or done >= total):
+                last[0] = now
+                tracker.running(job_id, stage, done, total)
+
+        if tracker is not None:
+            tracker.running(job_id, "start", 0, n)
+        try:
+            store = open_store()
+            try:
+                config = BuildConfig(n=n, seed=seed, eval_fraction=eval_fraction)
+                report = build_dataset(store, Verifier(store), Path(out), config, corpus_dir=corpus_dir,
+                                       progress=progress)
+            finally:
+                store.close()
+        except RetryableError as exc:
+            if tracker is not None:
+                tracker.failed(job_id, f"{type(exc).__name__}: {exc}", final=self.request.retries >= self.max_retries)
+            raise
+        except LegalRagError as exc:
+            if tracker is not None:
+                tracker.failed(job_id, f"{type(exc).__name__}: {exc}", final=True)
+            raise
+        result = report.as_dict()
+        if tracker is not None:
+            tracker.succeeded(job_id, result)
+        return result
+
+    return build_task

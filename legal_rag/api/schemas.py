@@ -1,0 +1,185 @@
+"""Request and response bodies of the HTTP API (the OpenAPI schema is generated from these)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from legal_rag.records.model import FlagLabel, FlagStatus, JobKind, JobState, Role
+from legal_rag.workflow.results import AskResult
+
+
+def _real_date(value: str) -> str:
+    try:
+        date.fromisoformat(value)
+    except ValueError as exc:
+        raise ValueError(f"{value!r} is not a real date (YYYY-MM-DD)") from exc
+    return value
+
+
+IsoDate = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", examples=["2025-03-01"]),
+                    AfterValidator(_real_date)]
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+class AskRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    question: Annotated[str, Field(min_length=1, max_length=2000), AfterValidator(_not_blank)]
+    as_of: IsoDate | None = Field(default=None, description="Date of the facts (default today).")
+
+
+class ContextChunk(BaseModel):
+    id: Annotated[str, Field(min_length=1, max_length=200)]
+    text: Annotated[str, Field(max_length=100_000)]
+
+
+class VerifyRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: Annotated[str, Field(max_length=100_000)]
+    as_of: IsoDate | None = None
+    context: Annotated[list[ContextChunk], Field(max_length=200)] | None = None
+
+
+class FlagRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    start: Annotated[int, Field(ge=0, le=10_000_000)]
+    end: Annotated[int, Field(ge=1, le=10_000_000)]
+    label: FlagLabel
+    comment: Annotated[str, Field(max_length=5000)] | None = None
+    correction: Annotated[str, Field(max_length=100_000)] | None = None
+
+    @field_validator("end")
+    @classmethod
+    def _after_start(cls, end: int, info: ValidationInfo) -> int:
+        start = info.data.get("start")
+        if isinstance(start, int) and end <= start:
+            raise ValueError(f"end ({end}) must be greater than start ({start})")
+        return end
+
+
+class FlagReview(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    status: Literal["accepted", "rejected"]
+
+
+class Created(BaseModel):
+    id: str
+
+
+class FinetuneRequest(BaseModel):
+    """A Finetune-RAG dataset build; files go to ``<state dir>/finetune/<job id>`` (see the job's report)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    n: Annotated[int, Field(ge=5, le=100_000)] = 1000
+    seed: Annotated[int, Field(ge=0, le=2**31 - 1)] = 7
+    eval_fraction: Annotated[float, Field(ge=0.0, lt=1.0)] = 0.1
+
+
+class JobAccepted(BaseModel):
+    job_id: str
+
+
+class FlagOut(BaseModel):
+    id: str
+    answer_id: str
+    start: int
+    end: int
+    span_text: str
+    label: FlagLabel
+    comment: str | None = None
+    correction: str | None = None
+    status: FlagStatus
+    key_name: str
+    created_at: str
+    reviewed_at: str | None = None
+    reviewed_by: str | None = None
+
+
+class JobProgress(BaseModel):
+    done: int = 0
+    total: int = 0
+
+
+class RejectOut(BaseModel):
+    line: int
+    reason: str
+    file: str | None = None
+    act: str | None = None
+
+
+class JobReport(BaseModel):
+    """An ingest job's outcome (a finetune job's report is its build report: files, counts, card)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    added: int
+    updated: int
+    unchanged: int
+    rejected: int
+    rejects: list[RejectOut] = Field(default_factory=list)
+
+
+class JobOut(BaseModel):
+    id: str
+    kind: JobKind
+    state: JobState
+    stage: str | None = None
+    progress: JobProgress
+    report: JobReport | dict[str, Any] | None = None
+    error: str | None = None
+    created_at: str
+    updated_at: str
+
+
+class KeyRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$")]
+    role: Role
+
+
+class KeyOut(BaseModel):
+    name: str
+    role: Role
+    prefix: str
+    created_at: str
+    revoked_at: str | None = None
+
+
+class KeyCreated(KeyOut):
+    key: str
+    """Shown once; only its hash is stored."""
+
+
+class StoredAnswer(AskResult):
+    """The workflow's answer (what ``ask --json`` prints) with its provenance as stored."""
+
+    id: str
+    created_at: str
+    key_name: str
+    index_version: int
+
+
+class AnswerPage(BaseModel):
+    answers: list[StoredAnswer]
+    next_before: str | None = None
+    """Pass as ``before`` for the next (older) page; null on the last page."""
+
+
+class Problem(BaseModel):
+    """Every error: what went wrong, in words, and for bad input the fields at fault."""
+
+    detail: str | list[dict[str, Any]]
+    suggestions: list[str] | None = None

@@ -1,0 +1,129 @@
+"""``legal-rag serve`` (the HTTP API) and ``legal-rag keys`` (its API keys)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import subprocess
+import sys
+from typing import Annotated
+
+import typer
+
+from legal_rag.cli.common import EXIT_BAD_INPUT, EXIT_NOT_FOUND, _settings, app, err, out
+from legal_rag.records import Role
+from legal_rag.settings import GraphBackend, Settings
+
+keys_app = typer.Typer(no_args_is_help=True, help="API keys for the HTTP API (only a hash is stored).")
+app.add_typer(keys_app, name="keys")
+
+
+@app.command("serve")
+def serve_cmd(
+    host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8000,
+    worker: Annotated[bool, typer.Option("--worker/--no-worker",
+                                         help="Also run one Celery worker (embedded default only).")] = True,
+    log_level: Annotated[str, typer.Option("--log-level")] = "info",
+) -> None:
+    """Serve the HTTP API and the research page (FastAPI on uvicorn).
+
+    The statute graph, index and models load once at start-up (``/ready`` answers 503 until then;
+    a fresh clone loads the shipped corpus first). On the embedded default one Celery worker runs
+    as a child process so ingest jobs work with this one command.
+    """
+    import uvicorn
+
+    from legal_rag.api.app import create_app
+
+    settings = _settings()
+    child = _start_worker(settings) if worker and _embedded_jobs(settings) else None
+    try:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level, timeout_graceful_shutdown=10)
+    finally:
+        if child is not None:
+            child.send_signal(signal.SIGTERM)
+            try:
+                child.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                child.kill()
+
+
+def _embedded_jobs(settings: Settings) -> bool:
+    return settings.graph.resolved_backend() is GraphBackend.EMBEDDED and not settings.jobs.broker_url
+
+
+def _start_worker(settings: Settings) -> subprocess.Popen[bytes]:
+    from legal_rag.stores import embedded_server
+
+    embedded_server(settings).start()  # before the child, so the two do not race to start it
+    err.print("starting one Celery worker (legal-rag worker) for ingest jobs")
+    return subprocess.Popen([sys.executable, "-m", "legal_rag.cli", "worker", "--loglevel", "WARNING"],
+                            preexec_fn=_die_with_parent)
+
+
+def _die_with_parent() -> None:
+    """In the worker child: get SIGTERM when the server process dies, however it dies.
+
+    uvicorn re-raises the SIGTERM it handled once it has shut down, which ends the server before
+    any ``finally`` of ours runs; without this the worker would outlive it (seen). Linux only.
+    """
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+@keys_app.command("create")
+def keys_create(
+    role: Annotated[Role, typer.Option("--role", help="lawyer, paralegal, data_engineer or admin")],
+    name: Annotated[str, typer.Option("--name", help="Who holds the key (unique; shown in audit fields).")],
+) -> None:
+    """Make a key; it is printed once, alone on the last line (only its hash is stored)."""
+    from legal_rag.records import open_records
+    from legal_rag.records.store import InvalidRecordError
+
+    with open_records(_settings()) as records:
+        try:
+            row, raw = records.keys.create(name, role)
+        except InvalidRecordError as exc:
+            err.print(f"[red]{exc}[/red]")
+            raise typer.Exit(EXIT_BAD_INPUT) from exc
+    err.print(f"key for {row.name!r} ({row.role}); store it now, it cannot be shown again:")
+    print(raw)
+
+
+@keys_app.command("list")
+def keys_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Every key: name, role, prefix, created, revoked."""
+    from legal_rag.records import open_records
+
+    with open_records(_settings()) as records:
+        rows = records.keys.list()
+    docs = [{"name": r.name, "role": r.role, "prefix": r.prefix, "created_at": r.created_at.isoformat(),
+             "revoked_at": r.revoked_at.isoformat() if r.revoked_at else None} for r in rows]
+    if as_json:
+        print(json.dumps(docs))
+        return
+    if not docs:
+        out.print("no keys yet: legal-rag keys create --role lawyer --name NAME")
+    for d in docs:
+        state = f"revoked {d['revoked_at'][:19]}" if d["revoked_at"] else "active"
+        print(f"{d['name']:<24} {d['role']:<14} {d['prefix']}…  created {d['created_at'][:19]}  {state}")
+
+
+@keys_app.command("revoke")
+def keys_revoke(name: Annotated[str, typer.Argument(help="The key's name.")]) -> None:
+    """Revoke a key at once (requests with it get 401)."""
+    from legal_rag.records import open_records
+    from legal_rag.records.store import RecordNotFoundError
+
+    with open_records(_settings()) as records:
+        try:
+            row = records.keys.revoke(name)
+        except RecordNotFoundError as exc:
+            err.print(f"[red]{exc}[/red]")
+            raise typer.Exit(EXIT_NOT_FOUND) from exc
+    out.print(f"revoked {row.name!r} ({row.role})")

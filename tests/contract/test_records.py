@@ -1,0 +1,244 @@
+"""One contract suite for the records store, run on every backend: SQLite (always) and PostgreSQL
+(the server at ``LEGAL_RAG_TEST_POSTGRES``, default 127.0.0.1:5432; each run makes and drops its
+own database, and the PostgreSQL cases skip with the reason only where no server answers)."""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from legal_rag.records import FlagLabel, JobState, Records, Role
+from legal_rag.records.store import (
+    IdempotencyConflictError,
+    InvalidRecordError,
+    NameTakenError,
+    RecordNotFoundError,
+    RecordsUnavailableError,
+)
+
+PG_ADMIN = os.environ.get("LEGAL_RAG_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+
+
+def _postgres_database() -> Iterator[str]:
+    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except Exception as exc:  # noqa: BLE001 - any failure to connect means: no server here
+        admin.dispose()
+        pytest.skip(f"no PostgreSQL server answers at {PG_ADMIN}: {type(exc).__name__}")
+    name = f"legal_rag_t_{uuid.uuid4().hex[:10]}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def records_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('records') / 'records.sqlite3'}"
+    else:
+        yield from _postgres_database()
+
+
+@pytest.fixture
+def records(records_url: str) -> Iterator[Records]:
+    with Records(records_url) as r:
+        yield r
+
+
+def _answer(records: Records, text_: str = "BNS s.103(1) punishes murder with death or imprisonment for life.",
+            key: str = "alice") -> str:
+    doc = {"question": "What is the punishment for murder?", "as_of": "2025-01-01", "answer": text_,
+           "generator": "extractive", "confidence": {"score": 0.8, "label": "High"},
+           "citations": [{"text": "BNS s.103(1)", "status": "verified"}]}
+    return records.answers.add(doc, key_name=key, index_version=3).id
+
+
+# -- keys ------------------------------------------------------------------------------------------
+
+
+def test_keys_are_stored_as_hashes_and_authenticate_until_revoked(records: Records, records_url: str) -> None:
+    name = f"k-{uuid.uuid4().hex[:8]}"
+    row, raw = records.keys.create(name, Role.PARALEGAL)
+    assert raw.startswith("lrk_") and len(raw) > 40 and row.role == "paralegal"
+    engine = create_engine(records_url)
+    with engine.connect() as conn:
+        stored = conn.execute(text("SELECT key_hash, prefix FROM api_keys WHERE name = :n"), {"n": name}).one()
+    engine.dispose()
+    assert raw not in stored.key_hash and stored.key_hash != raw and raw.startswith(stored.prefix)
+    found = records.keys.authenticate(raw)
+    assert found is not None and found.name == name
+    assert records.keys.authenticate(raw + "x") is None
+    assert records.keys.authenticate("not-a-key") is None
+    revoked = records.keys.revoke(name)
+    assert revoked.revoked_at is not None
+    assert records.keys.authenticate(raw) is None
+    assert records.keys.revoke(name).revoked_at == revoked.revoked_at  # revoking twice keeps the first time
+    assert name in [k.name for k in records.keys.list()]
+
+
+def test_key_names_and_roles_are_checked(records: Records) -> None:
+    name = f"k-{uuid.uuid4().hex[:8]}"
+    records.keys.create(name, "lawyer")
+    with pytest.raises(NameTakenError):
+        records.keys.create(name, "admin")
+    with pytest.raises(InvalidRecordError) as bad_role:
+        records.keys.create(f"{name}x", "judge")
+    assert bad_role.value.field == "role"
+    with pytest.raises(InvalidRecordError) as bad_name:
+        records.keys.create("has space", "lawyer")
+    assert bad_name.value.field == "name"
+    with pytest.raises(RecordNotFoundError):
+        records.keys.revoke("nobody-" + uuid.uuid4().hex)
+
+
+# -- answers ---------------------------------------------------------------------------------------
+
+
+def test_answers_keep_their_provenance_and_page_newest_first(records: Records) -> None:
+    ids = [_answer(records, f"answer {i}") for i in range(5)]
+    row = records.answers.get(ids[0])
+    assert row is not None and row.text == "answer 0" and row.key_name == "alice" and row.index_version == 3
+    assert row.document["citations"][0]["status"] == "verified" and row.confidence == 0.8
+    assert row.created_at.tzinfo is not None and abs(row.created_at - datetime.now(UTC)) < timedelta(minutes=5)
+    first = records.answers.list(limit=2)
+    assert [a.id for a in first] == ids[::-1][:2]
+    second = records.answers.list(limit=2, before=first[-1].id)
+    assert [a.id for a in second] == ids[::-1][2:4]
+    assert records.answers.get("no-such-answer") is None
+    with pytest.raises(InvalidRecordError) as bad:
+        records.answers.add({"question": "q", "as_of": "2025-01-01"}, key_name="alice")
+    assert bad.value.field == "answer"
+
+
+# -- flags -----------------------------------------------------------------------------------------
+
+
+def test_a_flag_stores_its_span_and_a_retry_stores_nothing_new(records: Records) -> None:
+    answer = _answer(records)
+    flag, created = records.flags.add(answer_id=answer, start=0, end=12, label=FlagLabel.WRONG_PROVISION,
+                                      key_name="pat", comment="should be 101", idempotency_key="try-1")
+    assert created and flag.span_text == "BNS s.103(1)" and flag.status == "pending"
+    again, created_again = records.flags.add(answer_id=answer, start=0, end=12, label="wrong_provision",
+                                             key_name="pat", comment="should be 101", idempotency_key="try-1")
+    assert not created_again and again.id == flag.id
+    assert [f.id for f in records.flags.list_for_answer(answer)] == [flag.id]
+    with pytest.raises(IdempotencyConflictError):
+        records.flags.add(answer_id=answer, start=0, end=3, label="misquote", key_name="pat", idempotency_key="try-1")
+    # the same idempotency key from another API key is another request
+    other, created_other = records.flags.add(answer_id=answer, start=0, end=12, label="wrong_provision",
+                                             key_name="sam", comment="should be 101", idempotency_key="try-1")
+    assert created_other and other.id != flag.id
+
+
+@pytest.mark.parametrize(("start", "end", "field"), [(-1, 3, "start"), (5, 5, "end"), (0, 10_000, "end"),
+                                                     (10_000, 10_001, "start")])
+def test_flag_offsets_outside_the_answer_are_refused(records: Records, start: int, end: int, field: str) -> None:
+    answer = _answer(records)
+    with pytest.raises(InvalidRecordError) as bad:
+        records.flags.add(answer_id=answer, start=start, end=end, label="other", key_name="pat")
+    assert bad.value.field == field
+    assert records.flags.list_for_answer(answer) == []
+
+
+def test_flags_on_missing_answers_and_unknown_labels_are_refused(records: Records) -> None:
+    with pytest.raises(RecordNotFoundError):
+        records.flags.add(answer_id="nope", start=0, end=1, label="other", key_name="pat")
+    answer = _answer(records)
+    with pytest.raises(InvalidRecordError) as bad:
+        records.flags.add(answer_id=answer, start=0, end=1, label="typo", key_name="pat")
+    assert bad.value.field == "label"
+
+
+def test_flags_export_by_date_label_and_status_and_review(records: Records) -> None:
+    answer = _answer(records)
+    a, _ = records.flags.add(answer_id=answer, start=0, end=3, label="misquote", key_name="pat")
+    b, _ = records.flags.add(answer_id=answer, start=4, end=12, label="outdated_law", key_name="pat",
+                             correction="BNS s.101")
+    today = datetime.now(UTC).date()
+    ids = [f.id for f in records.flags.export(since=today.isoformat())]
+    assert a.id in ids and b.id in ids and ids.index(a.id) < ids.index(b.id)
+    assert records.flags.export(since=(today + timedelta(days=2)).isoformat()) == []
+    assert b.id not in [f.id for f in records.flags.export(label="misquote")]
+    reviewed = records.flags.review(b.id, "accepted", "root")
+    assert reviewed.status == "accepted" and reviewed.reviewed_by == "root" and reviewed.reviewed_at is not None
+    accepted = [f.id for f in records.flags.export(status="accepted")]
+    assert b.id in accepted and a.id not in accepted
+    with pytest.raises(RecordNotFoundError):
+        records.flags.review("nope", "rejected", "root")
+    with pytest.raises(InvalidRecordError):
+        records.flags.review(a.id, "pending", "root")
+
+
+def test_concurrent_retries_with_one_idempotency_key_store_one_flag(records: Records) -> None:
+    answer = _answer(records)
+    results: list[str] = []
+    errors: list[BaseException] = []
+
+    def post() -> None:
+        try:
+            flag, _ = records.flags.add(answer_id=answer, start=0, end=3, label="misquote", key_name="pat",
+                                        idempotency_key="race")
+            results.append(flag.id)
+        except BaseException as exc:  # noqa: BLE001 - collected and asserted on below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=post) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(set(results)) == 1 and len(records.flags.list_for_answer(answer)) == 1
+
+
+# -- jobs ------------------------------------------------------------------------------------------
+
+
+def test_jobs_move_through_their_states_and_never_back(records: Records) -> None:
+    job = records.jobs.create("ingest", key_name="dee", params={"bytes": 10})
+    assert job.state == "queued" and records.jobs.get(job.id) is not None
+    records.jobs.update(job.id, state=JobState.RUNNING, stage="write", done=1, total=4)
+    row = records.jobs.get(job.id)
+    assert row is not None and (row.state, row.stage, row.done, row.total) == ("running", "write", 1, 4)
+    records.jobs.update(job.id, state=JobState.SUCCEEDED, done=4, total=4, report={"added": 2, "rejects": []})
+    records.jobs.update(job.id, state=JobState.RUNNING, stage="late", done=2, total=4)  # a stale progress report
+    row = records.jobs.get(job.id)
+    assert row is not None and row.state == "succeeded" and row.done == 4 and row.report == {"added": 2, "rejects": []}
+    # a job enqueued elsewhere gets its row on its first report
+    other = records.jobs.update(f"celery-{uuid.uuid4().hex}", state=JobState.RUNNING, stage="write", done=0, total=1)
+    assert other.kind == "ingest" and other.state == "running"
+    failed = records.jobs.fail(other.id, "IngestError: no such file")
+    assert failed.state == "failed" and failed.error == "IngestError: no such file"
+
+
+# -- durability and failure --------------------------------------------------------------------------
+
+
+def test_what_was_committed_survives_reopening(records_url: str) -> None:
+    with Records(records_url) as first:
+        answer = _answer(first)
+        flag, _ = first.flags.add(answer_id=answer, start=0, end=3, label="misquote", key_name="pat")
+    with Records(records_url) as second:  # migrations are re-run: a no-op on an up-to-date schema
+        assert second.answers.get(answer) is not None
+        assert [f.id for f in second.flags.list_for_answer(answer)] == [flag.id]
+
+
+def test_an_unreachable_database_is_unavailable_not_empty(tmp_path: Path) -> None:
+    with pytest.raises(RecordsUnavailableError):
+        Records("postgresql+psycopg://nobody@127.0.0.1:1/none").open()
+    (tmp_path / "dir.sqlite3").mkdir()
+    with pytest.raises(RecordsUnavailableError):
+        Records(f"sqlite:///{tmp_path / 'dir.sqlite3'}").open()
