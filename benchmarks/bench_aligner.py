@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.support import pct  # noqa: E402
-from legal_rag.retrieval.minilm import MiniLMEmbedder  # noqa: E402
+from legal_rag.retrieval.onnx_minilm import OnnxMiniLMEmbedder  # noqa: E402
 from legal_rag.workflow.align import OfflineAligner  # noqa: E402
 from legal_rag.workflow.types import Passage, Verdict  # noqa: E402
 
@@ -93,7 +93,7 @@ def score(rows: list[dict[str, Any]], verdicts: list[Verdict]) -> dict[str, Any]
 class TimedEmbedder:
     """The real embedder, with the time spent in ``embed`` added up (to separate the aligner's own work)."""
 
-    def __init__(self, inner: MiniLMEmbedder) -> None:
+    def __init__(self, inner: OnnxMiniLMEmbedder) -> None:
         self.inner = inner
         self.spent_ms = 0.0
 
@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     rows = load(args.data)
-    embedder = MiniLMEmbedder()
+    embedder = OnnxMiniLMEmbedder()
     embedder.open()
     embedder.embed(["warm-up"])
     timed = TimedEmbedder(embedder)

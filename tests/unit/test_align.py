@@ -21,7 +21,7 @@ from pydantic import SecretStr
 from ingestion.sources.indiacode import act_codes_for_catalog, read_fulltext
 from ingestion.sources.legacy import read_legacy
 from legal_rag.retrieval.chunking import SectionText, chunk_section
-from legal_rag.retrieval.minilm import MiniLMEmbedder
+from legal_rag.retrieval.onnx_minilm import OnnxMiniLMEmbedder
 from legal_rag.settings import PROJECT_ROOT, LLMSettings
 from legal_rag.workflow.align import ALIGN_TOOL, ClaudeAligner, OfflineAligner, is_verbatim
 from legal_rag.workflow.contradictions import Bound, read
@@ -53,14 +53,14 @@ def corpus() -> dict[str, Passage]:
 
 
 @pytest.fixture(scope="session")
-def embedder() -> MiniLMEmbedder:
-    emb = MiniLMEmbedder()
+def embedder() -> OnnxMiniLMEmbedder:
+    emb = OnnxMiniLMEmbedder()
     emb.open()
     return emb
 
 
 @pytest.fixture(scope="session")
-def aligner(embedder: MiniLMEmbedder) -> OfflineAligner:
+def aligner(embedder: OnnxMiniLMEmbedder) -> OfflineAligner:
     return OfflineAligner(embedder)
 
 
@@ -274,7 +274,7 @@ def test_empty_claim_is_refused(aligner: OfflineAligner, corpus: dict[str, Passa
         aligner.align("   ", ev(corpus, "BNS:103:1:0"))
 
 
-def test_bad_thresholds_are_refused(embedder: MiniLMEmbedder) -> None:
+def test_bad_thresholds_are_refused(embedder: OnnxMiniLMEmbedder) -> None:
     with pytest.raises(ValueError, match="partial <= supported"):
         OfflineAligner(embedder, supported=0.4, partial=0.6)
 
@@ -329,7 +329,7 @@ def test_a_provision_the_passage_itself_names_is_not_a_misattribution(
 
 
 def test_claims_are_embedded_once_and_evidence_windows_are_cached(
-    embedder: MiniLMEmbedder, corpus: dict[str, Passage]
+    embedder: OnnxMiniLMEmbedder, corpus: dict[str, Passage]
 ) -> None:
     counting = _CountingEmbedder(embedder)
     aligner = OfflineAligner(counting)
@@ -344,7 +344,7 @@ def test_claims_are_embedded_once_and_evidence_windows_are_cached(
 class _CountingEmbedder:
     """The real embedder, counting what it is asked to embed."""
 
-    def __init__(self, inner: MiniLMEmbedder) -> None:
+    def __init__(self, inner: OnnxMiniLMEmbedder) -> None:
         self.inner = inner
         self.calls = 0
         self.texts = 0

@@ -26,7 +26,7 @@ from legal_rag.retrieval.dense import (
     SearchPath,
     point_id,
 )
-from legal_rag.retrieval.minilm import MiniLMEmbedder
+from legal_rag.retrieval.onnx_minilm import OnnxMiniLMEmbedder
 from legal_rag.retrieval.types import DenseIndex, Embedder
 from legal_rag.settings import PROJECT_ROOT
 
@@ -76,14 +76,14 @@ def _bns_texts() -> dict[str, tuple[str, str]]:
 
 
 @pytest.fixture(scope="session")
-def embedder() -> MiniLMEmbedder:
-    emb = MiniLMEmbedder()
+def embedder() -> OnnxMiniLMEmbedder:
+    emb = OnnxMiniLMEmbedder()
     emb.open()
     return emb
 
 
 @pytest.fixture(scope="session")
-def bns(embedder: MiniLMEmbedder) -> Corpus:
+def bns(embedder: OnnxMiniLMEmbedder) -> Corpus:
     """BNS sections from the India Code subset, embedded once with a heading prefix like the chunker's."""
     texts = _bns_texts()
     assert set(texts) == set(BNS_SECTIONS), "the corpus subset no longer holds every section the tests use"
@@ -97,7 +97,7 @@ def bns(embedder: MiniLMEmbedder) -> Corpus:
 
 
 @pytest.fixture(scope="session")
-def paraphrase_vecs(embedder: MiniLMEmbedder) -> dict[str, npt.NDArray[np.float32]]:
+def paraphrase_vecs(embedder: OnnxMiniLMEmbedder) -> dict[str, npt.NDArray[np.float32]]:
     queries = [p[0] for p in PARAPHRASES]
     return dict(zip(queries, embedder.embed(queries), strict=True))
 
@@ -163,7 +163,7 @@ def test_forgery_paraphrase_finds_bns_340_among_all(
     assert _brute_force(bns, q, None, 3)[0] == "BNS:340:-:0"
 
 
-def test_embed_is_normalised_float32_in_input_order(embedder: MiniLMEmbedder, bns: Corpus) -> None:
+def test_embed_is_normalised_float32_in_input_order(embedder: OnnxMiniLMEmbedder, bns: Corpus) -> None:
     # Five sections cut to different lengths, so that sorting by length reorders them.
     texts = [t[:n] for t, n in zip(bns.texts[:5], (120, 600, 60, 400, 250), strict=True)]
     seen: list[tuple[int, int]] = []
@@ -181,7 +181,7 @@ def test_embed_is_normalised_float32_in_input_order(embedder: MiniLMEmbedder, bn
 
 
 def test_embedder_loads_lazily_and_reports_a_missing_model(tmp_path: Path) -> None:
-    emb = MiniLMEmbedder(model_path=str(tmp_path / "no-model"))  # constructing does no I/O
+    emb = OnnxMiniLMEmbedder(model_path=str(tmp_path / "no-model"))  # constructing does no I/O
     with pytest.raises(ConfigurationError, match="cannot load the embedding model"):
         emb.embed(["text"])
 

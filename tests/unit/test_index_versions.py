@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from legal_rag.retrieval.index import ChunkIndex
-from legal_rag.retrieval.minilm import MiniLMEmbedder, model_id
+from legal_rag.retrieval.onnx_minilm import OnnxMiniLMEmbedder
 from legal_rag.retrieval.snapshot import IndexBusyError, IndexDirectory
 from legal_rag.retrieval.types import Chunk
 from legal_rag.retrieval.vectors import ShippedVectors, write_shipped_vectors
@@ -44,8 +44,8 @@ def _real_chunks(act_slug: str, code: str, limit: int) -> list[Chunk]:
 
 
 @pytest.fixture(scope="module")
-def embedder() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
+def embedder() -> OnnxMiniLMEmbedder:
+    return OnnxMiniLMEmbedder()
 
 
 @pytest.fixture(scope="module")
@@ -54,13 +54,13 @@ def bns() -> list[Chunk]:
 
 
 @pytest.fixture
-def index(tmp_path: Path, embedder: MiniLMEmbedder) -> Iterator[ChunkIndex]:
+def index(tmp_path: Path, embedder: OnnxMiniLMEmbedder) -> Iterator[ChunkIndex]:
     ix = ChunkIndex(tmp_path / "ix", embedder).open()
     yield ix
     ix.close()
 
 
-def test_sync_publishes_a_version_that_a_reader_picks_up(tmp_path: Path, embedder: MiniLMEmbedder,
+def test_sync_publishes_a_version_that_a_reader_picks_up(tmp_path: Path, embedder: OnnxMiniLMEmbedder,
                                                          bns: list[Chunk]) -> None:
     writer = ChunkIndex(tmp_path / "ix", embedder).open()
     reader = ChunkIndex(tmp_path / "ix", embedder).open()
@@ -91,7 +91,7 @@ def test_old_versions_are_collected_but_the_previous_one_is_kept(index: ChunkInd
     assert kept == ["v000003", "v000004"]
 
 
-def test_reader_holding_a_collected_version_keeps_answering(tmp_path: Path, embedder: MiniLMEmbedder,
+def test_reader_holding_a_collected_version_keeps_answering(tmp_path: Path, embedder: OnnxMiniLMEmbedder,
                                                             bns: list[Chunk]) -> None:
     writer = ChunkIndex(tmp_path / "ix", embedder).open()
     writer.sync(bns[:10])
@@ -105,7 +105,7 @@ def test_reader_holding_a_collected_version_keeps_answering(tmp_path: Path, embe
     assert len(reader) == 25
 
 
-def test_a_writer_that_died_mid_publish_leaves_the_old_version(tmp_path: Path, embedder: MiniLMEmbedder,
+def test_a_writer_that_died_mid_publish_leaves_the_old_version(tmp_path: Path, embedder: OnnxMiniLMEmbedder,
                                                                bns: list[Chunk]) -> None:
     ix = ChunkIndex(tmp_path / "ix", embedder).open()
     ix.sync(bns[:10])
@@ -128,13 +128,13 @@ def test_second_writer_waits_for_the_lock_and_then_times_out(tmp_path: Path) -> 
         pass
 
 
-def test_shipped_vectors_are_used_and_only_changed_texts_embedded(tmp_path: Path, embedder: MiniLMEmbedder,
+def test_shipped_vectors_are_used_and_only_changed_texts_embedded(tmp_path: Path, embedder: OnnxMiniLMEmbedder,
                                                                  bns: list[Chunk]) -> None:
     chunks = bns[:12]
     heads = [" ".join((c.title or "").split()) for c in chunks]
     texts = [c.indexed_text for c in chunks] + heads
-    write_shipped_vectors(tmp_path / "vectors", model_id(), zip(texts, embedder.embed(texts), strict=True))
-    shipped = ShippedVectors(tmp_path / "vectors", model_id())
+    write_shipped_vectors(tmp_path / "vectors", embedder.model_id, zip(texts, embedder.embed(texts), strict=True))
+    shipped = ShippedVectors(tmp_path / "vectors", embedder.model_id)
     ix = ChunkIndex(tmp_path / "ix", embedder, shipped=shipped).open()
     changed = Chunk(**{**{f: getattr(chunks[0], f) for f in Chunk.__slots__}, "text": chunks[0].text + " (amended)"})
     report = ix.sync([changed, *chunks[1:]])
@@ -145,11 +145,11 @@ def test_shipped_vectors_are_used_and_only_changed_texts_embedded(tmp_path: Path
         assert ix.dense.search(embedder.embed([c.indexed_text])[0], 1)[0].chunk_id == c.id
 
 
-def test_shipped_vectors_of_another_model_are_never_used(tmp_path: Path, embedder: MiniLMEmbedder,
+def test_shipped_vectors_of_another_model_are_never_used(tmp_path: Path, embedder: OnnxMiniLMEmbedder,
                                                          bns: list[Chunk]) -> None:
     texts = [c.indexed_text for c in bns[:3]]
     write_shipped_vectors(tmp_path / "vectors", "other-model@0000", zip(texts, embedder.embed(texts), strict=True))
-    shipped = ShippedVectors(tmp_path / "vectors", model_id())
+    shipped = ShippedVectors(tmp_path / "vectors", embedder.model_id)
     assert shipped.lookup(texts)[0] == []
     assert shipped.mismatch is not None and "other-model@0000" in shipped.mismatch
 
@@ -176,7 +176,7 @@ def _reader(root: str, act: str, written: Any, queue: mp.Queue) -> None:  # type
     the writer CPU on a 2-core machine; the deadline only bounds a hung run.
     """
     try:
-        emb = MiniLMEmbedder()
+        emb = OnnxMiniLMEmbedder()
         ix = ChunkIndex(Path(root), emb).open()
         q = emb.embed(["Whoever commits theft shall be punished"])[0]
         queries, versions = 0, {ix.snapshot}
@@ -201,7 +201,7 @@ def _reader(root: str, act: str, written: Any, queue: mp.Queue) -> None:  # type
         queue.put(("error", repr(exc), []))
 
 
-def test_four_reader_processes_while_a_writer_adds_an_act(tmp_path: Path, embedder: MiniLMEmbedder,
+def test_four_reader_processes_while_a_writer_adds_an_act(tmp_path: Path, embedder: OnnxMiniLMEmbedder,
                                                           bns: list[Chunk]) -> None:
     root = tmp_path / "ix"
     writer = ChunkIndex(root, embedder).open()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from legal_rag.retrieval.hybrid import query_sentences, query_vectors
-from legal_rag.retrieval.minilm import MiniLMEmbedder
+from legal_rag.retrieval.onnx_minilm import OnnxMiniLMEmbedder
 
 FACTS = (
     "The appellant was a clerk in the District Court. On 3 March 1998 he prepared a sale deed in the name of "
@@ -32,17 +32,17 @@ def test_sentence_limit_keeps_the_longest_in_order() -> None:
 
 
 @pytest.fixture(scope="module")
-def embedder() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
+def embedder() -> OnnxMiniLMEmbedder:
+    return OnnxMiniLMEmbedder()
 
 
-def test_one_sentence_query_uses_one_vector_for_both_channels(embedder: MiniLMEmbedder) -> None:
+def test_one_sentence_query_uses_one_vector_for_both_channels(embedder: OnnxMiniLMEmbedder) -> None:
     qv = query_vectors(embedder, "punishment for using a forged document as genuine")
     assert qv.sentences.shape == (1, embedder.dim)
     assert np.allclose(qv.sentences[0], qv.whole)
 
 
-def test_long_query_has_a_vector_per_sentence_and_a_unit_whole(embedder: MiniLMEmbedder) -> None:
+def test_long_query_has_a_vector_per_sentence_and_a_unit_whole(embedder: OnnxMiniLMEmbedder) -> None:
     long = " ".join([FACTS] * 5)  # past one 180-word window
     qv = query_vectors(embedder, long)
     assert qv.sentences.shape == (len(query_sentences(long)), embedder.dim)
