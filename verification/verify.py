@@ -112,7 +112,21 @@ class Verifier:
         checker: QuoteChecker,
     ) -> QuoteCheck:
         chunk_passages = [Passage(str(ch["id"]), str(ch["text"])) for ch in chunks if ch.get("text")]
-        cited = _chunk_after(q, text, chunk_passages) or self._provision_near(q, text, sources)
+        chunk = _chunk_after(q, text, chunk_passages)
+        named = self._provision_named(q, text, sources)
+        if chunk is not None and named is not None and not _same_provision(chunk.source, named[1]):
+            # The sentence attributes the quotation to one provision and marks it as taken from another:
+            # what the reader sees is the named provision, so that is what the quotation must match.
+            if not named[2]:
+                return QuoteCheck(
+                    text=q.text, start=q.start, end=q.end, source=named[1], status=QuoteStatus.MISATTRIBUTED,
+                    score=0.0, right_source=chunk.source,
+                    message=f"the quotation is taken from {chunk.source} but attributed to {named[1]}, "
+                            "whose text the graph does not hold",
+                )  # fmt: skip
+            cited: Passage | None = Passage(named[1], named[2])
+        else:
+            cited = chunk or self._provision_near(q, text, sources)
         others = [p for p in chunk_passages if cited is None or p.source != cited.source]
         if cited is not None and cited.source.split(" ")[0] in self._known_acts():
             others.extend(self._same_act(cited.source.split(" ")[0], exclude=cited.source))
@@ -150,6 +164,16 @@ class Verifier:
         pick = before[-1] if before else (after[0] if after else None)
         return Passage(pick[1], pick[2] or "") if pick else None
 
+    def _provision_named(
+        self, q: QuoteSpan, text: str, sources: list[tuple[int, str, str | None]]
+    ) -> tuple[int, str, str | None] | None:
+        """The provision the quote's sentence names (the last one before the quote, else the first after),
+        whether or not the graph holds its text."""
+        start, end = _sentence_bounds(text, q.start)
+        before = [s for s in sources if start <= s[0] < q.start]
+        after = [s for s in sources if q.end <= s[0] < end]
+        return before[-1] if before else (after[0] if after else None)
+
     def _known_acts(self) -> set[str]:
         checker = self._checker
         return checker.resolver.codes() if checker and checker.resolver else set()
@@ -161,6 +185,22 @@ class Verifier:
             passages = tuple(Passage(f"{act} {label}", t) for label, t in self.store.act_texts(act).items() if t)
             self._act_passages[act] = passages
         return [p for p in passages if p.source != exclude]
+
+
+_MAIN_NUMBER = re.compile(r"^\d+[A-Z]*")
+
+
+def _same_provision(chunk_id: str, label: str) -> bool:
+    """Does chunk ``BNSS:402:a:0`` belong to provision ``BNSS 402(1)``? Same Act and same section number.
+    A source that is not a chunk id (a provision label) is compared the same way."""
+    if ":" in chunk_id:
+        parts = chunk_id.split(":")
+        act, section = parts[0], parts[1] if len(parts) > 1 else ""
+    else:
+        act, _, section = chunk_id.partition(" ")
+    l_act, _, l_section = label.partition(" ")
+    m1, m2 = _MAIN_NUMBER.match(section), _MAIN_NUMBER.match(l_section)
+    return act == l_act and (m1.group(0) if m1 else section) == (m2.group(0) if m2 else l_section)
 
 
 def _chunk_after(q: QuoteSpan, text: str, chunks: list[Passage]) -> Passage | None:

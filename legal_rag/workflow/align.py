@@ -261,7 +261,9 @@ class OfflineAligner:
             return Alignment(Verdict.SUPPORTED, 1.0, (f"quoted verbatim from {_canonical_where(verbatim)}",),
                              verbatim.chunk_id)  # fmt: skip
         claim_reading = _reading(claim)
-        claim_terms = _terms(claim_reading)
+        # The Act's and provision's names say where the claim comes from, not what it asserts: their
+        # words ("Scheduled Tribes", "Prevention of Atrocities") are not content the evidence must hold.
+        claim_terms = _terms(_reading(self._without_names(claim)))
         scored = self._score(claim, claim_terms, evidence)
         pool, citation = self._cited(claim, scored)
         best = max(pool, key=lambda s: s.match)
@@ -351,6 +353,21 @@ class OfflineAligner:
         return conflicts(claim, _reading(s.window), _reading(context), _reading(section), s.where)
 
     # -- citations ---------------------------------------------------------------------------------
+
+    def _without_names(self, claim: str) -> str:
+        from verification.model import Label
+
+        spans = sorted((c.start, c.end) for c in self._citations(claim)
+                       if c.label in (Label.STATUTE, Label.PROVISION))  # fmt: skip
+        if not spans:
+            return claim
+        out, pos = [], 0
+        for a, b in spans:
+            if a >= pos:
+                out.append(claim[pos:a])
+                pos = b
+        out.append(claim[pos:])
+        return " ".join(out)
 
     def _citations(self, claim: str) -> list[Citation]:
         if self._extract is None:

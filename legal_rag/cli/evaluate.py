@@ -1,0 +1,64 @@
+"""``legal-rag eval faults``: inject faults into verified answers and report what verification caught."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from legal_rag.cli.common import EXIT_BAD_INPUT, _application, err, out
+from legal_rag.cli.retrieve import eval_app
+
+
+@eval_app.command("faults")
+def eval_faults_cmd(
+    n: Annotated[int, typer.Option("--n", help="Faults to inject, spread evenly over the seven types.")] = 500,
+    seed: Annotated[int, typer.Option("--seed")] = 7,
+    questions: Annotated[Path | None, typer.Option(
+        "--questions", help='JSONL {"id", "question", "as_of"} to answer and fault (default: the development '
+        "questions and questions drawn from the graph).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object: detection per type, false alarms.")]
+    = False,
+) -> None:
+    """Inject faults (fabricated or repealed sections, wrong Acts, misquotes, misattributions, contradicted and
+    unsupported claims) into verified answers and measure how many reach the user unflagged."""
+    from legal_rag.cli.progress import progress_reporter
+    from legal_rag.evaluation.fault_run import load_questions, run_faults
+    from legal_rag.evaluation.faults import FAULT_TYPES
+
+    if n < len(FAULT_TYPES):
+        err.print(f"--n must be at least {len(FAULT_TYPES)} (one fault of each type)")
+        raise typer.Exit(EXIT_BAD_INPUT)
+    try:
+        qs = load_questions(questions) if questions is not None else None
+    except (OSError, ValueError) as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(EXIT_BAD_INPUT) from exc
+    with _application() as application, progress_reporter({"faults": "answering and faulting"}) as progress:
+        try:
+            report = run_faults(application.graph(), application.ask_service(), n=n, seed=seed, questions=qs,
+                                progress=lambda d, t: progress("faults", d, t))
+        except ValueError as exc:
+            err.print(f"[red]{exc}[/red]")
+            raise typer.Exit(EXIT_BAD_INPUT) from exc
+    doc = report.as_dict()
+    if as_json:
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+        return
+    table = Table(title=f"fault detection: {report.base_answers} verified answers, seed {seed}")
+    for c in ("fault", "detected", "removed", "flagged", "passed"):
+        table.add_column(c, justify="left" if c == "fault" else "right")
+    for k, rate in report.detection.items():
+        c = report.counts[k]
+        table.add_row(k, "-" if rate is None else f"{rate:.1%}", str(c.get("removed", 0)), str(c.get("flagged", 0)),
+                      str(c.get("passed", 0)))
+    out.print(table)
+    fa = report.false_alarm_rate
+    out.print(f"false alarms on untouched and correctly restated answers: {'-' if fa is None else f'{fa:.1%}'}",
+              markup=False)
+    for m in report.missed[:10]:
+        out.print(f"missed {m['kind']}: {m['sentence'][:140]!r} ({m['detail'][:80]})", markup=False)

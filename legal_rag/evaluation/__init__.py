@@ -1,0 +1,1 @@
+"""Answer-level evaluation harnesses (``legal-rag eval ...``): fault injection into verified answers."""
