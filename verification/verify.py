@@ -114,7 +114,7 @@ class Verifier:
         chunk_passages = [Passage(str(ch["id"]), str(ch["text"])) for ch in chunks if ch.get("text")]
         chunk = _chunk_after(q, text, chunk_passages)
         named = self._provision_named(q, text, sources)
-        if chunk is not None and named is not None and not _same_provision(chunk.source, named[1]):
+        if chunk is not None and named is not None and not self._names(q, text, sources, chunk.source):
             # The sentence attributes the quotation to one provision and marks it as taken from another:
             # what the reader sees is the named provision, so that is what the quotation must match.
             if not named[2]:
@@ -173,6 +173,12 @@ class Verifier:
         before = [s for s in sources if start <= s[0] < q.start]
         after = [s for s in sources if q.end <= s[0] < end]
         return before[-1] if before else (after[0] if after else None)
+
+    def _names(self, q: QuoteSpan, text: str, sources: list[tuple[int, str, str | None]], chunk_id: str) -> bool:
+        """Does the quote's sentence name the provision the chunk belongs to (anywhere in it: "Section 303(2)
+        of the BNS, which replaced section 379 IPC, provides: ..." names BNS 303)?"""
+        start, end = _sentence_bounds(text, q.start)
+        return any(_same_provision(chunk_id, s[1]) for s in sources if start <= s[0] < end)
 
     def _known_acts(self) -> set[str]:
         checker = self._checker

@@ -78,6 +78,19 @@ def test_quote_attributed_to_a_context_chunk(verifier: Verifier) -> None:
     assert wrong.quotes[0].status is Q.MISATTRIBUTED and wrong.quotes[0].right_source == "c1"
 
 
+def test_quote_marked_from_one_provision_but_attributed_to_another(verifier: Verifier) -> None:
+    """The reader sees the provision the sentence names: a quotation of BNS 103(1), marked with its chunk, is
+    misattributed when the sentence gives it to another Act's section, and exact when the sentence names it,
+    even beside the section it replaced."""
+    chunks = [{"id": "BNS:103:1:0", "text": "(1) " + BNS_103_1 + ".", "act": "BNS", "section": "103"}]
+    wrong = verifier.verify(f'Section 103 of the Code of Criminal Procedure, 1973 provides: "{BNS_103_1}" '
+                            "[BNS:103:1:0].", chunks, as_of="2025-01-01")
+    assert wrong.quotes[0].status is Q.MISATTRIBUTED and wrong.quotes[0].right_source == "BNS:103:1:0"
+    right = verifier.verify(f'Section 103(1) of the BNS, which replaced section 302 IPC, provides: "{BNS_103_1}" '
+                            "[BNS:103:1:0].", chunks, as_of="2025-01-01")
+    assert [(q.source, q.status) for q in right.quotes] == [("BNS:103:1:0", Q.EXACT)]
+
+
 def test_verify_needs_a_store_or_verifier() -> None:
     with pytest.raises(ConfigurationError):
         verify("Section 302 IPC")
