@@ -179,6 +179,35 @@ def change_words(text: str, rng: random.Random) -> str | None:
     return rng.choice(options)()
 
 
+_UNIT = r"(?:years?|months?|days?|hours?|rupees|lakhs?|thousand|hundred|crores?|times)"
+_QUANTITY_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b(?=\s+" + _UNIT + r")")
+_QUANTITY_DIGITS = re.compile(r"(?<![\w(])(\d{1,3}(?:,\d{3})*)(?=\s+" + _UNIT + r")")
+_AFFIRMED_SHALL = re.compile(r"\bshall\b(?! not)")
+_NEGATIVE_SUBJECT = re.compile(r"\b(no|nothing|not|none|neither|nor)\b[^,;:.]{0,60}$", re.IGNORECASE)
+
+
+def contradict(text: str, rng: random.Random) -> str | None:
+    """A change that contradicts a provision's rule (not merely garbles its words): a penalty or period
+    changed, an affirmed duty negated, or a duty ("shall") weakened to a permission ("may"). Years, Act
+    numbers ("39 of 1925") and negated modals ("no Court shall" = "no Court may") are left alone."""
+    options: list[Callable[[], str]] = []
+    if m := _QUANTITY_WORD.search(text):
+        other = rng.choice([w for w in _NUMBER_WORDS if w != m.group(1)])
+        options.append(lambda: text[: m.start()] + other + text[m.end():])
+    if d := _QUANTITY_DIGITS.search(text):
+        n = int(d.group(1).replace(",", ""))
+        options.append(lambda: text[: d.start()] + f"{n * rng.choice([2, 3, 10]):,}" + text[d.end():])
+    for s in _AFFIRMED_SHALL.finditer(text):
+        if _NEGATIVE_SUBJECT.search(text[: s.start()]):
+            continue  # "no Magistrate ... shall": a prohibition, whatever the modal
+        options.append(lambda s=s: text[: s.end()] + " not" + text[s.end():])
+        options.append(lambda s=s: text[: s.start()] + "may" + text[s.end():])
+        break
+    if not options:
+        return None
+    return rng.choice(options)()
+
+
 _UNSUPPORTED = (
     "Under Section {sec} of the {title}, the offence is compoundable only with the written permission of the "
     "High Court.",
@@ -233,7 +262,11 @@ class FaultInjector:
                    rng: random.Random) -> tuple[Generation, Injected] | None:
         code = self.facts.code_of(m["title"])
         sec = _main(m["sec"])
-        others = sorted(a for a, secs in self.facts.texts.items() if a != code and sec in secs)
+        quote = _flat(m["quote"])
+        # another Act whose section of that number does not itself say the same words ("It extends to the
+        # whole of India" is in every Act's section 1: citing another Act for it is no fault)
+        others = sorted(a for a, secs in self.facts.texts.items()
+                        if a != code and sec in secs and quote[:60] not in _flat(secs[sec]))  # fmt: skip
         if not others:
             others = sorted(a for a, secs in self.facts.sections.items() if a != code and sec in secs)
         if not others:
@@ -289,7 +322,7 @@ class FaultInjector:
 
     def _contradicted_claim(self, gen: Generation, i: int, m: re.Match[str], as_of: str,
                             rng: random.Random) -> tuple[Generation, Injected] | None:
-        changed = change_words(_plain(m["quote"]), rng)
+        changed = contradict(_plain(m["quote"]), rng)
         if changed is None:
             return None
         text = f"Under Section {m['sec']} of the {m['title']}, {_lower_first(changed)}"

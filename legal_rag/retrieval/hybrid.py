@@ -29,6 +29,7 @@ from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey
 from graph_schema.store import GraphStore
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.index import ChunkIndex
+from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.retrieval.types import Chunk, Embedder, Hit, IdFilter
 
 OLD_TO_NEW = {"IPC": "BNS", "CRPC": "BNSS", "IEA": "BSA"}
@@ -160,6 +161,7 @@ class HybridRetriever:
         self.graph = graph
         self.fusion = fusion or FusionConfig()
         self._find = find_provisions  # callable: text -> list[(start, end, CitationKey)]
+        self._heading_table: tuple[int, dict[str, frozenset[str]]] | None = None
         self._cols: tuple[npt.NDArray[np.str_], npt.NDArray[np.str_], npt.NDArray[np.int32],
                           npt.NDArray[np.int32], npt.NDArray[np.str_]] | None = None
         self._n = -1
@@ -267,7 +269,8 @@ class HybridRetriever:
                 out.append(Retrieved(c, float("inf"), _scores(per, cid, None), pinned=why))
                 seen.add(cid)
         sections, best = self._section_runs(runs)
-        for skey, score in fuse(sections, self.fusion, text):
+        fused = _subjects_first(list(fuse(sections, self.fusion, text)), self._subject_sections(query))
+        for skey, score in fused:
             if len(out) >= k + len(pinned):
                 break
             cid = best[skey]
@@ -302,6 +305,39 @@ class HybridRetriever:
         # Claims are single statements: one vector each serves both channels (half the model work).
         vectors = query_vectors_many(self.index.embedder, texts, per_sentence=False)
         return [self.retrieve(q, k, as_of=as_of, vectors=v) for q, v in zip(queries, vectors, strict=True)]
+
+    def _subject_sections(self, query: str) -> set[str]:
+        """Sections whose heading names the subject the question asks about ("punishment for theft" ->
+        the sections headed "Theft"; "what is extortion" -> "Extortion"), longest heading first: a
+        question that names an offence by its subject rather than its number. Only for questions (not
+        long fact descriptions), and only among headings few Acts share ("Definitions" is no subject)."""
+        words = _WORD.findall(query.lower())
+        if not words or len(words) > SUBJECT_MAX_WORDS:
+            return set()
+        table = self._headings()
+        stems = [light_stem(w) for w in words]
+        found: list[tuple[int, int, str]] = []
+        for n in range(min(6, len(stems)), 0, -1):
+            for i in range(len(stems) - n + 1):
+                phrase = " ".join(stems[i : i + n])
+                if phrase in table and not any(a <= i and i + n <= b for a, b, _ in found):
+                    found.append((i, i + n, phrase))
+        return {skey for _, _, phrase in found for skey in table[phrase]}
+
+    def _headings(self) -> dict[str, frozenset[str]]:
+        """Heading subject (light-stemmed, "Punishment for" dropped) -> section keys, per index version."""
+        version = self.index.snapshot
+        if self._heading_table is not None and self._heading_table[0] == version:
+            return self._heading_table[1]
+        table: dict[str, set[str]] = {}
+        for c in self.index.chunks():
+            subject = _heading_subject(c.title or "")
+            if subject:
+                table.setdefault(subject, set()).add(f"{c.act}:{c.section}")
+        keep = {k: frozenset(v) for k, v in table.items()
+                if len({s.split(":")[0] for s in v}) <= SUBJECT_MAX_ACTS}  # fmt: skip
+        self._heading_table = (version, keep)
+        return keep
 
     def _section_runs(self, runs: dict[str, list[Hit]]) -> tuple[dict[str, list[Hit]], dict[str, str]]:
         """Chunk runs to section runs: each retriever votes once per section, at its best chunk, so a
@@ -387,6 +423,43 @@ class HybridRetriever:
             out.append(("successor" if want_succ else "predecessor",
                         CitationKey(p.act, p.section.split("(")[0], sub)))
         return out
+
+
+SUBJECT_MAX_WORDS = 40
+"""Longer queries are fact descriptions: a heading word in them ("hurt", "theft") is not their subject."""
+SUBJECT_MAX_ACTS = 3
+"""A heading shared by more Acts than this ("Definitions", "Short title") names no subject."""
+_WORD = re.compile(r"[a-z][a-z\-']*")
+_GENERIC = re.compile(r"^(?:punishment|penalty|penalties)\s+(?:for|of)\s+")
+_STOP_SUBJECTS = frozenset({"definition", "definitions", "short title", "power", "powers", "procedure", "saving",
+                            "savings", "repeal", "repeal and saving", "offence", "offences", "punishment",
+                            "punishments", "penalty", "penalties", "rule", "rules", "section", "act", "court",
+                            "courts", "person", "general", "interpretation", "application"})
+
+
+def _heading_subject(title: str) -> str | None:
+    """ "Punishment for murder." -> "murder"; "Theft" -> "theft"; generic headings -> None."""
+    t = " ".join(title.lower().replace("--", " ").split()).strip(" .,;:-")
+    t = _GENERIC.sub("", t)
+    if not t or len(t) < 4 or t in _STOP_SUBJECTS:
+        return None
+    words = _WORD.findall(t)
+    if not words or len(words) > 6 or " ".join(words) != t.replace(",", "").replace("  ", " "):
+        return None  # headings with numbers, brackets or long clauses are not subjects a question names
+    subject = " ".join(light_stem(w) for w in words)
+    return None if subject in _STOP_STEMS else subject
+
+
+_STOP_STEMS = frozenset(" ".join(light_stem(w) for w in s.split()) for s in _STOP_SUBJECTS) | {"punishment"}
+
+
+def _subjects_first(fused: list[tuple[str, float]], subjects: set[str]) -> list[tuple[str, float]]:
+    """Sections the question names by subject go before the rest, in their fused order (only sections
+    the retrievers found: filters by date and Act still hold)."""
+    if not subjects:
+        return fused
+    first = [x for x in fused if x[0] in subjects]
+    return first + [x for x in fused if x[0] not in subjects] if first else fused
 
 
 def _scores(per: dict[str, dict[str, float]], cid: str, fused: float | None) -> dict[str, float]:

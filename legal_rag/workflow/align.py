@@ -280,7 +280,11 @@ class OfflineAligner:
             return Alignment(verdict, score, reasons, best.passage.chunk_id)
         verdict = self._verdict(best)
         union = self._union_coverage(claim_terms, evidence)
-        if verdict is Verdict.UNSUPPORTED and union >= self.min_coverage and best.cosine >= self.about:
+        # A claim spread across several passages is partly supported, but only if the best one grounds some
+        # of it and every number it states is in the evidence: words scattered over unrelated sections do
+        # not support "twenty-five years" or "amended in 2025".
+        if (verdict is Verdict.UNSUPPORTED and union >= self.min_coverage and best.cosine >= self.about
+                and best.coverage > 0 and self._numbers_found(claim_terms, evidence)):
             verdict = Verdict.PARTIALLY_SUPPORTED
         reasons = (f"{verdict.value.lower().replace('_', ' ')} by {best.where}: similarity {best.cosine:.2f}, "
                    f"{best.coverage:.0%} of the claim's content words found",)  # fmt: skip
@@ -330,6 +334,16 @@ class OfflineAligner:
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
         return found, embedded[-1]
+
+    @staticmethod
+    def _numbers_found(claim_terms: frozenset[str], evidence: Sequence[Passage]) -> bool:
+        numbers = {t for t in claim_terms if t.startswith("#")}
+        if not numbers:
+            return True
+        union: set[str] = set()
+        for p in evidence:
+            union |= _passage_terms(p.heading, p.text)
+        return numbers <= union
 
     def _union_coverage(self, claim_terms: frozenset[str], evidence: Sequence[Passage]) -> float:
         if not claim_terms:

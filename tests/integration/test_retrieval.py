@@ -219,3 +219,29 @@ def test_bm25_saved_under_another_tokeniser_is_rebuilt_not_fatal(
         assert third.lexical.search("dowry", 3)
     finally:
         third.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "as_of", "first"),
+    [
+        ("What is the punishment for theft?", "2025-03-01", "BNS 303"),
+        ("What is the punishment for theft?", "2023-03-01", "IPC 379"),
+        ("What is extortion?", "2025-03-01", "BNS 308"),
+        ("punishment for identity theft", "2025-03-01", "ITA 66C"),
+    ],
+)
+def test_a_subject_named_by_its_heading_comes_first(retriever: HybridRetriever, query: str, as_of: str,
+                                                    first: str) -> None:
+    """A question that names an offence by its subject, not its number, finds the section headed so (the
+    longest heading the question names wins: identity theft, not theft), in the code in force on the date."""
+    got = sections(retriever.retrieve(query, 5, as_of=as_of), 2)
+    assert first in got, got
+
+
+def test_heading_subjects_ignore_generic_headings_and_fact_descriptions(retriever: HybridRetriever) -> None:
+    assert retriever._subject_sections("What are the definitions and punishments under the Act?") == set()
+    facts = ("The accused entered the house at night, took the jewellery and cash from the almirah and left. "
+             "The complainant found the lock broken in the morning and reported theft to the police station, "
+             "naming the neighbour whom she had seen near the gate late in the evening on the same day.")
+    assert retriever._subject_sections(facts) == set()
+    assert "BNS:303" in retriever._subject_sections("Is theft bailable?")
