@@ -169,7 +169,7 @@ class Verifier:
     ) -> tuple[int, str, str | None] | None:
         """The provision the quote's sentence names (the last one before the quote, else the first after),
         whether or not the graph holds its text."""
-        start, end = _sentence_bounds(text, q.start)
+        start, end = _attribution_window(text, q)
         before = [s for s in sources if start <= s[0] < q.start]
         after = [s for s in sources if q.end <= s[0] < end]
         return before[-1] if before else (after[0] if after else None)
@@ -177,7 +177,7 @@ class Verifier:
     def _names(self, q: QuoteSpan, text: str, sources: list[tuple[int, str, str | None]], chunk_id: str) -> bool:
         """Does the quote's sentence name the provision the chunk belongs to (anywhere in it: "Section 303(2)
         of the BNS, which replaced section 379 IPC, provides: ..." names BNS 303)?"""
-        start, end = _sentence_bounds(text, q.start)
+        start, end = _attribution_window(text, q)
         return any(_same_provision(chunk_id, s[1]) for s in sources if start <= s[0] < end)
 
     def _known_acts(self) -> set[str]:
@@ -216,6 +216,21 @@ def _chunk_after(q: QuoteSpan, text: str, chunks: list[Passage]) -> Passage | No
         if f"[{p.source}]" in tail:
             return p
     return None
+
+
+def _attribution_window(text: str, q: QuoteSpan) -> tuple[int, int]:
+    """Where a quotation's attribution can be: from the end of whatever came before it in its sentence (a
+    previous quotation, chunk marker or line) to a few words after it, up to its own chunk marker. A sentence
+    that ends inside a quotation (':"') must not lend the next sentence's citation to this one, or the other
+    way round."""
+    start, end = _sentence_bounds(text, q.start)
+    opening = max(q.start - 1, start)
+    prev = max(text.rfind("]", start, opening), text.rfind('"', start, opening), text.rfind("\n", start, opening))
+    lo = prev + 1 if prev >= 0 else start
+    nxt = [i for i in (text.find('"', q.end + 1, end), text.find("\n", q.end, end), text.find("]", q.end, end))
+           if i >= 0]
+    hi = min([end, q.end + 60, *nxt])
+    return lo, hi
 
 
 def _sentence_bounds(text: str, pos: int) -> tuple[int, int]:
