@@ -21,22 +21,19 @@ rounding: ``tests/unit/test_minilm.py`` compares both on real statute text when 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from graph_schema.errors import ConfigurationError
+from legal_rag.retrieval.encoding import F32, ProgressCallback, embed_by_length, file_sha256, mean_pool_unit, padded
 
 __all__ = ["MiniLMEmbedder", "model_dir", "model_id"]
 
-F32 = npt.NDArray[np.float32]
-ProgressCallback = Callable[[int, int], None]
 
 
 def model_dir(model_path: str | Path | None = None) -> Path:
@@ -66,12 +63,8 @@ def model_id(model_path: str | Path | None = None) -> str:
         weights = path / "model.safetensors"
         if not weights.is_file():
             raise ConfigurationError(f"no model.safetensors in {path}")
-        h = hashlib.sha256()
-        with weights.open("rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h.update(block)
         name = "all-MiniLM-L6-v2" if (path / "sentence_bert_config.json").is_file() else path.name
-        _MODEL_IDS[path] = f"{name}@{h.hexdigest()[:16]}"
+        _MODEL_IDS[path] = f"{name}@{file_sha256(weights)[:16]}"
     return _MODEL_IDS[path]
 
 
@@ -201,31 +194,13 @@ class MiniLMEmbedder:
             batch_size: Texts per forward pass.
             progress: Called as ``progress(done, total)`` after every batch.
         """
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         if self._tok is None:
             self.open()
-        total = len(texts)
-        out = np.zeros((total, self._dim), dtype=np.float32)
-        if not total:
-            return out
-        encs = self._tok.encode_batch(list(texts))
-        order = sorted(range(total), key=lambda i: -len(encs[i].ids))
-        for start in range(0, total, batch_size):
-            rows = order[start : start + batch_size]
-            with _one_blas_thread():
-                out[rows] = self._forward([encs[i].ids for i in rows])
-            if progress is not None:
-                progress(min(start + batch_size, total), total)
-        return out
+        return embed_by_length(self._tok, texts, self._dim, self._forward, batch_size, progress, _one_blas_thread)
 
     def _forward(self, batch: list[list[int]]) -> F32:
-        b, n = len(batch), max(len(ids) for ids in batch)
-        ids = np.zeros((b, n), dtype=np.int64)
-        mask = np.zeros((b, n), dtype=np.float32)
-        for i, row in enumerate(batch):
-            ids[i, : len(row)] = row
-            mask[i, : len(row)] = 1.0
+        ids, mask = padded(batch)
+        b, n = ids.shape
         e = self._emb
         x = e["word"][ids] + e["pos"][:n][None, :, :] + e["type0"]
         x = _layer_norm(x, e["ln_w"], e["ln_b"], self._eps)
@@ -244,10 +219,7 @@ class MiniLMEmbedder:
             x = _layer_norm(ctx @ layer.out_w + layer.out_b + x, layer.ln1_w, layer.ln1_b, self._eps)
             ff = _gelu(x @ layer.ff1_w + layer.ff1_b)
             x = _layer_norm(ff @ layer.ff2_w + layer.ff2_b + x, layer.ln2_w, layer.ln2_b, self._eps)
-        pooled = (x * mask[:, :, None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
-        norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        unit: F32 = np.asarray(pooled / norms, dtype=np.float32)
-        return unit
+        return mean_pool_unit(x, mask)
 
 
 # Every forward pass runs BLAS on one thread. OpenBLAS's second thread spins while it waits, and on a

@@ -17,21 +17,17 @@ normalisation are done here, as sentence-transformers does for this model.
 
 from __future__ import annotations
 
-import hashlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from graph_schema.errors import ConfigurationError
+from legal_rag.retrieval.encoding import F32, ProgressCallback, embed_by_length, file_sha256, mean_pool_unit, padded
 
 __all__ = ["OnnxMiniLMEmbedder", "TOKENIZER", "onnx_model_path"]
-
-F32 = npt.NDArray[np.float32]
-ProgressCallback = Callable[[int, int], None]
 
 TOKENIZER = Path(__file__).parent / "minilm_tokenizer" / "tokenizer.json"
 MAX_SEQ_LENGTH = 256
@@ -72,23 +68,12 @@ def _model_id(path: Path) -> str:
                 digest = getattr(pkg, "SHA256", "")
                 size = getattr(pkg, "SIZE_BYTES", -1)
                 if not digest or path.stat().st_size != size:
-                    digest = _sha256(path)
+                    digest = file_sha256(path)
                 name = "all-MiniLM-L6-v2-onnx-int8"
             else:
-                digest, name = _sha256(path), path.stem
+                digest, name = file_sha256(path), path.stem
             _IDS[path] = f"{name}@{digest[:16]}"
         return _IDS[path]
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    try:
-        with path.open("rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h.update(block)
-    except OSError as exc:
-        raise ConfigurationError(f"cannot read the embedding model {path}: {exc}") from exc
-    return h.hexdigest()
 
 
 class OnnxMiniLMEmbedder:
@@ -184,36 +169,13 @@ class OnnxMiniLMEmbedder:
 
     def embed(self, texts: Sequence[str], batch_size: int = 32, progress: ProgressCallback | None = None) -> F32:
         """Unit-length float32 rows for ``texts``, in input order (batched by token length)."""
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         if self._session is None:
             self.open()
-        total = len(texts)
-        out = np.zeros((total, self._dim), dtype=np.float32)
-        if not total:
-            return out
-        encs = self._tok.encode_batch(list(texts))
-        order = sorted(range(total), key=lambda i: -len(encs[i].ids))
-        for start in range(0, total, batch_size):
-            rows = order[start : start + batch_size]
-            out[rows] = self._forward([encs[i].ids for i in rows])
-            if progress is not None:
-                progress(min(start + batch_size, total), total)
-        return out
+        return embed_by_length(self._tok, texts, self._dim, self._forward, batch_size, progress)
 
     def _forward(self, batch: list[list[int]]) -> F32:
-        b, n = len(batch), max(len(ids) for ids in batch)
-        ids = np.zeros((b, n), dtype=np.int64)
-        mask = np.zeros((b, n), dtype=np.int64)
-        for i, row in enumerate(batch):
-            ids[i, : len(row)] = row
-            mask[i, : len(row)] = 1
-        feed = {"input_ids": ids, "attention_mask": mask}
+        ids, mask = padded(batch)
+        feed = {"input_ids": ids, "attention_mask": mask.astype(np.int64)}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
-        hidden = self._session.run(None, feed)[0]
-        m = mask.astype(np.float32)[:, :, None]
-        pooled = (hidden * m).sum(axis=1) / np.maximum(m.sum(axis=1), 1e-9)
-        norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        unit: F32 = np.asarray(pooled / norms, dtype=np.float32)
-        return unit
+        return mean_pool_unit(self._session.run(None, feed)[0], mask)
