@@ -180,7 +180,8 @@ class Application:
             if self._ask is None:
                 from legal_rag.workflow.service import build_service
 
-                self._ask = build_service(self.settings, self.graph(), self.retriever(), self.embedder())
+                self._ask = build_service(self.settings, self.graph(), self.retriever(), self.embedder(),
+                                          verifier=self.verifier())
             return self._ask
 
     def lookup(self) -> LookupService:

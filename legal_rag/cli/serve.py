@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from legal_rag.cli.common import EXIT_BAD_INPUT, EXIT_NOT_FOUND, _settings, app, err, out
-from legal_rag.records import Role
+from legal_rag.roles import Role
 from legal_rag.settings import GraphBackend, Settings
 
 keys_app = typer.Typer(no_args_is_help=True, help="API keys for the HTTP API (only a hash is stored).")

@@ -262,7 +262,7 @@ class FaultInjector:
                    rng: random.Random) -> tuple[Generation, Injected] | None:
         code = self.facts.code_of(m["title"])
         sec = _main(m["sec"])
-        quote = _flat(m["quote"])
+        quote = _flat(m["quote"]).rstrip(" .:;,")
         # another Act whose section of that number does not itself say the same words ("It extends to the
         # whole of India" is in every Act's section 1: citing another Act for it is no fault)
         others = sorted(a for a, secs in self.facts.texts.items()
@@ -307,7 +307,7 @@ class FaultInjector:
         if code is None or code not in self.facts.texts:
             return None
         sec = _main(m["sec"])
-        quote = _flat(m["quote"])
+        quote = _flat(m["quote"]).rstrip(" .:;,")
         others = sorted(n for n, t in self.facts.texts[code].items()
                         if n != sec and quote[:60] not in _flat(t))  # fmt: skip
         if not others:

@@ -18,12 +18,7 @@ from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-
-class Role(StrEnum):
-    LAWYER = "lawyer"
-    PARALEGAL = "paralegal"
-    DATA_ENGINEER = "data_engineer"
-    ADMIN = "admin"
+from legal_rag.roles import Role  # noqa: F401 (re-exported: the records store keys by role)
 
 
 class FlagLabel(StrEnum):

@@ -100,8 +100,10 @@ def to_result(state: WorkflowState, total_ms: float) -> AskResult:
     )  # fmt: skip
 
 
-def build_service(settings: Settings, store: GraphStore, retriever: Any, embedder: Any) -> AskService:
-    """Wire the configured implementations around an open graph store and retriever."""
+def build_service(settings: Settings, store: GraphStore, retriever: Any, embedder: Any,
+                  verifier: Any = None) -> AskService:
+    """Wire the configured implementations around an open graph store and retriever (and the process's
+    ``verifier``, whose citation pipeline is then shared; a new one is built on ``store`` otherwise)."""
     from legal_rag.workflow.align import OfflineAligner
     from legal_rag.workflow.classify import RuleClassifier
     from legal_rag.workflow.generators.extractive import ExtractiveGenerator
@@ -138,7 +140,8 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
                 "(LEGAL_RAG_LLM__OPENAI_BASE_URL=http://localhost:8080/v1)"
             )
         generator = OpenAICompatibleGenerator(settings.llm)
-    verifier = Verifier(store, fuzzy_threshold=settings.verification.fuzzy_threshold)
+    if verifier is None:
+        verifier = Verifier(store, fuzzy_threshold=settings.verification.fuzzy_threshold)
     ctx = WorkflowContext(
         retriever=retriever,
         generator=generator,
