@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from graph_schema.errors import AmbiguousActError, UnknownActError
@@ -252,8 +252,36 @@ class LiveActResolver(ActResolver):
         try:
             return super().resolve(name)
         except UnknownActError:
-            if self._clock() - self._loaded_at < self._min_interval_s:
+            if not self._reload_if_due():
                 raise
-            self._loaded_at = self._clock()
-            self._load(self._reload())
             return super().resolve(name)
+
+    def __contains__(self, code: str) -> bool:
+        return super().__contains__(code) or (self._reload_if_due() and super().__contains__(code))
+
+    def _reload_if_due(self) -> bool:
+        """Re-read the Acts unless that was done less than ``min_interval_s`` ago; True if re-read."""
+        if self._clock() - self._loaded_at < self._min_interval_s:
+            return False
+        self._loaded_at = self._clock()
+        self._load(self._reload())
+        return True
+
+
+class ActTitles(Mapping[str, str]):
+    """Act code -> full title, read through a resolver: with a :class:`LiveActResolver`, an Act loaded by
+    another process after this one started gets its title too (answers name it, not its code)."""
+
+    def __init__(self, resolver: ActResolver) -> None:
+        self._resolver = resolver
+
+    def __getitem__(self, code: str) -> str:
+        if code in self._resolver:
+            return self._resolver.title(code)
+        raise KeyError(code)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._resolver.codes()))
+
+    def __len__(self) -> int:
+        return len(self._resolver.codes())

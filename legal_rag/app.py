@@ -178,10 +178,11 @@ class Application:
     def ask_service(self) -> AskService:
         with self._lock:
             if self._ask is None:
+                from graph_schema.acts import ActTitles
                 from legal_rag.workflow.service import build_service
 
                 self._ask = build_service(self.settings, self.graph(), self.retriever(), self.embedder(),
-                                          verifier=self.verifier())
+                                          verifier=self.verifier(), titles=ActTitles(self.resolver()))
             return self._ask
 
     def lookup(self) -> LookupService:
@@ -197,7 +198,7 @@ class Application:
             if self._verifier is None:
                 from verification.verify import Verifier
 
-                self._verifier = Verifier(self.graph(), extractor=self.extractor(),
+                self._verifier = Verifier(self.graph(), extractor=self.extractor(), resolver=self.resolver(),
                                           fuzzy_threshold=self.settings.verification.fuzzy_threshold)
             return self._verifier
 

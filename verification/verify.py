@@ -46,6 +46,9 @@ class Verifier:
     extractor: CitationExtractor | None = None
     quotes: QuoteChecker | None = None
     fuzzy_threshold: float = 0.9
+    resolver: ActResolver | None = None
+    """The process's Act resolver (a ``LiveActResolver`` in a long-lived process, so an Act loaded by another
+    process is known to the checks too); read from ``store`` when not given."""
 
     def __post_init__(self) -> None:
         self._checker: CitationChecker | None = None
@@ -53,10 +56,12 @@ class Verifier:
 
     def _ready(self) -> tuple[CitationExtractor, CitationChecker, QuoteChecker]:
         if self._checker is None:
-            try:
-                resolver = ActResolver(self.store.all_acts())
-            except StoreUnavailableError:
-                resolver = None  # checks will report UNCHECKED; extraction still works on curated names
+            resolver = self.resolver
+            if resolver is None:
+                try:
+                    resolver = ActResolver(self.store.all_acts())
+                except StoreUnavailableError:
+                    resolver = None  # checks will report UNCHECKED; extraction still works on curated names
             self._checker = CitationChecker(self.store, resolver)
             if self.extractor is None:
                 self.extractor = CitationExtractor(resolver.resolve if resolver else None)

@@ -9,7 +9,7 @@ generator, rule classifier, offline aligner); Claude when an Anthropic key is co
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import date
@@ -101,7 +101,7 @@ def to_result(state: WorkflowState, total_ms: float) -> AskResult:
 
 
 def build_service(settings: Settings, store: GraphStore, retriever: Any, embedder: Any,
-                  verifier: Any = None) -> AskService:
+                  verifier: Any = None, titles: Mapping[str, str] | None = None) -> AskService:
     """Wire the configured implementations around an open graph store and retriever (and the process's
     ``verifier``, whose citation pipeline is then shared; a new one is built on ``store`` otherwise)."""
     from legal_rag.workflow.align import OfflineAligner
@@ -109,7 +109,8 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
     from legal_rag.workflow.generators.extractive import ExtractiveGenerator
     from verification.verify import Verifier
 
-    titles = {a.code: a.title for a in store.all_acts()}
+    if titles is None:
+        titles = {a.code: a.title for a in store.all_acts()}
     extractive = ExtractiveGenerator(
         titles, weak=settings.workflow.weak_retrieval, terms=getattr(retriever, "terms", None)
     )
