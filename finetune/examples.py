@@ -92,8 +92,15 @@ class Maker:
             if eligible(c):
                 self.by_act.setdefault(c.act, []).append(c)
         self._words: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._quantities: dict[str, frozenset[str]] = {}
 
     # -- context ---------------------------------------------------------------------------------
+
+    def _numbers(self, c: Chunk) -> frozenset[str]:
+        """The chunk's quantities ("seven years", "fine of 5,000"), read once per chunk."""
+        if c.id not in self._quantities:
+            self._quantities[c.id] = frozenset(m.group(0).lower() for m in QUANTITY.finditer(c.text))
+        return self._quantities[c.id]
 
     def _sig(self, c: Chunk) -> tuple[frozenset[str], frozenset[str]]:
         if c.id not in self._words:
@@ -106,7 +113,7 @@ class Maker:
         rec = self.view.record_of(target)
         chapter = rec.chapter if rec else None
         t_title, t_text = self._sig(target)
-        t_q = {m.group(0).lower() for m in QUANTITY.finditer(target.text)}
+        t_q = self._numbers(target)
         scored: list[tuple[float, str, Chunk]] = []
         for c in self.by_act.get(target.act, ()):
             if c.section == target.section or self.view.chunk_family(c.id) == fam or not _in_force(self.view, c, as_of):
@@ -119,7 +126,7 @@ class Maker:
                 score += 1.0 if not chapter else 0.5
             c_title, c_text = self._sig(c)
             score += 3.0 * _jaccard(t_title, c_title) + 2.0 * _jaccard(t_text, c_text)
-            c_q = {m.group(0).lower() for m in QUANTITY.finditer(c.text)}
+            c_q = self._numbers(c)
             if t_q and c_q and t_q != c_q:
                 score += 1.0  # a different number or penalty: the confusion that matters
             if score > 0.5:
