@@ -8,28 +8,18 @@ Progress goes to the result backend as state ``PROGRESS`` with ``stage``, ``done
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from finetune.build import BuildConfig, build_dataset
 from graph_schema.errors import LegalRagError, RetryableError
 from graph_schema.store import GraphStore
+from ingestion.tasks import JobTracker, job_failed, job_progress
 
 FINETUNE_BUILD_TASK = "finetune.build"
 PROGRESS_EVERY_S = 2.0
 """Progress reaches the job row at most this often (every example would be a write per example)."""
-
-
-class JobTracker(Protocol):
-    """Told when a job starts, how far it is, and how it ended (the records' job row in the product)."""
-
-    def running(self, job_id: str, stage: str, done: int, total: int) -> None: ...
-
-    def succeeded(self, job_id: str, result: dict[str, Any]) -> None: ...
-
-    def failed(self, job_id: str, error: str, *, final: bool) -> None: ...
 
 
 def register(app: Any, open_store: Callable[[], GraphStore], corpus_dir: Path | None = None,
@@ -50,14 +40,7 @@ def register(app: Any, open_store: Callable[[], GraphStore], corpus_dir: Path | 
         from verification import Verifier
 
         job_id = str(self.request.id)
-        last = [0.0]
-
-        def progress(stage: str, done: int, total: int) -> None:
-            self.update_state(state="PROGRESS", meta={"stage": stage, "done": done, "total": total})
-            now = time.monotonic()
-            if tracker is not None and (now - last[0] >= PROGRESS_EVERY_S or done >= total):
-                last[0] = now
-                tracker.running(job_id, stage, done, total)
+        progress = job_progress(self, tracker, PROGRESS_EVERY_S)
 
         if tracker is not None:
             tracker.running(job_id, "start", 0, n)
@@ -69,13 +52,8 @@ def register(app: Any, open_store: Callable[[], GraphStore], corpus_dir: Path | 
                                        progress=progress)
             finally:
                 store.close()
-        except RetryableError as exc:
-            if tracker is not None:
-                tracker.failed(job_id, f"{type(exc).__name__}: {exc}", final=self.request.retries >= self.max_retries)
-            raise
-        except LegalRagError as exc:
-            if tracker is not None:
-                tracker.failed(job_id, f"{type(exc).__name__}: {exc}", final=True)
+        except LegalRagError as exc:  # RetryableError included: final only once the retries are spent
+            job_failed(self, tracker, exc)
             raise
         result = report.as_dict()
         if tracker is not None:

@@ -40,6 +40,29 @@ PROGRESS_EVERY_S = 0.5
 """At most this often a job's progress is written out (the last report of a stage always is)."""
 
 
+def job_progress(task: Any, tracker: JobTracker | None, every_s: float = PROGRESS_EVERY_S) -> Progress:
+    """Progress of the running Celery ``task``: every report to its result backend (state ``PROGRESS``),
+    and to ``tracker`` at most every ``every_s`` seconds and at the end of each stage."""
+    job_id = str(task.request.id)
+    last = [0.0]
+
+    def progress(stage: str, done: int, total: int) -> None:
+        task.update_state(state="PROGRESS", meta={"stage": stage, "done": done, "total": total})
+        now = time.monotonic()
+        if tracker is not None and (now - last[0] >= every_s or done >= total):
+            last[0] = now
+            tracker.running(job_id, stage, done, total)
+
+    return progress
+
+
+def job_failed(task: Any, tracker: JobTracker | None, exc: BaseException) -> None:
+    """Tell ``tracker`` the job failed; final unless Celery will retry it (a retryable error with retries left)."""
+    if tracker is not None:
+        final = not isinstance(exc, RetryableError) or task.request.retries >= task.max_retries
+        tracker.failed(str(task.request.id), f"{type(exc).__name__}: {exc}", final=final)
+
+
 def register(
     app: Any,
     open_store: Callable[[], GraphStore],
@@ -68,15 +91,7 @@ def register(
     )
     def ingest_task(self: Any, paths: list[str], strict: bool = False) -> dict[str, Any]:
         job_id = str(self.request.id)
-        last = [0.0]
-
-        def progress(stage: str, done: int, total: int) -> None:
-            self.update_state(state="PROGRESS", meta={"stage": stage, "done": done, "total": total})
-            now = time.monotonic()
-            if tracker is not None and (now - last[0] >= PROGRESS_EVERY_S or done >= total):
-                last[0] = now
-                tracker.running(job_id, stage, done, total)
-
+        progress = job_progress(self, tracker)
         if tracker is not None:
             tracker.running(job_id, "start", 0, 0)
         try:
@@ -89,13 +104,8 @@ def register(
                     result["index"] = after_ingest(store, progress)
             finally:
                 store.close()
-        except RetryableError as exc:
-            if tracker is not None:
-                tracker.failed(job_id, f"{type(exc).__name__}: {exc}", final=self.request.retries >= self.max_retries)
-            raise
         except Exception as exc:
-            if tracker is not None:
-                tracker.failed(job_id, f"{type(exc).__name__}: {exc}", final=True)
+            job_failed(self, tracker, exc)
             raise
         if tracker is not None:
             tracker.succeeded(job_id, result)
