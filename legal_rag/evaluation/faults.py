@@ -414,25 +414,21 @@ def judge(result: Any, inj: Injected) -> tuple[str, str]:
     """Did the faulted sentence reach the user unflagged? -> (outcome, detail)."""
     claim = next((c for c in result.claims if c.text == inj.after), None)
     if claim is None:
-        return "removed", "the sentence is not in the answer's claims"
+        if inj.after in result.answer:
+            return "passed", "in the answer, but not judged as a claim"
+        return "removed", "the sentence is not in the answer"
     if not claim.kept:
         return "removed", f"{claim.verdict}: {'; '.join(claim.reasons)[:200]}"
-    label = f"{inj.act} {inj.section}" if inj.act and inj.section else None
-    for c in result.citations:
-        if c.where == "answer" and c.act == inj.act and c.section and _main(c.section) == inj.section \
-                and c.status.value != "verified":
-            return "flagged", f"citation {c.text!r}: {c.status.value}"
-    if label:
-        title = _section_words(inj)
+    if inj.act and inj.section:
+        for c in result.citations:
+            if c.where == "answer" and c.act == inj.act and c.section and _main(c.section) == inj.section \
+                    and c.status.value != "verified":
+                return "flagged", f"citation {c.text!r}: {c.status.value}"
+        named = (f"{inj.act} {inj.section}", f"{inj.act} s.{inj.section}")
         for w in result.warnings:
-            if any(t in w for t in title):
+            if any(t in w for t in named):
                 return "flagged", f"warning: {w[:200]}"
     return "passed", f"{claim.verdict}: {'; '.join(claim.reasons)[:200]}"
-
-
-def _section_words(inj: Injected) -> list[str]:
-    return [f"{inj.act} {inj.section}", f"{inj.act} s.{inj.section}", f"section {inj.section} of",
-            f"Section {inj.section} of"]
 
 
 @dataclass
