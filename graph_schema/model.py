@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 
@@ -322,6 +323,16 @@ def refs_for_unit(refs: tuple[ProvisionRef, ...], key: CitationKey) -> tuple[Pro
         return refs
     label = key.label
     return tuple(p for p in refs if p.via in (None, key.section, label) or (p.via or "").startswith(label + "("))
+
+
+_MAIN_SECTION = re.compile(r"^\d+[A-Z]*")
+
+
+def main_section(label: str) -> str:
+    """The section number of a provision label: ``"303(2)"`` -> ``"303"``, ``"498A"`` -> ``"498A"``; a label
+    that does not start with a number is returned as it is."""
+    m = _MAIN_SECTION.match(label)
+    return m.group(0) if m else label
 
 
 def section_key(act: str, number: str) -> str:

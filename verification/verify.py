@@ -17,6 +17,7 @@ from typing import Any
 
 from graph_schema.acts import ActResolver
 from graph_schema.errors import ConfigurationError, StoreUnavailableError
+from graph_schema.model import main_section
 from graph_schema.store import GraphStore
 from verification.existence import CitationChecker, Verdict
 from verification.extract import CitationExtractor
@@ -118,8 +119,12 @@ class Verifier:
     ) -> QuoteCheck:
         chunk_passages = [Passage(str(ch["id"]), str(ch["text"])) for ch in chunks if ch.get("text")]
         chunk = _chunk_after(q, text, chunk_passages)
-        named = self._provision_named(q, text, sources)
-        if chunk is not None and named is not None and not self._names(q, text, sources, chunk.source):
+        lo, hi = _attribution_window(text, q)
+        named = _nearest(q, sources, lo, hi)  # whether or not the graph holds its text
+        # Unless the sentence also names the chunk's provision ("Section 303(2) of the BNS, which replaced
+        # section 379 IPC, provides: ..." names BNS 303):
+        if chunk is not None and named is not None and not any(
+                _same_provision(chunk.source, s[1]) for s in sources if lo <= s[0] < hi):
             # The sentence attributes the quotation to one provision and marks it as taken from another:
             # what the reader sees is the named provision, so that is what the quotation must match.
             if not named[2]:
@@ -162,28 +167,10 @@ class Verifier:
         return found_elsewhere
 
     def _provision_near(self, q: QuoteSpan, text: str, sources: list[tuple[int, str, str | None]]) -> Passage | None:
-        """The cited provision in the quote's sentence, the last one before the quote first."""
-        start, end = _sentence_bounds(text, q.start)
-        before = [s for s in sources if start <= s[0] < q.start and s[2]]
-        after = [s for s in sources if q.end <= s[0] < end and s[2]]
-        pick = before[-1] if before else (after[0] if after else None)
+        """The cited provision in the quote's sentence whose text the graph holds, the last one before the
+        quote first."""
+        pick = _nearest(q, [s for s in sources if s[2]], *_sentence_bounds(text, q.start))
         return Passage(pick[1], pick[2] or "") if pick else None
-
-    def _provision_named(
-        self, q: QuoteSpan, text: str, sources: list[tuple[int, str, str | None]]
-    ) -> tuple[int, str, str | None] | None:
-        """The provision the quote's sentence names (the last one before the quote, else the first after),
-        whether or not the graph holds its text."""
-        start, end = _attribution_window(text, q)
-        before = [s for s in sources if start <= s[0] < q.start]
-        after = [s for s in sources if q.end <= s[0] < end]
-        return before[-1] if before else (after[0] if after else None)
-
-    def _names(self, q: QuoteSpan, text: str, sources: list[tuple[int, str, str | None]], chunk_id: str) -> bool:
-        """Does the quote's sentence name the provision the chunk belongs to (anywhere in it: "Section 303(2)
-        of the BNS, which replaced section 379 IPC, provides: ..." names BNS 303)?"""
-        start, end = _attribution_window(text, q)
-        return any(_same_provision(chunk_id, s[1]) for s in sources if start <= s[0] < end)
 
     def _known_acts(self) -> set[str]:
         checker = self._checker
@@ -198,9 +185,6 @@ class Verifier:
         return [p for p in passages if p.source != exclude]
 
 
-_MAIN_NUMBER = re.compile(r"^\d+[A-Z]*")
-
-
 def _same_provision(chunk_id: str, label: str) -> bool:
     """Does chunk ``BNSS:402:a:0`` belong to provision ``BNSS 402(1)``? Same Act and same section number.
     A source that is not a chunk id (a provision label) is compared the same way."""
@@ -210,8 +194,7 @@ def _same_provision(chunk_id: str, label: str) -> bool:
     else:
         act, _, section = chunk_id.partition(" ")
     l_act, _, l_section = label.partition(" ")
-    m1, m2 = _MAIN_NUMBER.match(section), _MAIN_NUMBER.match(l_section)
-    return act == l_act and (m1.group(0) if m1 else section) == (m2.group(0) if m2 else l_section)
+    return act == l_act and main_section(section) == main_section(l_section)
 
 
 def _chunk_after(q: QuoteSpan, text: str, chunks: list[Passage]) -> Passage | None:
@@ -221,6 +204,15 @@ def _chunk_after(q: QuoteSpan, text: str, chunks: list[Passage]) -> Passage | No
         if f"[{p.source}]" in tail:
             return p
     return None
+
+
+def _nearest(
+    q: QuoteSpan, sources: list[tuple[int, str, str | None]], start: int, end: int
+) -> tuple[int, str, str | None] | None:
+    """The provision cited in ``[start, end)`` closest to the quote: the last one before it, else the first after."""
+    before = [s for s in sources if start <= s[0] < q.start]
+    after = [s for s in sources if q.end <= s[0] < end]
+    return before[-1] if before else (after[0] if after else None)
 
 
 def _attribution_window(text: str, q: QuoteSpan) -> tuple[int, int]:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from graph_schema.model import main_section
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Generator, Passage
 
 FAULT_TYPES = (
@@ -49,7 +50,6 @@ CUTOVER = "2024-07-01"
 
 # The extractive generator's sentence: Section 303(2) of the Bharatiya Nyaya Sanhita, 2023 provides: "..."
 QUOTED = re.compile(r'^Section (?P<sec>\S+) of the (?P<title>.+?) provides: "(?P<quote>.+)"$', re.DOTALL)
-_MAIN = re.compile(r"^\d+[A-Z]*")
 _NUMBER_WORDS = ["one", "two", "three", "five", "seven", "ten", "fourteen", "twenty", "thirty", "sixty", "ninety"]
 _NUM_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
 _DIGITS = re.compile(r"(?<![\w(])\d{1,5}(?![\w)])")
@@ -129,21 +129,16 @@ def graph_facts(store: Any, acts_with_text: Iterable[str] | None = None) -> Grap
         recs = store.get_sections([(new, n) for n in sorted(texts[new])])
         for rec in recs.values():
             for p in rec.predecessors:
-                if _MAIN.match(p.section):
+                if p.section[:1].isdigit():
                     # keyed by the unit the edge is drawn from ("303(2)" -> IPC 379) and by the whole section
                     preds.setdefault((new, p.via or rec.number), (p.act, p.section))
                     preds.setdefault((new, rec.number), (p.act, p.section))
-                    succs.setdefault((p.act, _main(p.section)), (new, p.via or rec.number))
+                    succs.setdefault((p.act, main_section(p.section)), (new, p.via or rec.number))
     return GraphFacts(titles, sections, texts, preds, succs)
 
 
-def _main(section: str) -> str:
-    m = _MAIN.match(section)
-    return m.group(0) if m else section
-
-
 def _sub(section: str) -> str:
-    return section[len(_main(section)):]
+    return section[len(main_section(section)):]
 
 
 def _quoted(gen: Generation) -> list[tuple[int, re.Match[str]]]:
@@ -197,12 +192,12 @@ def contradict(text: str, rng: random.Random) -> str | None:
     if d := _QUANTITY_DIGITS.search(text):
         n = int(d.group(1).replace(",", ""))
         options.append(lambda: text[: d.start()] + f"{n * rng.choice([2, 3, 10]):,}" + text[d.end():])
-    for s in _AFFIRMED_SHALL.finditer(text):
-        if _NEGATIVE_SUBJECT.search(text[: s.start()]):
-            continue  # "no Magistrate ... shall": a prohibition, whatever the modal
-        options.append(lambda s=s: text[: s.end()] + " not" + text[s.end():])
-        options.append(lambda s=s: text[: s.start()] + "may" + text[s.end():])
-        break
+    shall = next((s for s in _AFFIRMED_SHALL.finditer(text)  # "no Magistrate ... shall" is a prohibition
+                  if not _NEGATIVE_SUBJECT.search(text[: s.start()])), None)  # fmt: skip
+    if shall is not None:
+        a, b = shall.start(), shall.end()
+        options.append(lambda: text[:b] + " not" + text[b:])
+        options.append(lambda: text[:a] + "may" + text[b:])
     if not options:
         return None
     return rng.choice(options)()
@@ -250,7 +245,7 @@ class FaultInjector:
         code = self.facts.code_of(m["title"])
         if code is None:
             return None
-        numbers = [int(_main(n)) for n in self.facts.sections.get(code, ()) if _main(n).isdigit()]
+        numbers = [int(main_section(n)) for n in self.facts.sections.get(code, ()) if main_section(n).isdigit()]
         top = max(numbers, default=100)
         fake = str(top + rng.randint(1, 60))
         while fake in self.facts.sections.get(code, ()):
@@ -261,7 +256,7 @@ class FaultInjector:
     def _wrong_act(self, gen: Generation, i: int, m: re.Match[str], as_of: str,
                    rng: random.Random) -> tuple[Generation, Injected] | None:
         code = self.facts.code_of(m["title"])
-        sec = _main(m["sec"])
+        sec = main_section(m["sec"])
         quote = _flat(m["quote"]).rstrip(" .:;,")
         # another Act whose section of that number does not itself say the same words ("It extends to the
         # whole of India" is in every Act's section 1: citing another Act for it is no fault)
@@ -280,15 +275,15 @@ class FaultInjector:
         code = self.facts.code_of(m["title"])
         if code is None:
             return None
-        sec = _main(m["sec"])
+        sec = main_section(m["sec"])
         # facts after the cutover: the repealed predecessor; before it: the successor not yet in force
         table = self.facts.predecessors if as_of >= CUTOVER else self.facts.successors
         swap = table.get((code, m["sec"])) or table.get((code, sec))
         if swap is None or swap[0] not in self.facts.titles:
             return None
         act, number = swap
-        text = _cite(_main(number), self.facts.cite_title(act), m["quote"])
-        return _with(gen, i, text), Injected("repealed_section", i, m.group(0), text, act, _main(number))
+        text = _cite(main_section(number), self.facts.cite_title(act), m["quote"])
+        return _with(gen, i, text), Injected("repealed_section", i, m.group(0), text, act, main_section(number))
 
     # -- quotations -----------------------------------------------------------------------------
 
@@ -299,21 +294,24 @@ class FaultInjector:
             return None
         text = _cite(m["sec"], m["title"], changed)
         code = self.facts.code_of(m["title"])
-        return _with(gen, i, text), Injected("misquote", i, m.group(0), text, code, _main(m["sec"]))
+        return _with(gen, i, text), Injected("misquote", i, m.group(0), text, code, main_section(m["sec"]))
 
     def _misattributed_quote(self, gen: Generation, i: int, m: re.Match[str], as_of: str,
                              rng: random.Random) -> tuple[Generation, Injected] | None:
         code = self.facts.code_of(m["title"])
         if code is None or code not in self.facts.texts:
             return None
-        sec = _main(m["sec"])
+        sec = main_section(m["sec"])
         quote = _flat(m["quote"]).rstrip(" .:;,")
         others = sorted(n for n, t in self.facts.texts[code].items()
                         if n != sec and quote[:60] not in _flat(t))  # fmt: skip
         if not others:
             return None
-        near = sorted(others, key=lambda n: abs(int(_main(n)) - int(sec)) if _main(n).isdigit() and sec.isdigit()
-                      else 10**6)[:8]  # fmt: skip
+        def distance(n: str) -> int:
+            num = main_section(n)
+            return abs(int(num) - int(sec)) if num.isdigit() and sec.isdigit() else 10**6
+
+        near = sorted(others, key=distance)[:8]
         other = rng.choice(near)
         text = _cite(other, m["title"], m["quote"])
         return _with(gen, i, text), Injected("misattributed_quote", i, m.group(0), text, code, other)
@@ -327,7 +325,7 @@ class FaultInjector:
             return None
         text = f"Under Section {m['sec']} of the {m['title']}, {_lower_first(changed)}"
         code = self.facts.code_of(m["title"])
-        return _with(gen, i, text), Injected("contradicted_claim", i, m.group(0), text, code, _main(m["sec"]))
+        return _with(gen, i, text), Injected("contradicted_claim", i, m.group(0), text, code, main_section(m["sec"]))
 
     def _unsupported_claim(self, gen: Generation, i: int, m: re.Match[str], as_of: str,
                            rng: random.Random) -> tuple[Generation, Injected] | None:
@@ -336,13 +334,14 @@ class FaultInjector:
         sentences.insert(i + 1, AnswerSentence(text, gen.sentences[i].chunk_ids))
         code = self.facts.code_of(m["title"])
         return (replace(gen, sentences=tuple(sentences)),
-                Injected("unsupported_claim", i + 1, "", text, code, _main(m["sec"]), appended=True))
+                Injected("unsupported_claim", i + 1, "", text, code, main_section(m["sec"]), appended=True))
 
     # -- controls -------------------------------------------------------------------------------
 
     def _untouched(self, gen: Generation, i: int, m: re.Match[str], as_of: str,
                    rng: random.Random) -> tuple[Generation, Injected] | None:
-        return gen, Injected("untouched", i, m.group(0), m.group(0), self.facts.code_of(m["title"]), _main(m["sec"]))
+        code = self.facts.code_of(m["title"])
+        return gen, Injected("untouched", i, m.group(0), m.group(0), code, main_section(m["sec"]))
 
     def _restated(self, gen: Generation, i: int, m: re.Match[str], as_of: str,
                   rng: random.Random) -> tuple[Generation, Injected] | None:
@@ -351,7 +350,7 @@ class FaultInjector:
         plain = _plain(m["quote"])
         text = f"Under Section {m['sec']} of the {m['title']}, {_lower_first(plain)}"
         return _with(gen, i, text), Injected("restated", i, m.group(0), text, self.facts.code_of(m["title"]),
-                                             _main(m["sec"]))
+                                             main_section(m["sec"]))
 
 
 def _flat(text: str) -> str:
@@ -421,7 +420,7 @@ def judge(result: Any, inj: Injected) -> tuple[str, str]:
         return "removed", f"{claim.verdict}: {'; '.join(claim.reasons)[:200]}"
     if inj.act and inj.section:
         for c in result.citations:
-            if c.where == "answer" and c.act == inj.act and c.section and _main(c.section) == inj.section \
+            if c.where == "answer" and c.act == inj.act and c.section and main_section(c.section) == inj.section \
                     and c.status.value != "verified":
                 return "flagged", f"citation {c.text!r}: {c.status.value}"
         named = (f"{inj.act} {inj.section}", f"{inj.act} s.{inj.section}")

@@ -441,7 +441,7 @@ def _heading_subject(title: str) -> str | None:
     """ "Punishment for murder." -> "murder"; "Theft" -> "theft"; generic headings -> None."""
     t = " ".join(title.lower().replace("--", " ").split()).strip(" .,;:-")
     t = _GENERIC.sub("", t)
-    if not t or len(t) < 4 or t in _STOP_SUBJECTS:
+    if len(t) < 4:
         return None
     words = _WORD.findall(t)
     if not words or len(words) > 6 or " ".join(words) != t.replace(",", "").replace("  ", " "):
@@ -450,7 +450,7 @@ def _heading_subject(title: str) -> str | None:
     return None if subject in _STOP_STEMS else subject
 
 
-_STOP_STEMS = frozenset(" ".join(light_stem(w) for w in s.split()) for s in _STOP_SUBJECTS) | {"punishment"}
+_STOP_STEMS = frozenset(" ".join(light_stem(w) for w in s.split()) for s in _STOP_SUBJECTS)
 
 
 def _subjects_first(fused: list[tuple[str, float]], subjects: set[str]) -> list[tuple[str, float]]:
