@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from legal_rag.cli.common import EXIT_BAD_INPUT, _application, err, out
 from legal_rag.cli.retrieve import eval_app
+from legal_rag.settings import PROJECT_ROOT
+
+DEFAULT_QUESTIONS = PROJECT_ROOT / "data" / "eval" / "questions.jsonl"
 
 
 @eval_app.command("faults")
@@ -62,3 +65,64 @@ def eval_faults_cmd(
               markup=False)
     for m in report.missed[:10]:
         out.print(f"missed {m['kind']}: {m['sentence'][:140]!r} ({m['detail'][:80]})", markup=False)
+
+
+@eval_app.command("answers")
+def eval_answers_cmd(
+    questions: Annotated[Path, typer.Option(
+        "--questions", help='JSONL {"id", "question", "as_of", "expect_cited": [[act, section], ...], '
+        '"expect_flagged": [...]} (optional "complexity", "phrasing", "split"). Default: the labelled '
+        "development set in data/eval/questions.jsonl.")] = DEFAULT_QUESTIONS,
+    split: Annotated[str | None, typer.Option(
+        "--split", help="Only the questions of this split (e.g. dev or heldout).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object: per question and overall.")] = False,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", help="Write report.json, report.md and reliability.svg (the reliability diagram) here.")] = None,
+) -> None:
+    """Ask labelled questions and score the answers: fully right, citation recall and precision, flags,
+    unsupported claims, confidence calibration (ECE, AUROC), latency, tokens and cost."""
+    from legal_rag.cli.progress import progress_reporter
+    from legal_rag.evaluation.answers import load_labelled, run_answers, write_report
+
+    with _application() as application:
+        resolver = application.resolver()
+        try:
+            qs = load_labelled(questions, resolver.resolve)
+        except (OSError, ValueError) as exc:
+            err.print(f"{exc}", markup=False)
+            raise typer.Exit(EXIT_BAD_INPUT) from exc
+        if split is not None:
+            qs = [q for q in qs if q.split == split]
+            if not qs:
+                err.print(f"no question in {questions} has split {split!r}", markup=False)
+                raise typer.Exit(EXIT_BAD_INPUT)
+        with progress_reporter({"answers": "asking"}) as progress:
+            report = run_answers(application.ask_service(), qs, progress=lambda d, t: progress("answers", d, t))
+    if out_dir is not None:
+        for p in write_report(report, out_dir):
+            err.print(f"wrote {p}", markup=False)
+    if as_json:
+        sys.stdout.write(json.dumps(report.as_dict(), ensure_ascii=False) + "\n")
+        return
+    _print_answers(report)
+
+
+def _print_answers(report: Any) -> None:
+    """Metrics as rows, groups (all, each split, each complexity) as columns: fits a terminal."""
+    metrics = ("questions", "fully_right_rate", "citation_recall", "citation_precision", "flag_accuracy",
+               "unsupported_claim_rate", "mean_confidence", "ece", "auroc", "latency_ms_p50", "latency_ms_p95")
+    groups = {"all": report.overall, **dict(report.by_split.items()),
+              **{k.lower(): v for k, v in report.by_complexity.items()}}
+    table = Table(title=f"answers ({report.generator})")
+    table.add_column("metric")
+    for g in groups:
+        table.add_column(g, justify="right")
+    for m in metrics:
+        table.add_row(m.replace("_", " "), *("-" if row.get(m) is None else f"{row[m]:.3f}"
+                                             if isinstance(row[m], float) else str(row[m]) for row in groups.values()))
+    out.print(table)
+    for s in report.questions:
+        if not s.fully_right:
+            what = "; ".join(x for x in (f"missing {', '.join(s.missing)}" if s.missing else "",
+                                         f"flag missed {', '.join(s.flags_missed)}" if s.flags_missed else "") if x)
+            out.print(f"{s.id}: {what} (confidence {s.confidence:.2f})", markup=False)

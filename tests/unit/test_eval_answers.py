@@ -1,0 +1,166 @@
+"""The answer-evaluation harness's scoring: labels read strictly, answers compared with them, and the
+calibration numbers (ECE, AUROC) checked against values worked out by hand."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from legal_rag.evaluation.answers import (
+    LabelledQuestion,
+    auroc,
+    build_report,
+    expected_calibration_error,
+    load_labelled,
+    reliability_bins,
+    score_answer,
+    write_report,
+)
+from legal_rag.workflow.results import (
+    AskResult,
+    CitationOut,
+    ClaimOut,
+    ClassificationOut,
+    Confidence,
+    ConfidenceLabel,
+    VerificationMethod,
+    VerificationSummary,
+)
+from legal_rag.workflow.types import Complexity, Usage, Verdict
+from verification.model import CitationStatus
+
+ALIASES = {"BNS": "BNS", "IPC": "IPC", "CrPC": "CRPC", "CRPC": "CRPC", "Indian Penal Code": "IPC", "BNSS": "BNSS"}
+
+
+def resolve(name: str) -> str:
+    try:
+        return ALIASES[name]
+    except KeyError:
+        raise LookupError(name) from None
+
+
+def write(tmp_path: Path, *rows: object) -> Path:
+    p = tmp_path / "q.jsonl"
+    p.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return p
+
+
+GOOD = {"id": "a1", "question": "Punishment for theft?", "as_of": "2025-01-01", "expect_cited": [["BNS", "303(2)"]]}
+
+
+def test_labels_resolve_acts_and_reduce_sections_to_their_main_number(tmp_path: Path) -> None:
+    q = load_labelled(write(tmp_path, GOOD, {**GOOD, "id": "a2", "expect_cited": [["Indian Penal Code", "498a"]],
+                                             "expect_flagged": [["CrPC", "438"]], "split": "heldout"}), resolve)
+    assert q[0].expect_cited == (("BNS", "303"),)
+    assert q[1].expect_cited == (("IPC", "498A"),) and q[1].expect_flagged == (("CRPC", "438"),)
+    assert q[1].split == "heldout"
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ("{not json", "q.jsonl:1: not JSON"),
+    ({k: v for k, v in GOOD.items() if k != "as_of"}, "missing 'as_of'"),
+    ({**GOOD, "as_of": "1/2/2025"}, "'as_of' must be an ISO date"),
+    ({**GOOD, "expect_cited": [["Penal Code of Mars", "1"]]}, "unknown Act 'Penal Code of Mars'"),
+    ({**GOOD, "expect_cited": ["BNS 303"]}, "[act, section] string pairs"),
+    ({**GOOD, "expect_cited": "BNS 303"}, "must be a list"),
+    ({**GOOD, "complexity": "HARD"}, "'complexity' must be one of"),
+    ({**GOOD, "question": "  "}, "non-empty string"),
+])  # fmt: skip
+def test_bad_label_lines_are_named_by_file_and_line(tmp_path: Path, row: object, message: str) -> None:
+    with pytest.raises(ValueError, match="q.jsonl:1: ") as info:
+        load_labelled(write(tmp_path, row), resolve)
+    assert message in str(info.value)
+
+
+def test_duplicate_ids_and_empty_files_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="q.jsonl:2: duplicate id 'a1'"):
+        load_labelled(write(tmp_path, GOOD, GOOD), resolve)
+    (tmp_path / "empty.jsonl").write_text("\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no questions"):
+        load_labelled(tmp_path / "empty.jsonl", resolve)
+
+
+def cit(act: str, section: str, status: CitationStatus, where: str = "answer") -> CitationOut:
+    return CitationOut(text=f"Section {section}", act=act, act_title=None, section=section, status=status,
+                       message="", where=where)  # type: ignore[arg-type]
+
+
+def result(citations: list[CitationOut], warnings: list[str] | None = None, score: float = 0.9,
+           claims: list[ClaimOut] | None = None) -> AskResult:
+    return AskResult(
+        question="q", as_of="2025-01-01", answer="a", complexity=Complexity.STANDARD,
+        classification=ClassificationOut(method="rules"), citations=citations, sources=[], claims=claims or [],
+        warnings=warnings or [], confidence=Confidence(score=score, label=ConfidenceLabel.HIGH, factors=[]),
+        verification_summary=VerificationSummary(method=VerificationMethod.GENGROUND), generator="extractive",
+        usage=Usage(input_tokens=10, output_tokens=5, cost_usd=0.001), timings_ms={"total": 123.4},
+    )  # fmt: skip
+
+
+def claim(verdict: Verdict, kept: bool) -> ClaimOut:
+    return ClaimOut(text="x", verdict=verdict, evidence=[], cited=[], reasons=[], kept=kept)
+
+
+CHEATING = LabelledQuestion("c1", "Under IPC 420, what is the punishment for cheating?", "2025-02-01",
+                            expect_cited=(("BNS", "318"),), expect_flagged=(("IPC", "420"),))
+
+
+def test_fully_right_needs_every_expected_provision_verified_and_every_expected_flag_raised() -> None:
+    s = score_answer(CHEATING, result([cit("IPC", "420", CitationStatus.REPEALED, "question"),
+                                       cit("BNS", "318(4)", CitationStatus.VERIFIED), cit("ITA", "66D",
+                                                                                         CitationStatus.VERIFIED)]))
+    assert s.fully_right and s.expected_verified == ["BNS 318"] and s.flags_raised == ["IPC 420"]
+    assert s.unexpected == ["ITA 66D"] and s.cited == 2 and s.latency_ms == 123.4 and s.cost_usd == 0.001
+    # the right provision cited but the repealed one in the question let through
+    s = score_answer(CHEATING, result([cit("BNS", "318(4)", CitationStatus.VERIFIED)]))
+    assert not s.fully_right and s.flags_missed == ["IPC 420"]
+    # the expected provision cited, but reported as not in force: not verified, and a wrong flag
+    s = score_answer(CHEATING, result([cit("BNS", "318", CitationStatus.NOT_YET_IN_FORCE),
+                                       cit("IPC", "420", CitationStatus.REPEALED, "question")]))
+    assert not s.fully_right and s.missing == ["BNS 318"] and s.wrong_flags == ["BNS 318"]
+
+
+def test_a_warning_flags_only_the_provision_it_starts_with() -> None:
+    warned = ["IPC s.420 was repealed with effect from 2024-07-01 by BNS s.358; for facts on 2025-02-01 cite "
+              "BNS s.318(4)"]
+    s = score_answer(CHEATING, result([cit("BNS", "318(4)", CitationStatus.VERIFIED)], warnings=warned))
+    assert s.fully_right and s.wrong_flags == []
+    act_level = ["The Indian Penal Code, 1860 was repealed with effect from 2024-07-01 by BNS s.358"]
+    s = score_answer(CHEATING, result([cit("BNS", "318(4)", CitationStatus.VERIFIED)], warnings=act_level))
+    assert s.flags_missed == ["IPC 420"]
+
+
+def test_unsupported_claims_count_only_those_shown_to_the_user() -> None:
+    s = score_answer(CHEATING, result([], claims=[claim(Verdict.SUPPORTED, True), claim(Verdict.UNSUPPORTED, True),
+                                                  claim(Verdict.CONTRADICTED, False)]))
+    assert (s.claims_kept, s.unsupported_claims, s.removed_claims) == (2, 1, 1)
+
+
+def test_ece_and_auroc_match_hand_computed_values() -> None:
+    conf = [0.95, 0.85, 0.75, 0.15]
+    right = [True, True, False, False]
+    # bins: [0.9,1) acc 1 conf .95; [0.8,.9) acc 1 conf .85; [0.7,.8) acc 0 conf .75; [0.1,.2) acc 0 conf .15
+    assert expected_calibration_error(conf, right) == pytest.approx((0.05 + 0.15 + 0.75 + 0.15) / 4, abs=1e-4)
+    assert auroc(conf, right) == 1.0
+    assert auroc([0.5, 0.5], [True, False]) == 0.5
+    assert auroc([0.2, 0.9], [True, False]) == 0.0
+    assert auroc([0.9], [True]) is None and expected_calibration_error([], []) is None
+    bins = reliability_bins([1.0, 0.0], [True, False])
+    assert bins[-1]["n"] == 1 and bins[0]["n"] == 1 and sum(b["n"] for b in bins) == 2
+
+
+def test_report_has_no_nan_and_writes_a_reliability_diagram(tmp_path: Path) -> None:
+    scores = [score_answer(CHEATING, result([cit("BNS", "318", CitationStatus.VERIFIED)], score=0.3))]
+    report = build_report(scores, "extractive")
+    doc = report.as_dict()
+    text = json.dumps(doc)
+    assert "NaN" not in text and doc["overall"]["auroc"] is None and doc["overall"]["fully_right_rate"] == 0.0
+    for v in doc["overall"].values():
+        assert not (isinstance(v, float) and math.isnan(v))
+    paths = write_report(report, tmp_path / "out")
+    assert [p.name for p in paths] == ["report.json", "report.md", "reliability.svg"]
+    svg = (tmp_path / "out" / "reliability.svg").read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and svg.count("<rect") == 2  # the frame and the one non-empty bin
+    assert "`c1`" in (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
