@@ -133,13 +133,15 @@ class QuestionScore:
     id: str
     fully_right: bool
     expected_verified: list[str]
+    """Expected provisions the answer cites and the graph verified for the date (or, for one the label expects
+    although it was repealed before the date, reported as repealed)."""
     missing: list[str]
     unexpected: list[str]
     """Provisions the answer cites that the label neither expects nor expects flagged."""
     flags_raised: list[str]
     flags_missed: list[str]
     wrong_flags: list[str]
-    """Expected provisions that the answer flags (a correct citation reported as bad)."""
+    """Expected provisions the answer cites but that were reported not found, not in force, unchecked..."""
     cited: int
     """Distinct provisions the answer cites."""
     claims_kept: int
@@ -174,6 +176,7 @@ def score_answer(q: LabelledQuestion, result: AskResult, latency_ms: float | Non
     verified: set[Provision] = set()
     cited: set[Provision] = set()
     flagged: set[Provision] = set()
+    bad_status: set[Provision] = set()
     for c in result.citations:
         if not (c.act and c.section):
             continue
@@ -182,8 +185,12 @@ def score_answer(q: LabelledQuestion, result: AskResult, latency_ms: float | Non
             flagged.add(p)
         if c.where == "answer":
             cited.add(p)
-            if c.status is CitationStatus.VERIFIED:
+            # A provision the label expects although it was repealed before the date (the IPC side of
+            # "how did theft change under the BNS?") is rightly cited and rightly reported as repealed.
+            if c.status in (CitationStatus.VERIFIED, CitationStatus.REPEALED):
                 verified.add(p)
+            else:
+                bad_status.add(p)
     for w in result.warnings:
         m = _WARNED.match(w)
         if m and _BAD.search(w):
@@ -198,7 +205,7 @@ def score_answer(q: LabelledQuestion, result: AskResult, latency_ms: float | Non
         id=q.id, fully_right=not missing and not flags_missed,
         expected_verified=_names(expected & verified), missing=_names(missing),
         unexpected=_names(cited - expected - want_flags), flags_raised=_names(want_flags & flagged),
-        flags_missed=_names(flags_missed), wrong_flags=_names(expected & flagged - verified), cited=len(cited),
+        flags_missed=_names(flags_missed), wrong_flags=_names(expected & bad_status - verified), cited=len(cited),
         claims_kept=len(kept), unsupported_claims=sum(c.verdict in bad for c in kept),
         removed_claims=sum(not c.kept for c in result.claims), confidence=float(result.confidence.score),
         confidence_label=str(result.confidence.label.value),

@@ -122,6 +122,17 @@ def test_fully_right_needs_every_expected_provision_verified_and_every_expected_
     assert not s.fully_right and s.missing == ["BNS 318"] and s.wrong_flags == ["BNS 318"]
 
 
+def test_an_expected_provision_repealed_before_the_date_counts_when_cited_and_reported_repealed() -> None:
+    compare = LabelledQuestion("t1", "How did the punishment for theft change under the BNS?", "2025-03-01",
+                               expect_cited=(("BNS", "303"), ("IPC", "379")))
+    s = score_answer(compare, result([cit("BNS", "303(2)", CitationStatus.VERIFIED),
+                                      cit("IPC", "379", CitationStatus.REPEALED)]))
+    assert s.fully_right and s.expected_verified == ["BNS 303", "IPC 379"] and s.wrong_flags == []
+    s = score_answer(compare, result([cit("BNS", "303(2)", CitationStatus.VERIFIED),
+                                      cit("IPC", "379", CitationStatus.REPEALED, "question")]))
+    assert not s.fully_right and s.missing == ["IPC 379"]  # named in the question is not cited in the answer
+
+
 def test_a_warning_flags_only_the_provision_it_starts_with() -> None:
     warned = ["IPC s.420 was repealed with effect from 2024-07-01 by BNS s.358; for facts on 2025-02-01 cite "
               "BNS s.318(4)"]

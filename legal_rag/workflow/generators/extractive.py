@@ -161,6 +161,40 @@ def is_illustration(sentence: str) -> bool:
     return len(_ILLUSTRATION.findall(sentence)) >= 2
 
 
+_HEADING_PREFIX = re.compile(r"^\S+\s+s\.\s*\S+\s+")
+"""The "BNS s.303(2) " a chunk heading starts with."""
+_LEAD_IN = re.compile(  # "Whoever,--", "the following, namely:"; not "... or with both:" before a proviso
+    r"(?:(?:-|\u2014|\u2013)|(?:namely|following|as follows|that is to say|to wit|includes?|means)\W*:|,)\W*$")
+_PARTY = re.compile(  # "A is punishable", "(b) A has committed", "Z dies": a party of an illustration, not "A person"
+    r"^(?:\(\w{1,4}\)\s*)?(?:[B-Z]\s+[a-z]|A\s+(?:is|has|was|had|and|being|commits|cheats|intending|knowing|"
+    r"having|in|by|at|thereby|therefore|may|shall|did|does)\b|A,)")
+
+
+def stands_alone(sentence: str) -> bool:
+    """Can the sentence be quoted by itself? Not an illustration ("A has committed the offence defined in
+    this section." says nothing without the facts before it), not a lead-in that ends in a dash or colon
+    ("Whoever,--"), not a clause that starts in the middle of a sentence."""
+    s = sentence.strip().strip('"\u201c\u201d')
+    return bool(s) and not (is_illustration(s) or _PARTY.match(s) or _LEAD_IN.search(s) or s[0].islower())
+
+
+def quotable(sentences: Sequence[str]) -> list[str]:
+    """The sentences that stand alone; all of them when none does (a provision that is only a list still
+    shows what it is)."""
+    alone = [s for s in sentences if stands_alone(s)]
+    return alone or list(sentences)
+
+
+def _quotable_in(passages: Sequence[Passage]) -> list[tuple[Passage, str]]:
+    """The distinct sentences of a provision's passages, in order, that can be quoted (see ``quotable``)."""
+    pairs: dict[str, Passage] = {}
+    for p in passages:
+        for s in sentences_of(p.text):
+            pairs.setdefault(s, p)
+    keep = set(quotable(list(pairs)))
+    return [(p, s) for s, p in pairs.items() if s in keep]
+
+
 def sentences_of(text: str) -> list[str]:
     """Sentences of statute text, verbatim (whitespace as in the source)."""
     return [s.strip() for s in _SENT.split(text) if len(s.split()) >= 4]
@@ -213,14 +247,19 @@ class ExtractiveGenerator:
 
         def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]]) -> float:
             rank, (_, ps) = item
-            head = len(q & content_stems(ps[0].heading)) / (len(q) or 1)
+            heading = content_stems(_HEADING_PREFIX.sub("", ps[0].heading))
+            # Recall and precision of the heading: "Theft" names the subject of "punishment for theft" exactly;
+            # "Punishment for intentionally running vessel aground ... to commit theft" mentions it in passing.
+            head = 0.5 * len(q & heading) / (len(q) or 1) + 0.5 * len(q & heading) / (len(heading) or 1)
             best = 0.0
-            for p in ps:
-                for s in sentences_of(p.text):
-                    stems = content_stems(s)
-                    hit = len(q & stems)
-                    # recall of the question, plus precision: a short rule beats a long one mentioning the same words
-                    best = max(best, hit / (len(q) or 1) + 0.5 * hit / (len(stems) or 1))
+            for _, s in _quotable_in(ps):
+                stems = content_stems(s)
+                hit = len(q & stems)
+                # A sentence is read under its heading: BNS 109(1) never says "attempt" or "murder" ("whoever
+                # does any act with such intention ... shall be punished"), its heading "Attempt to murder" does.
+                # Recall of the question by both, plus precision: a short rule beats a long one.
+                read = len(q & (stems | heading))
+                best = max(best, read / (len(q) or 1) + 0.5 * hit / (len(stems) or 1))
             return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1)
 
         ranked = [g for _, g in sorted(enumerate(rest), key=fit, reverse=True)]
@@ -232,18 +271,11 @@ class ExtractiveGenerator:
         """The ``n`` sentences of a provision that share most with the question, in statute order.
         A provision named in the question is quoted from its start (the lookup wants its text)."""
         cands: list[tuple[float, int, Passage, str]] = []
-        order = 0
-        seen: set[str] = set()
-        for p in passages:
-            for s in sentences_of(p.text):
-                if s in seen:
-                    continue
-                seen.add(s)
-                overlap = len(q & content_stems(s)) / (len(q) or 1)
-                if is_illustration(s):
-                    overlap -= 0.6  # an example, not the rule: quoted only when nothing else matches
-                cands.append((overlap + (0.5 if pinned and order == 0 else 0.0), order, p, s))
-                order += 1
+        for order, (p, s) in enumerate(_quotable_in(passages)):
+            overlap = len(q & content_stems(s)) / (len(q) or 1)
+            if is_illustration(s):
+                overlap -= 0.6  # an example, not the rule: quoted only when nothing else matches
+            cands.append((overlap + (0.5 if pinned and order == 0 else 0.0), order, p, s))
         if not cands:
             return []
         best = sorted(cands, key=lambda c: (-c[0], c[1]))[:n]

@@ -1,0 +1,96 @@
+"""Which provision and which sentences the offline generator quotes, on real BNS text: a sentence is read
+under its heading, a heading that names the subject exactly beats one that mentions it in passing, and
+only sentences that stand on their own are quoted."""
+
+from __future__ import annotations
+
+import pytest
+
+from legal_rag.workflow.generators.extractive import ExtractiveGenerator, quotable, stands_alone
+from legal_rag.workflow.types import Complexity, Passage
+
+TITLES = {"BNS": "The Bharatiya Nyaya Sanhita, 2023", "ITA": "The Information Technology Act, 2000"}
+
+BNS_103_1 = (
+    "(1) Whoever commits murder shall be punished with death or imprisonment for life, and shall also be liable "
+    "to fine."
+)
+BNS_109_1 = (
+    "(1) Whoever does any act with such intention or knowledge, and under such circumstances that, if he by that "
+    "act caused death, he would be guilty of murder, shall be punished with imprisonment of either description "
+    "for a term which may extend to ten years, and shall also be liable to fine; and if hurt is caused to any "
+    "person by such act, the offender shall be liable either to imprisonment for life, or to such punishment as "
+    "is hereinbefore mentioned."
+)
+BNS_109_ILL = "A has committed the offence defined in this section."
+BNS_303_2 = (
+    "(2) Whoever commits theft shall be punished with imprisonment of either description for a term which may "
+    "extend to three years, or with fine, or with both and in case of second or subsequent conviction of any "
+    "person under this section, he shall be punished with rigorous imprisonment for a term which shall not be "
+    "less than one year but which may extend to five years and with fine:"
+)
+BNS_328 = (
+    "Whoever intentionally runs any vessel aground or ashore, intending to commit theft of any property contained "
+    "therein or to dishonestly misappropriate any such property, or with intent that such theft or "
+    "misappropriation of property may be committed, shall be punished with imprisonment of either description "
+    "for a term which may extend to ten years, and shall also be liable to fine."
+)
+ITA_66C = (
+    "Whoever, fraudulently or dishonestly make use of the electronic signature, password or any other unique "
+    "identification feature of any other person, shall be punished with imprisonment of either description for "
+    "a term which may extend to three years and shall also be liable to fine which may extend to rupees one lakh."
+)
+
+
+def passage(cid: str, heading: str, text: str, relevance: float) -> Passage:
+    act, section, *_ = cid.split(":")
+    return Passage(cid, act, section, heading, text, "in_force", relevance=relevance)
+
+
+def cited(question: str, passages: list[Passage]) -> list[str]:
+    gen = ExtractiveGenerator(TITLES).generate(
+        question, passages, as_of="2025-03-01", complexity=Complexity.SIMPLE
+    )
+    return [s.chunk_ids[0] for s in gen.sentences]
+
+
+def test_a_sentence_is_read_under_its_heading() -> None:
+    # BNS 109(1) never says "attempt"; its heading does. Retrieval ranked 109 first through an illustration.
+    got = cited("What is the punishment for attempt to murder?", [
+        passage("BNS:109:2:1", "BNS s.109(2) Attempt to murder", BNS_109_ILL, 0.56),
+        passage("BNS:109:1:0", "BNS s.109(1) Attempt to murder", BNS_109_1, 0.56),
+        passage("BNS:103:1:0", "BNS s.103(1) Punishment for murder", BNS_103_1, 0.73),
+    ])  # fmt: skip
+    assert got[0] == "BNS:109:1:0" and "BNS:109:2:1" not in got
+
+
+def test_a_heading_that_names_the_subject_beats_one_that_mentions_it() -> None:
+    got = cited("What is the punishment for theft?", [
+        passage("BNS:303:2:0", "BNS s.303(2) Theft", BNS_303_2, 0.726),
+        passage("BNS:328:-:0", "BNS s.328 Punishment for intentionally running vessel aground or ashore with intent "
+                "to commit theft, etc", BNS_328, 0.583),
+        passage("ITA:66C:-:0", "ITA s.66C Punishment for identity theft", ITA_66C, 0.718),
+    ])  # fmt: skip
+    assert got[0] == "BNS:303:2:0"
+
+
+@pytest.mark.parametrize(("sentence", "alone"), [
+    (BNS_109_ILL, False),
+    ("A is punishable under this section.", False),
+    ("(a) A cheats by pretending to be a certain rich banker of the same name.", False),
+    ("Z dies in consequence.", False),
+    ("Whoever, being a public servant,--", False),
+    ("In this Sanhita, unless the context otherwise requires,\u2014", False),
+    ("the following, namely:", False),
+    ("and the offender shall also be liable to fine.", False),
+    (BNS_303_2, True),  # a colon before a proviso ends a complete rule
+    ("A person is said to cheat by personation if he cheats by pretending to be some other person.", True),
+    (BNS_103_1, True),
+])  # fmt: skip
+def test_only_sentences_that_stand_alone_are_quotable(sentence: str, alone: bool) -> None:
+    assert stands_alone(sentence) is alone
+
+
+def test_a_provision_with_no_standalone_sentence_still_shows_what_it_is() -> None:
+    assert quotable(["Whoever, being a public servant,--"]) == ["Whoever, being a public servant,--"]
+    assert quotable([BNS_109_ILL, BNS_109_1]) == [BNS_109_1]
