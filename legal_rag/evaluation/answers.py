@@ -150,6 +150,8 @@ class QuestionScore:
     removed_claims: int
     confidence: float
     confidence_label: str
+    factors: dict[str, float]
+    """The confidence factors' values (``benchmarks/fit_confidence.py`` refits the weights from them)."""
     latency_ms: float
     input_tokens: int
     output_tokens: int
@@ -209,6 +211,7 @@ def score_answer(q: LabelledQuestion, result: AskResult, latency_ms: float | Non
         claims_kept=len(kept), unsupported_claims=sum(c.verdict in bad for c in kept),
         removed_claims=sum(not c.kept for c in result.claims), confidence=float(result.confidence.score),
         confidence_label=str(result.confidence.label.value),
+        factors={f.name: f.value for f in result.confidence.factors},
         latency_ms=round(latency_ms if latency_ms is not None else result.timings_ms.get("total", 0.0), 1),
         input_tokens=result.usage.input_tokens, output_tokens=result.usage.output_tokens,
         cost_usd=result.usage.cost_usd, complexity=q.complexity, answered_complexity=str(result.complexity.value),

@@ -8,10 +8,12 @@ from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
+from graph_schema.model import main_section
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.context import WorkflowContext
+from legal_rag.workflow.coverage import Coverage, question_coverage
 from legal_rag.workflow.generators.extractive import content_stems
 from legal_rag.workflow.results import (
     Claim,
@@ -23,6 +25,7 @@ from legal_rag.workflow.results import (
     VerificationSummary,
 )
 from legal_rag.workflow.state import WorkflowState
+from legal_rag.workflow.transition import savings_for
 from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Verdict
 from verification.model import CitationCheck, CitationStatus, Label, QuoteStatus
 
@@ -92,6 +95,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     passages = _with_siblings(ctx, [to_passage(r) for r in found], top=SECTIONS_EXPANDED)
     if state["classification"].complexity is Complexity.ANALYTICAL:
         passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
+    passages = _with_savings(ctx, passages, state["question"], state["as_of"])
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
     return {"passages": passages, "retrieval_round": rnd}
@@ -121,6 +125,19 @@ def _with_counterparts(ctx: WorkflowContext, passages: list[Passage], question: 
             if c.id not in have:
                 have.add(c.id)
                 out.append(_passage(c, score=p.score, pinned="counterpart", relevance=p.relevance))
+    return out
+
+
+def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, as_of: str) -> list[Passage]:
+    """A matter pending across 2024-07-01 is governed by the new code's repeal-and-savings provision (BNSS 531,
+    BNS 358, BSA 170) as well as the substantive one: bring it in, pinned so that it is quoted."""
+    have = {p.chunk_id for p in passages}
+    out = list(passages)
+    for act, section in savings_for(question, as_of):
+        for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]:
+            if c.id not in have:
+                have.add(c.id)
+                out.append(_passage(c, score=float("inf"), pinned="savings", relevance=1.0))
     return out
 
 
@@ -343,31 +360,37 @@ def _source(n: int, chunk_id: str, p: Passage | None) -> Source:
     return Source(n=n, chunk_id=chunk_id, act=p.act, section=p.section, heading=p.heading, status=p.status)
 
 
-RECENCY = {CitationStatus.VERIFIED: 1.0, CitationStatus.UNCHECKED: 0.5, CitationStatus.UNRESOLVED: 0.5}
-"""source_recency per cited provision; every other status (repealed, omitted, not yet in force) is 0."""
-
-
 def score_confidence(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
-    return {"confidence": _confidence(state, state.get("kept", []))}
+    kept = [c for c in state.get("kept", []) if not c.insufficient]
+    cover = _coverage(state, kept, runtime.context)
+    out: WorkflowState = {"confidence": _confidence(state, kept, cover)}
+    if kept and cover.share < conf.ADDRESSED:
+        out["warnings"] = [
+            "The quoted provisions may not answer this question: they do not mention "
+            + ", ".join(f'"{w}"' for w in cover.missing) + ". Check whether another provision governs it."
+        ]
+    return out
 
 
-def _confidence(state: WorkflowState, kept: Sequence[Claim]) -> Confidence:
+def _coverage(state: WorkflowState, kept: Sequence[Claim], ctx: WorkflowContext) -> Coverage:
+    """The question's subject words in the kept claims and the headings of the provisions they quote."""
+    by_id = {p.chunk_id: p for p in state.get("passages", [])}
+    headings = [by_id[cid].heading for c in kept for cid in c.chunk_ids if cid in by_id]
+    terms = getattr(ctx.retriever, "terms", None)
+    return question_coverage(state["question"], [c.text for c in kept] + headings, terms)
+
+
+def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | None = None) -> Confidence:
     kept = [c for c in kept if not c.insufficient]
     provisions = [cit for c in kept for cit in c.citations if cit.label is Label.PROVISION]
     return conf.score(
+        question=state["question"], as_of=state["as_of"], complexity=state["classification"].complexity,
+        names_provision=any(c.label is Label.PROVISION for c in state.get("question_checks", [])),
+        coverage=cover.share if cover is not None and kept else 0.0,
         relevances=[c.relevance for c in kept],
+        cited=len({(p.act, main_section(p.section or "")) for p in provisions}),
         citation_statuses=[p.status for p in provisions],
-        authorities=["statute" for _ in kept],  # every indexed chunk is statute text
-        agreements=[c.agreement for c in kept],
-        recencies=[RECENCY.get(p.status, 0.0) for p in provisions],
-        specificity=_specificity(state),
-    )
-
-
-def _specificity(state: WorkflowState) -> float:
-    if any(c.label is Label.PROVISION for c in state.get("question_checks", [])):
-        return 1.0
-    return min(1.0, len(content_stems(state["question"])) / 10)
+    )  # fmt: skip
 
 
 def finalise(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:

@@ -290,8 +290,9 @@ class ExtractiveGenerator:
         return f"Section {p.section}{sub} of the {title}"
 
 
-LEADING = ("cited", "successor", "predecessor")
-"""Provisions named in the question, and what replaced them or what they replaced: quoted first.
+LEADING = ("cited", "successor", "predecessor", "savings")
+"""Provisions named in the question, what replaced them or what they replaced, and the repeal-and-savings
+provision of a matter pending across 2024-07-01: quoted first.
 ("counterpart", the other side of the 2024 replacement added for ANALYTICAL questions, competes
 with the rest on how well it covers the question.)"""
 
