@@ -22,6 +22,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from graph_schema.errors import LegalRagError
 from graph_schema.model import main_section
 from legal_rag.workflow.results import AskResult
 from legal_rag.workflow.types import Verdict
@@ -122,7 +123,7 @@ def _provisions(value: Any, key: str, where: str, resolve: Callable[[str], str])
             raise ValueError(f"{where}: {key!r} entries must be [act, section] string pairs, got {item!r}")
         try:
             act = resolve(item[0].strip())
-        except LookupError as exc:
+        except (LookupError, LegalRagError) as exc:
             raise ValueError(f"{where}: {key!r}: unknown Act {item[0]!r}") from exc
         out.append((act, main_section(item[1].strip().upper())))
     return tuple(dict.fromkeys(out))
