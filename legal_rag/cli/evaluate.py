@@ -109,20 +109,18 @@ def eval_answers_cmd(
 
 def _print_answers(report: Any) -> None:
     """Metrics as rows, groups (all, each split, each complexity) as columns: fits a terminal."""
-    metrics = ("questions", "fully_right_rate", "citation_recall", "citation_precision", "flag_accuracy",
-               "unsupported_claim_rate", "mean_confidence", "ece", "auroc", "latency_ms_p50", "latency_ms_p95")
+    from legal_rag.evaluation.answers import METRICS
+
     groups = {"all": report.overall, **dict(report.by_split.items()),
               **{k.lower(): v for k, v in report.by_complexity.items()}}
     table = Table(title=f"answers ({report.generator})")
     table.add_column("metric")
     for g in groups:
         table.add_column(g, justify="right")
-    for m in metrics:
+    for m in METRICS:
         table.add_row(m.replace("_", " "), *("-" if row.get(m) is None else f"{row[m]:.3f}"
                                              if isinstance(row[m], float) else str(row[m]) for row in groups.values()))
     out.print(table)
     for s in report.questions:
         if not s.fully_right:
-            what = "; ".join(x for x in (f"missing {', '.join(s.missing)}" if s.missing else "",
-                                         f"flag missed {', '.join(s.flags_missed)}" if s.flags_missed else "") if x)
-            out.print(f"{s.id}: {what} (confidence {s.confidence:.2f})", markup=False)
+            out.print(f"{s.id}: {s.misses()} (confidence {s.confidence:.2f})", markup=False)

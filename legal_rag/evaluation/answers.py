@@ -30,6 +30,7 @@ from verification.model import CitationStatus
 
 __all__ = [
     "AnswerReport",
+    "METRICS",
     "LabelledQuestion",
     "QuestionScore",
     "auroc",
@@ -163,6 +164,13 @@ class QuestionScore:
     split: str | None
 
 
+    def misses(self) -> str:
+        """What kept the answer from being fully right: "missing BNS 303; flag missed IPC 420"."""
+        parts = [f"missing {', '.join(self.missing)}" if self.missing else "",
+                 f"flag missed {', '.join(self.flags_missed)}" if self.flags_missed else ""]
+        return "; ".join(p for p in parts if p)
+
+
 def _key(act: str, section: str) -> str:
     return f"{act} {section}"
 
@@ -174,7 +182,7 @@ _WARNED = re.compile(r"([A-Z][A-Z0-9]{1,14})\s+s\.\s*(\d+[A-Z]{0,3})\b")
 _BAD = re.compile(r"\b(repealed|omitted|not (?:yet )?in force|does not exist|not found)\b")
 
 
-def score_answer(q: LabelledQuestion, result: AskResult, latency_ms: float | None = None) -> QuestionScore:
+def score_answer(q: LabelledQuestion, result: AskResult) -> QuestionScore:
     """Compare one ``AskResult`` with its label."""
     verified: set[Provision] = set()
     cited: set[Provision] = set()
@@ -213,7 +221,7 @@ def score_answer(q: LabelledQuestion, result: AskResult, latency_ms: float | Non
         removed_claims=sum(not c.kept for c in result.claims), confidence=float(result.confidence.score),
         confidence_label=str(result.confidence.label.value),
         factors={f.name: f.value for f in result.confidence.factors},
-        latency_ms=round(latency_ms if latency_ms is not None else result.timings_ms.get("total", 0.0), 1),
+        latency_ms=round(result.timings_ms.get("total", 0.0), 1),
         input_tokens=result.usage.input_tokens, output_tokens=result.usage.output_tokens,
         cost_usd=result.usage.cost_usd, complexity=q.complexity, answered_complexity=str(result.complexity.value),
         phrasing=q.phrasing, split=q.split,
@@ -381,13 +389,14 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-_COLUMNS = ("questions", "fully_right_rate", "citation_recall", "citation_precision", "flag_accuracy",
-            "unsupported_claim_rate", "mean_confidence", "ece", "auroc", "latency_ms_p50", "latency_ms_p95")
+METRICS = ("questions", "fully_right_rate", "citation_recall", "citation_precision", "flag_accuracy",
+           "unsupported_claim_rate", "mean_confidence", "ece", "auroc", "latency_ms_p50", "latency_ms_p95")
+"""The summary metrics a report shows per group (the CLI's table and ``report.md``)."""
 
 
 def _table(rows: dict[str, dict[str, Any]]) -> list[str]:
-    lines = ["| group | " + " | ".join(_COLUMNS) + " |", "|---" * (len(_COLUMNS) + 1) + "|"]
-    lines += [f"| {k} | " + " | ".join(_fmt(v.get(c)) for c in _COLUMNS) + " |" for k, v in rows.items()]
+    lines = ["| group | " + " | ".join(METRICS) + " |", "|---" * (len(METRICS) + 1) + "|"]
+    lines += [f"| {k} | " + " | ".join(_fmt(v.get(c)) for c in METRICS) + " |" for k, v in rows.items()]
     return lines
 
 
@@ -404,10 +413,8 @@ def _markdown(report: AnswerReport, doc: dict[str, Any]) -> str:
     wrong = [s for s in report.questions if not s.fully_right]
     lines += ["", f"## Not fully right ({len(wrong)})", ""]
     for s in wrong:
-        parts = [f"missing {', '.join(s.missing)}" if s.missing else "",
-                 f"flag missed {', '.join(s.flags_missed)}" if s.flags_missed else ""]
         lines.append(f"- `{s.id}` ({s.complexity or '?'}, {s.split or '-'}, confidence {s.confidence:.2f}): "
-                     + "; ".join(p for p in parts if p))
+                     + s.misses())
     return "\n".join(lines) + "\n"
 
 

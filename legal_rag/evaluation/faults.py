@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from graph_schema.model import main_section
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Generator, Passage
 
@@ -45,8 +46,6 @@ FAULT_TYPES = (
 )
 CONTROL_TYPES = ("untouched", "restated")
 """Answers that must come through: unchanged, and one sentence restated correctly in plain words."""
-
-CUTOVER = "2024-07-01"
 
 # The extractive generator's sentence: Section 303(2) of the Bharatiya Nyaya Sanhita, 2023 provides: "..."
 QUOTED = re.compile(r'^Section (?P<sec>\S+) of the (?P<title>.+?) provides: "(?P<quote>.+)"$', re.DOTALL)

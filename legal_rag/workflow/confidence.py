@@ -34,6 +34,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from legal_rag.workflow.results import Confidence, ConfidenceFactor, ConfidenceLabel
 from legal_rag.workflow.types import Complexity
 from verification.model import CitationStatus
@@ -64,7 +65,6 @@ LOW_WARNING = (
 )
 COMPLEXITY = {Complexity.SIMPLE: 0.0, Complexity.STANDARD: 1 / 3, Complexity.COMPLEX: 2 / 3, Complexity.ANALYTICAL: 1.0}
 _COMPARISON = re.compile(r"\b(compar\w*|differ\w*|distinguish\w*|vs\.?|versus|between)\b", re.IGNORECASE)
-CUTOVER = "2024-07-01"
 
 
 def label_for(score: float) -> ConfidenceLabel:

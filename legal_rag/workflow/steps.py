@@ -4,7 +4,7 @@ collaborator) and returns the state keys it sets."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from langgraph.runtime import Runtime
 
@@ -118,42 +118,44 @@ def _with_counterparts(ctx: WorkflowContext, passages: list[Passage], question: 
         if key not in best or hit > best[key][0]:
             best[key] = (hit, p)
     chosen = [p for _, p in sorted(best.values(), key=lambda hp: -hp[0])[:top]]
-    out = list(passages)
-    have = {p.chunk_id for p in passages}
-    for p in chosen:
-        for _, c in ctx.retriever.counterparts(p.act, p.section):
-            if c.id not in have:
-                have.add(c.id)
-                out.append(_passage(c, score=p.score, pinned="counterpart", relevance=p.relevance))
-    return out
+    return _with_chunks(passages, (
+        (c, p.score, "counterpart", p.relevance)
+        for p in chosen for _, c in ctx.retriever.counterparts(p.act, p.section)
+    ))  # fmt: skip
 
 
 def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, as_of: str) -> list[Passage]:
     """A matter pending across 2024-07-01 is governed by the new code's repeal-and-savings provision (BNSS 531,
     BNS 358, BSA 170) as well as the substantive one: bring it in, pinned so that it is quoted."""
-    have = {p.chunk_id for p in passages}
-    out = list(passages)
-    for act, section in savings_for(question, as_of):
-        for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]:
-            if c.id not in have:
-                have.add(c.id)
-                out.append(_passage(c, score=float("inf"), pinned="savings", relevance=1.0))
-    return out
+    return _with_chunks(passages, (
+        (c, float("inf"), "savings", 1.0)
+        for act, section in savings_for(question, as_of) for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
+    ))  # fmt: skip
 
 
 def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> list[Passage]:
     """The top sections whole: retrieval shows a section by its best chunk, but "punishment for
     extortion" matches 308(1) (the definition) while the answer is in 308(2). Siblings inherit the
     relevance and pinning of the chunk that brought them."""
-    out = list(passages)
-    have = {p.chunk_id for p in passages}
     sections = _first_per_section(passages)
     pinned = [p for p in sections if p.pinned]
-    for p in pinned + [s for s in sections if not s.pinned][:top]:
-        for c in ctx.retriever.section_chunks(p.act, p.section)[:SIBLINGS]:
-            if c.id not in have:
-                have.add(c.id)
-                out.append(_passage(c, score=p.score, pinned=p.pinned, relevance=p.relevance))
+    return _with_chunks(passages, (
+        (c, p.score, p.pinned, p.relevance)
+        for p in pinned + [s for s in sections if not s.pinned][:top]
+        for c in ctx.retriever.section_chunks(p.act, p.section)[:SIBLINGS]
+    ))  # fmt: skip
+
+
+def _with_chunks(
+    passages: list[Passage], additions: Iterable[tuple[Chunk, float, str | None, float]]
+) -> list[Passage]:
+    """``passages`` plus each added ``(chunk, score, pinned, relevance)`` whose chunk is not there yet."""
+    out = list(passages)
+    have = {p.chunk_id for p in passages}
+    for c, score, pinned, relevance in additions:
+        if c.id not in have:
+            have.add(c.id)
+            out.append(_passage(c, score=score, pinned=pinned, relevance=relevance))
     return out
 
 

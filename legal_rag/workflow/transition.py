@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-CUTOVER = "2024-07-01"
+from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 
 SAVINGS = {"procedure": ("BNSS", "531"), "offence": ("BNS", "358"), "evidence": ("BSA", "170")}
 
