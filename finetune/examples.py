@@ -173,14 +173,20 @@ class Maker:
 
     # -- categories ------------------------------------------------------------------------------
 
-    def correct(self, target: Chunk, rng: random.Random) -> Example | None:
+    def _quoted(self, target: Chunk, rng: random.Random) -> tuple[str, str, str] | None:
+        """(date, question about ``target``, the answer quoting it); None when ``target`` has no date on
+        which it applies or no sentence to quote."""
         as_of = self._as_of(target, rng)
         if as_of is None:
             return None
         q = self._about(target, rng)
         chosen = self._quote(q, target, as_of)
-        if chosen is None:
+        return None if chosen is None else (as_of, q, chosen)
+
+    def correct(self, target: Chunk, rng: random.Random) -> Example | None:
+        if (start := self._quoted(target, rng)) is None:
             return None
+        as_of, q, chosen = start
         rejected, how = _misquote(chosen, target.text, rng)
         if rejected is None:
             return None
@@ -260,13 +266,9 @@ class Maker:
                        "after" if after else "before")
 
     def misattributed(self, target: Chunk, rng: random.Random) -> Example | None:
-        as_of = self._as_of(target, rng)
-        if as_of is None:
+        if (start := self._quoted(target, rng)) is None:
             return None
-        q = self._about(target, rng)
-        chosen = self._quote(q, target, as_of)
-        if chosen is None:
-            return None
+        as_of, q, chosen = start
         right = self.view.cite(target.act, label_of(target))
         if right not in chosen:
             return None

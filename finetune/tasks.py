@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from finetune.build import BuildConfig, build_dataset
-from graph_schema.errors import LegalRagError, RetryableError
+from graph_schema.errors import LegalRagError
 from graph_schema.store import GraphStore
-from ingestion.tasks import JobTracker, job_failed, job_progress
+from ingestion.tasks import RETRYING_TASK, JobTracker, job_failed, job_progress
 
 FINETUNE_BUILD_TASK = "finetune.build"
 PROGRESS_EVERY_S = 2.0
@@ -26,16 +26,7 @@ def register(app: Any, open_store: Callable[[], GraphStore], corpus_dir: Path | 
              tracker: JobTracker | None = None) -> Any:
     """Register ``finetune.build`` on ``app`` and return it."""
 
-    @app.task(  # type: ignore[misc]
-        name=FINETUNE_BUILD_TASK,
-        bind=True,
-        acks_late=True,
-        autoretry_for=(RetryableError,),
-        retry_backoff=2,
-        retry_backoff_max=60,
-        retry_jitter=True,
-        max_retries=5,
-    )
+    @app.task(name=FINETUNE_BUILD_TASK, **RETRYING_TASK)  # type: ignore[untyped-decorator]
     def build_task(self: Any, out: str, n: int = 1000, seed: int = 7, eval_fraction: float = 0.1) -> dict[str, Any]:
         from verification import Verifier
 

@@ -19,6 +19,16 @@ from graph_schema.store import GraphStore
 from ingestion.pipeline import ingest
 
 INGEST_TASK = "legal_rag.ingest"
+RETRYING_TASK: dict[str, Any] = {
+    "bind": True,
+    "acks_late": True,  # a worker killed mid-job leaves the message for the next worker
+    "autoretry_for": (RetryableError,),  # only transient faults (graph down); bad input fails at once
+    "retry_backoff": 2,
+    "retry_backoff_max": 60,
+    "retry_jitter": True,
+    "max_retries": 5,
+}
+"""Celery options shared by every job task (ingest, finetune build)."""
 
 
 Progress = Callable[[str, int, int], None]
@@ -79,16 +89,7 @@ def register(
         tracker: Told when the job starts, how far it is, and how it ended.
     """
 
-    @app.task(  # type: ignore[misc]
-        name=INGEST_TASK,
-        bind=True,
-        acks_late=True,
-        autoretry_for=(RetryableError,),
-        retry_backoff=2,
-        retry_backoff_max=60,
-        retry_jitter=True,
-        max_retries=5,
-    )
+    @app.task(name=INGEST_TASK, **RETRYING_TASK)  # type: ignore[untyped-decorator]
     def ingest_task(self: Any, paths: list[str], strict: bool = False) -> dict[str, Any]:
         job_id = str(self.request.id)
         progress = job_progress(self, tracker)
