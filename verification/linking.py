@@ -4,7 +4,9 @@ A provision belongs to the statute written right after it ("Section 302 IPC", "S
 Penal Code", "u/s 138 of the N.I. Act"), or, failing that, right before it ("IPC Section 302"). Provisions
 joined by "read with", "r/w", "and" or "," share the statute named at the end of the chain
 ("Section 302 read with Section 34 IPC": both are IPC). "the said Act" resolves to the last Act named
-before it, preferring one with the same head word ("the said Code" -> the last Code).
+before it, preferring one with the same head word ("the said Code" -> the last Code); "the Act" and "the Code"
+alone resolve to the last statute with that head word ("Section 142 of the Act" after "Section 138 of the
+Negotiable Instruments Act, 1881" is NI Act 142; "the Code" after "Cr.P.C." is the CrPC).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ _AFTER = re.compile(r"\s?(?:[,(]\s?)?(?:(?:of|OF|Of|under|in|to)\s+)?(?:(?:the|T
 _BEFORE = re.compile(r"\s?(?:,\s?)?")
 # Between two provisions of one chain: "read with", "r/w", "and", ",", "/".
 _CHAIN = re.compile(r"\s?,?\s?(?:(?:each\s+)?(?:read\s+with|r\s?/\s?w|R/W|and|or|&|/|along\s+with|with)\s?)?")
+_BARE_REFERENCE = re.compile(r"(?:the|The|THE)\s")  # "the Act" and not "said Act": see ``statutes.find_said``
 _BRACKET_TAIL = re.compile(r"\s*\([^()]*\)\s*$")
 _YEAR_TAIL = re.compile(r"[\s,.]*(?:of\s*)?\(?\d{4}\)?\s*$")
 _SPACED_INITIALS = re.compile(r"(?<=\.)\s+(?=[A-Z][a-z]?\.)")
@@ -65,7 +68,9 @@ def build_citations(text: str, cands: list[Candidate], resolve_act: ActResolve) 
             continue
         if c.said:
             head = re.findall(r"[a-z]+", (c.name or "").lower())[-1:]
-            j = last_by_head.get(head[0], last) if head else last
+            # "the said Act" falls back to the last statute of any kind; a bare "the Code" means a Code.
+            fallback = None if _BARE_REFERENCE.match(c.name or "") else last
+            j = last_by_head.get(head[0], fallback) if head else fallback
             if j is not None:
                 antecedent[i] = j
             acts.append(acts[j] if j is not None else None)

@@ -10,6 +10,9 @@ span; brackets around a citation that follows a name belong to it ("Bhagat Ram v
 SC 621)", "Sarla Verma's case (2009 (6) SCC 1)"); a case number written with the name belongs to it
 ("Mantoon Kumar vs. State, Crl. Appeal No. 174/2005", "CC No. 2264/12 Axis Bank Ltd. Vs Sunil Dutt
 Shukla"); a leading "The" and a trailing "(supra)" are outside; honorifics ("Smt.", "M/s.") are inside.
+The corpus labels whole words, so brackets, quotes and list numbers glued to the first or last word are
+inside ("3.State of Haryana Vs. Bhajan Lal", "Union of India and Ors.)"). A place or office after a comma
+closes a party's name ("Presiding Officer, Labour Court, Assam"); two cases in a list are two spans.
 """
 
 from __future__ import annotations
@@ -18,27 +21,38 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from verification.reporters import extend_chain, find_cores, normalise_citation
+from verification.reporters import (
+    extend_chain,
+    find_cores,
+    find_loose_cores,
+    is_footnote,
+    normalise_citation,
+    report_headers,
+)
 from verification.words import words_before
 
 _SP = r"[ \t\u00a0]"
 # "v." between two parties. Look-behinds are checked in Python (``_versus``) so the regex can skip quickly
 # to a "v", "V" or "-".
 _VERSUS = re.compile(
-    r"(?:v\.?|vs\.?|Vs\.?|VS\.?|V\.|versus|Versus|VERSUS|v/s\.?|V/s\.?|V/S\.?|-vs-|-Vs-|Vrs\.?)(?=\s)"
+    # "Union of India v, Supriya Ghosh", "C.E.S.C. Ltd & Ors. V/s, Subhash Chandra Bose": a comma for the stop.
+    r"(?:v\.?|vs\.?|Vs\.?|VS\.?|V\.|versus|Versus|VERSUS|v/s\.?|V/s\.?|V/S\.?|-vs-|-Vs-|Vrs\.?)(?=\s|,[ \t][A-Z])"
     r"|(?:v|vs|Vs|VS)\.(?=[A-Z])"
     # "Satish Kumar Sharma-vs.-Union of India", "Syed Rafiq Ahmed -v.- Regional Transport Officer"
     r"|-(?:v|vs|Vs)\.?-(?=[A-Z\s])"
     # "Sunitha V Ramesh": a bare capital V between two words, not between initials ("K V Rao").
     r"|V(?=\s[A-Z][a-z])"
 )
-# "K. Ram Kumar and V. B. Saharya": after "and" a capital "V." is an initial.
-_NOT_VERSUS_BEFORE = re.compile(r"(?:\band|&|,)[ \t]$")
+# "K. Ram Kumar and V. B. Saharya": after "and" a capital "V." is an initial; so it is after another initial
+# or a title ("Sri T. V. Ramana", "Mr. V. K. K. Menon", "Justice V. R. Sen", "N. V. Philips").
+_NOT_VERSUS_BEFORE = re.compile(
+    r"(?:\band|&|,|(?<![\w.])[A-Z]\.|\b(?:Mr|Mrs|Ms|Miss|Dr|Shri|Sri|Smt|Sh|Kum|Justice|JUSTICE|SRI|SHRI)\.?)[ \t]$"
+)
 _CONNECTORS = frozenset(
     {"of", "and", "&", "@", "the", "for", "de", "da", "di", "du", "del", "van", "von", "der", "bin", "alias", "others",
      "another", "ors", "ors.", "anr", "anr.", "etc", "etc.", "through", "thr", "thr.", "OF", "AND", "THE", "FOR",
      "lrs", "lrs.", "-", "to", "And", "Of", "For", "ltd", "ltd.", "pvt", "pvt.", "co", "co.", "represented", "rep.",
-     "by", "its"}
+     "by", "its", "s/o", "S/o", "S/O", "d/o", "D/o", "w/o", "W/o", "r/o", "R/o"}
 )
 _TRAILING_DROP = frozenset({"of", "and", "&", "@", "the", "for", "through", "thr", "thr.", "OF", "AND", "THE", "FOR",
                             "de", "da", "van", "von", "alias", "-", "represented", "rep.", "by", "its", "to"})
@@ -65,6 +79,13 @@ _RIGHT_STOP = frozenset(
      "Page", "Pg.", "Decided", "Reported", "Held", "Also", "Where", "Wherein", "Which", "But", "No.", "No",
      "Nos.", "FIR", "Date", "Dated", "DOD", "PS", "Supreme"}
 )
+# Words after which a lower-case "the" stays inside a name: "Secretary to the Government", "Her Majesty the
+# Queen", "Hon'ble the Chief Justice".
+_JOINS_THE = frozenset(
+    {"of", "to", "for", "and", "&", "by", "in", "on", "through", "thr.", "under", "majesty", "hon'ble", "honble"}
+)
+# A person's title after a comma starts a new person, not more of a party's name: "State of Punjab, Mr. Sibal".
+_TITLES = frozenset({"Mr.", "Mr", "Mrs.", "Mrs", "Justice", "Ld.", "Mr.Justice"})
 # Footnote numbers after a name: "Fakira v. King Emperor (1)", "Commissioner of Excess Profits Tax(2)".
 _FOOTNOTE = re.compile(r"[ \t]?\(\d{1,2}\)(?![\w(])")
 # Words written with a full stop that is part of the word, not the end of the sentence.
@@ -77,23 +98,32 @@ _ABBREV = frozenset(
 )
 # A word of a party's name: capitalised, no digits ("Mys.L.J.315" is a citation, "No.680/2010" a case number).
 # A trailing number is a footnote mark ("Krishna Kumar Birla v. Rajendra Singh Lodha6"), kept with the name.
+# "Basavaiah(Dr.)" carries a glued title; "(dead)" and "(since deceased)" follow a party who died.
 _PARTY_TOKEN = re.compile(
-    r"^(?:[A-Z][A-Za-z'\u2019\-&.@/]*\d{0,3}|M/[sS]\.?|\([A-Z][A-Za-z.&'\u2019, \-]{0,38}\)|@|&|['\u2019]s)$"
+    r"^(?:[A-Z][A-Za-z'\u2019\-&.@/]*(?:\([A-Z][a-z]{0,4}\.?\))?\d{0,3}|M/[sS]\.?"
+    r"|\([A-Z][A-Za-z.&'\u2019, \-]{0,38}\)|\((?:since[ \t])?(?:dead|deceased)\)|@|&|['\u2019]s)$"
 )
+# A list number glued to a name's first word: "3.State of Haryana Vs. Bhajan Lal", "1)RAMZAN AND ANR. VS.".
+_GLUED_NUMBER = re.compile(r"^\d{1,3}[.)](?=[A-Z])")
 # Words, with a comma kept on the word before it ("Orissa,reported" -> "Orissa," "reported"), and short
 # bracketed groups as one word ("(Delhi Admin.)", "(P)").
 _TOKEN = re.compile(r"\([^()\n]{1,40}\)|[^\s,]+,?|,")
 _CITE_START = re.compile(r"[\(\[\{]?\s?(?:\d|A\.?\s?I\.?\s?R|I\.?\s?L\.?\s?R|JT\b|MANU/|\(AIR\)|\(S\)|[Rr]eported\b)")
 _OPEN_QUOTES = "\"'\u2018\u201c-("
 _ATTACH = re.compile(
-    rf"['\u2019\"\u201d]?{_SP}?(?:[,;:=]{{1,2}}|-{{1,2}}|\u2013)?{_SP}?"
+    rf"['\u2019\"\u201d]?\.?{_SP}?(?:[,;:=]{{1,2}}|-{{1,2}}|\u2013)?{_SP}?"
     rf"(?:\(?{_SP}?(?:reported|Reported){_SP}(?:in|at|as){_SP}?(?::{_SP})?)?"
 )
 _BRACKETS = re.compile(r"[\(\[\{]{1,2}[ \t]?")
+_PARALLEL_BRACKET = re.compile(r"[ \t]?[:;=][ \t]?[\(\[][ \t]?")
 _CLOSE = re.compile(r"[ \t]?([\)\]\}]{1,2})")
 # "Crl. Appeal No. 174/2005", "First Appeal No. 1030 of 1973", "W.P. No. 12837 of 1986", "C.M.A No.312 of 2009".
 _CASE_NO = rf"(?:[A-Z][\w.()/&\-]*{_SP}){{0,6}}No\.?{_SP}?\d+(?:[/\-]\d+)*(?:{_SP}(?:of|OF){_SP}\d{{4}})?"
-_CASE_NO_AFTER = re.compile(rf"{_SP}?(?:,{_SP}?({_CASE_NO})|\({_SP}?({_CASE_NO}){_SP}?\))")
+# ", Crl. Appeal No. 174/2005", "(W.P. No. 12837 of 1986)", and a bracket closed only after more words: "(Company
+# Petition No. 38 of 1980 decided on 10-10-1984 )" -- the span ends with the number.
+_CASE_NO_AFTER = re.compile(
+    rf"{_SP}?(?:,{_SP}?({_CASE_NO})|\({_SP}?({_CASE_NO})(?:{_SP}?\)|(?={_SP}(?:decided|dated|dt\.|on){_SP})))"
+)
 # "CC No. 2264/12 ", "D.B. Civil Special Appeal (Writ) No.680/2010 ", "RCA:40/2010 " right before a case name.
 _CASE_NO_BEFORE = re.compile(
     rf"(?:(?<=\s)|^)((?:(?:[A-Z]|\([A-Za-z])[\w.()/&:\-]*{_SP}){{0,6}}(?:No\.?{_SP}?|[A-Z]+:)\d+(?:/\d+)+{_SP})$"
@@ -105,6 +135,12 @@ _GLUED_CITE = re.compile(r"-(?=AIR|A\.I\.R|\(?\d{4}|\[)|(?<=[A-Za-z.])[\[(](?=\d
 # Between a name written without "v." and its citation: ", ", " - ", " reported as ".
 _BEFORE_CHAIN = re.compile(r"(?:[ \t]?[,;:]|[ \t]-{1,2}|[ \t]\u2013|,?[ \t]reported[ \t](?:in|as|at))?[ \t]$|^")
 _AFTER_CHAIN = re.compile(r"[ \t]?(?:,[ \t]?(?:[Tt]he[ \t])?|[ \t]\(?[ \t]?)")
+# Marks glued to a span's last or first word; only taken when they end or start a word.
+_GLUED_CLOSE = re.compile(r"(?:,?\(\d{1,2}\)|[)\]}'\"\u2019\u201d])+(?=\s|$)")
+_GLUED_OPEN = re.compile(r"(?:(?<=\s)|^)-{0,2}[(\[{'\"\u2018\u201c]+$")
+# Between two cases in a list: ", ", "; ", " and ".
+_CASE_SEP = re.compile(r"[ \t]?[,;][ \t]?(?:(?:and|&)[ \t])?|[ \t](?:and|&)[ \t]")
+_TEXT_END = re.compile(r"\s*\Z")
 _FOOTNOTE_TOKEN = re.compile(r"^\(\d{1,2}\)$")  # "Ajit Singh (2) v. State of Punjab"
 _MAX_LEFT = 12
 _MAX_RIGHT = 16
@@ -120,6 +156,8 @@ class PrecedentMatch:
     normalised: str | None
     core_start: int | None = None
     """For a citation grown to the left over a name: where the citation itself starts."""
+    anchor: int | None = None
+    """For a case name: where its "v." starts."""
 
 
 Chain = tuple[int, str, str]  # end, kind, normalised first core
@@ -140,14 +178,60 @@ def find_precedents(text: str) -> list[PrecedentMatch]:
     found: list[PrecedentMatch] = []
     anchors = [v for v in _VERSUS.finditer(text) if _versus(text, v)]
     versus = frozenset(v.start() for v in anchors)
+    after_name = _after_name_chains(text, cores, chain_at) if anchors else chain_at
     for v in anchors:
-        named = _case_name(text, v.start(), v.end(), chain_at, versus)
+        v_end = v.end() + 1 if text.startswith(",", v.end()) else v.end()  # "v, Supriya Ghosh"
+        named = _case_name(text, v.start(), v_end, after_name, versus)
         if named is not None:
             found.append(named)
     names = {p.start: p for p in found if p.kind == "name"}
+    footnote_end = -1
     for s, (e, k, n) in chain_at.items():
-        found.append(_name_after_chain(text, s, e, k, n, names) or _name_before_chain(text, s, e, k, n))
-    return _resolve(found)
+        cited = _name_after_chain(text, s, e, k, n, names) or _name_before_chain(text, s, e, k, n)
+        if cited.start == s and is_footnote(text, s, e, footnote_end):
+            footnote_end = e
+            continue
+        found.append(cited)
+    headers = report_headers(text)
+    found = [p for p in found if not any(s <= p.start < e for s, e in headers)]
+    return _resolve(text, [_whole_words(text, p) for p in found])
+
+
+def _whole_words(text: str, p: PrecedentMatch) -> PrecedentMatch:
+    """Widen a span over brackets, quotes and footnote marks glued to its first or last word.
+
+    InLegalNER labels whole whitespace-separated words, so where the text has "Union of India and Ors.)",
+    "AIR 1934 All 693(2)" or "--'Umashankar v. Rex'" the glued marks are inside the span.
+    """
+    start, end = p.start, p.end
+    close = _GLUED_CLOSE.match(text, end) if end and not text[end - 1].isspace() else None
+    if close is not None:
+        end = close.end()
+    if start and not text[start - 1].isspace():
+        opened = _GLUED_OPEN.search(text, max(0, start - 4), start)
+        # Not an opening bracket this span never closes: "(AIR 1966 Punj 348)." stays "AIR 1966 Punj 348".
+        if opened is not None and _closes(text[opened.start() : end]):
+            start = opened.start()
+    if (start, end) == (p.start, p.end):
+        return p
+    return PrecedentMatch(start, end, p.kind, p.normalised, p.core_start, p.anchor)
+
+
+def _closes(span: str) -> bool:
+    return sum(span.count(c) for c in "([{") <= sum(span.count(c) for c in ")]}")
+
+
+def _after_name_chains(text: str, cores: list[tuple[int, int, str]], chain_at: dict[int, Chain]) -> dict[int, Chain]:
+    """``chain_at`` and the chains of reporters only recognisable after a case name ("Joti v. Maya, 44 Pun Re
+    1891 (FB)", "Megha Ram v. Makhan Lal, 67 Pun Re 1912: 130 Pun Re 1916: (AIR 1917 Lah 135)")."""
+    loose = find_loose_cores(text, cores)
+    if not loose:
+        return chain_at
+    by_start = {s: (e, k) for s, e, k in [*cores, *loose]}
+    chains = dict(chain_at)
+    for s, e, kind in loose:
+        chains[s] = (extend_chain(text, e, by_start), kind, normalise_citation(text[s:e]))
+    return chains
 
 
 def _name_after_chain(
@@ -178,10 +262,12 @@ def _versus(text: str, v: re.Match[str]) -> bool:
     if word.startswith("-") and word.endswith("-") and not text[s - 1].isspace():
         return text[s - 1].isalnum()
     if not text[s - 1].isspace():
-        return False
+        # "State of Punjab & Anr.v Iqbal Singh", "R.v. James Lloyd": glued to an abbreviation's full stop.
+        return (word in ("v", "v.") and s > 1 and text[s - 1] == "." and text[s - 2].isalpha()
+                and text[v.end() : v.end() + 1].isspace())
     if word == "V" and not re.match(r"[a-z]{2}$", text[max(0, s - 3) : s - 1]):
         return False
-    return not (word.startswith("V") and _NOT_VERSUS_BEFORE.search(text, max(0, s - 5), s))
+    return not (word.startswith("V") and _NOT_VERSUS_BEFORE.search(text, max(0, s - 9), s))
 
 
 def _case_name(
@@ -208,7 +294,7 @@ def _case_name(
         # "(Prahlad Singh v. Sukhdev Singh) AIR 1987 Supreme Court 1145"
         after = _attach_citation(text, end + 1, chain_at)
         if after is not None:
-            return PrecedentMatch(left - 1, after[0], after[1], after[2])
+            return PrecedentMatch(left - 1, after[0], after[1], after[2], anchor=v_start)
     before = _CASE_NO_BEFORE.search(text, max(0, left - 120), left)
     if before is not None:
         left = before.start(1)
@@ -218,7 +304,7 @@ def _case_name(
         close = re.compile(r"[ \t]?\)").match(text, end)
         if opened is not None and close is not None:
             left, end = opened.start(1), close.end()
-    return PrecedentMatch(left, end, kind, normalised)
+    return PrecedentMatch(left, end, kind, normalised, anchor=v_start)
 
 
 def _attach_citation(text: str, pos: int, chain_at: dict[int, Chain]) -> Chain | None:
@@ -240,8 +326,18 @@ def _attach_citation(text: str, pos: int, chain_at: dict[int, Chain]) -> Chain |
             close = _CLOSE.match(text, end)
             if close is None:
                 return end, kind, normalised  # "Sarla Varma v. DTC (2010(2) KLT 802 (SC)": never closed
-            return close.start(1) + min(want, len(close.group(1))), kind, normalised
+            end = close.start(1) + min(want, len(close.group(1)))
+            return _bracketed_parallel(text, end, chain_at), kind, normalised
     return None
+
+
+def _bracketed_parallel(text: str, end: int, chain_at: dict[int, Chain]) -> int:
+    """Extend a bracketed citation over a bracketed parallel one: "[1997 (7) SCC 43]:[1997 KHC 1048]"."""
+    m = _PARALLEL_BRACKET.match(text, end)
+    if m is None or m.end() not in chain_at:
+        return end
+    close = _CLOSE.match(text, chain_at[m.end()][0])
+    return close.end() if close is not None and close.group(1)[0] in ")]" else end
 
 
 def _name_before_chain(text: str, start: int, end: int, kind: str, normalised: str) -> PrecedentMatch:
@@ -302,6 +398,13 @@ def _walk_left(text: str, v_start: int, *, cross_comma: bool) -> int | None:
             core = core[:-1]
         if n >= _MAX_LEFT or not core or core in _LEFT_STOP:
             break
+        numbered = _GLUED_NUMBER.match(core)
+        if numbered is not None:
+            word = core[numbered.end() :]
+            if word in _LEFT_STOP or not _PARTY_TOKEN.match(word):
+                break  # "16.In Hem Chand v. State of Haryana": the paragraph number goes with "In"
+            start = pos + lead  # InLegalNER labels the whole word, number and all
+            break
         if core not in _CONNECTORS and not _PARTY_TOKEN.match(core) and not _FOOTNOTE_TOKEN.match(core):
             break
         start = pos + lead
@@ -328,8 +431,10 @@ def _trim_leading(text: str, start: int, limit: int) -> int | None:
 def _walk_right(text: str, v_end: int, versus: frozenset[int] = frozenset()) -> int | None:
     """End of the second party's name starting after the "v." ending at ``v_end``; None when there is none.
 
-    ``versus`` holds the starts of every "v." in the text: reaching another one means two cases were joined
-    ("X v. CIT and Indo-Commercial Bank Ltd. v. CIT"), and the name ends before the last "and".
+    ``versus`` holds the starts of every "v." in the text: reaching another one means two cases were joined,
+    and the name ends before the last comma crossed ("State of West Bengal v. Ratan Behari Dey, Sasadhar
+    Chakravarthy and Another v. Union of India") or else before the last "and" ("X v. CIT and Indo-Commercial
+    Bank Ltd. v. CIT").
     """
     window = text[v_end : min(len(text), v_end + 400)]
     blank = _BLANK_LINE.search(window)
@@ -337,61 +442,90 @@ def _walk_right(text: str, v_end: int, versus: frozenset[int] = frozenset()) -> 
         window = window[: blank.start()]
     end: int | None = None
     before_and: int | None = None
+    before_comma: int | None = None
+    prev_core = ""
     for i, m in enumerate(_TOKEN.finditer(window)):
         pos, tok = m.start() + v_end, m.group()
         if pos in versus:
-            end = before_and
+            end = before_comma if before_comma is not None else before_and
             break
         if tok in ("and", "&", "AND") and end is not None:
             before_and = end
         if i >= _MAX_RIGHT or _CITE_START.match(tok):
             break
-        cite = _GLUED_CITE.search(tok)
-        if cite is not None and cite.start() > 0:
-            tok = tok[: cite.start()]  # "Dr.B.S.Mahajan-AIR 1990 SC 434": the citation follows the hyphen
-        balanced = tok.startswith("(") and tok.endswith(")")
-        glued = re.search(r"\(\d{1,2}\)$", tok)
-        if glued is not None and glued.start() > 0 and not balanced:
-            tok = tok[: glued.start()]
-        core = tok if balanced else tok.rstrip(",;:)\"'\u2019\u201d")
-        if i == 0:
-            core = core.lstrip(_OPEN_QUOTES)
-        if not core or core in _RIGHT_STOP or core.lower().startswith("(supra"):
+        tok, core = _name_word(tok, first=i == 0)
+        if not _continues_name(core, prev_core if i else None):
             break
-        if core not in _CONNECTORS and core.lower() not in _CONNECTORS and not _PARTY_TOKEN.match(core):
-            break
+        prev_core = core
         end = pos + tok.index(core) + len(core)
         closing = tok[tok.index(core) + len(core) :][:1]
         if core != tok and not tok.endswith(core + ".") and closing in ",;:\"'\u2019\u201d)":
-            following = itertools.islice(_TOKEN.finditer(window, m.end()), 8)
+            following = itertools.islice(_TOKEN.finditer(window, m.end()), 12)
             if not _continues_after_comma(text, end, [(f.start() + v_end, f.group()) for f in following]):
                 break
+            if closing == ",":
+                before_comma = end
     if end is None:
         return None
     return _trim_trailing(text, v_end, end)
+
+
+def _name_word(tok: str, *, first: bool) -> tuple[str, str]:
+    """A token of a party's name without what is glued to it, and its core without punctuation.
+
+    "Dr.B.S.Mahajan-AIR" ends before the citation after the hyphen; "Munshi(1)" before its footnote mark.
+    """
+    cite = _GLUED_CITE.search(tok)
+    if cite is not None and cite.start() > 0:
+        tok = tok[: cite.start()]
+    balanced = tok.startswith("(") and tok.endswith(")")
+    glued = re.search(r"\(\d{1,2}\)$", tok)
+    if glued is not None and glued.start() > 0 and not balanced:
+        tok = tok[: glued.start()]
+    core = tok if balanced else tok.rstrip(",;:)\"'\u2019\u201d")
+    return tok, core.lstrip(_OPEN_QUOTES) if first else core
+
+
+def _continues_name(core: str, prev: str | None) -> bool:
+    """Whether ``core`` (after the word ``prev``, None for the first) is still part of a party's name."""
+    if not core or core in _RIGHT_STOP or core.lower().startswith("(supra"):
+        return False
+    if core not in _CONNECTORS and core.lower() not in _CONNECTORS and not _PARTY_TOKEN.match(core):
+        return False
+    # "Sangram Singh v. Election Tribunal Kotah the Apex Court held" is prose; "Secretary to the" is not.
+    return not (core == "the" and prev is not None and prev.lower() not in _JOINS_THE)
 
 
 def _continues_after_comma(text: str, end: int, nxt: list[tuple[int, str]]) -> bool:
     """Whether a name runs on after a comma.
 
     It does before a citation ("District Board, Nadia, AIR 1942 Cal 360"; "Income - Tax Officer, District
-    IV, Calcutta and others AIR 1964 SC 1742") and for a place closing the name ("Land Acquisition Officer,
-    Kurnool ."); it does not before prose ("State of Punjab, the Court held").
+    IV, Calcutta and others AIR 1964 SC 1742") and when the words up to the end of the name are all a name's
+    words, a place or an office closing it ("Presiding Officer, Labour Court, Assam and has again been
+    affirmed", "Board of Revenue, Bihar , ."). It does not before prose ("State of Punjab, the Court held"),
+    a judge ("State of Punjab, Kapur J. observed") or a person ("State of Punjab, Mr. Sibal argued").
     """
     if not text.startswith(",", end) or not nxt:
         return False
-    for j, (_pos, tok) in enumerate(nxt[:8]):
+    words = 0
+    for j, (_pos, tok) in enumerate(nxt[:12]):
         if _CITE_START.match(tok):
             return j > 0
         core = tok.rstrip(",")
-        if core in _RIGHT_STOP or core in _LEFT_STOP:
+        if not core:
+            continue  # a comma standing alone: "Bihar , ."
+        if core in _RIGHT_STOP or core in _LEFT_STOP or core in _TITLES:
             return False
-        if core not in _CONNECTORS and not _PARTY_TOKEN.match(core) and not re.fullmatch(r"[IVX]+", core):
-            return False
-        after = nxt[j + 1][1] if j + 1 < len(nxt) else ""
-        if j < 2 and not tok.endswith(",") and (not after or after[0] in ".;(") and not core.endswith("."):
-            return True
-    return False
+        if core in _CONNECTORS or core.lower() in _CONNECTORS:
+            continue
+        if _PARTY_TOKEN.match(core) or re.fullmatch(r"[IVX]+", core):
+            words += 1
+            continue
+        # The name has ended: it did so well if prose or the end of the sentence follows.
+        return words > 0 and (core[0].islower() or core[0] in ".;:(")
+    # The text ends: "Tulsidas Paul v. Second Labour Court, W.B."
+    last_pos, last_tok = nxt[-1]
+    return words > 0 and _TEXT_END.match(text, last_pos + len(last_tok)) is not None
 
 
 def _trim_trailing(text: str, begin: int, end: int) -> int | None:
@@ -417,7 +551,7 @@ def _keeps_dot(word: str) -> bool:
     return "." in bare
 
 
-def _resolve(found: list[PrecedentMatch]) -> list[PrecedentMatch]:
+def _resolve(text: str, found: list[PrecedentMatch]) -> list[PrecedentMatch]:
     """Keep the longest of overlapping spans, earliest first."""
     found.sort(key=lambda p: (p.start, -(p.end - p.start)))
     out: list[PrecedentMatch] = []
@@ -427,6 +561,20 @@ def _resolve(found: list[PrecedentMatch]) -> list[PrecedentMatch]:
             # before; the citation stands on its own.
             if p.core_start is not None and p.core_start >= out[-1].end:
                 out.append(PrecedentMatch(p.core_start, p.end, p.kind, p.normalised))
+                continue
+            # "Mahabir Auto Stores v. Indian Oil Corporation, Srilekha Vidyarthi v. State of U.P.": the second
+            # case's first party starts after the first case.
+            start = _after_case(text, out[-1].end, p.anchor) if p.anchor is not None else None
+            if start is not None and p.end > out[-1].end:
+                out.append(PrecedentMatch(start, p.end, p.kind, p.normalised, p.core_start, p.anchor))
             continue
         out.append(p)
     return out
+
+
+def _after_case(text: str, end: int, anchor: int) -> int | None:
+    """Start of a party name after the case ending at ``end`` and before the "v." at ``anchor``."""
+    sep = _CASE_SEP.match(text, end, anchor)
+    if sep is None or sep.end() >= anchor:
+        return None
+    return _trim_leading(text, sep.end(), anchor)

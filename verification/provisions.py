@@ -107,6 +107,7 @@ _LIST_RE = re.compile(rf"(?:(?:Concurrent|Union|State){_SP}List|Lists?(?:{_SP}|{
 _OF = re.compile(rf"{_SP}?,?{_SP}?(?:of|to){_SP}(?:the{_SP})?")
 _DIRECT = re.compile(rf"{_SP}?,?{_SP}?")
 _READ_WITH = re.compile(rf"{_SP}?,?{_SP}?(?:read{_SP}with|r{_SP}?/{_SP}?w|R/W|r\\w){_SP}")
+_INITIAL_BEFORE = re.compile(rf"(?<![\w.])[A-Z]\.{_SP}?$")
 _HEAD_SEP = re.compile(rf"(?:{_SP}|{HY}|\.(?=\d))?{_SP}?")
 _RULE_AFTER_ORDER = re.compile(rf"\.?{_SP}?,?{_SP}?(?:Rules?|rules?|RULES?|Rr?\.|rr?\.)(?:{_SP}|{HY})?{_SP}?")
 
@@ -172,6 +173,8 @@ def _candidate_starts(text: str) -> list[tuple[int, str, int]]:
             continue  # "Ex.PW32/Art.10" is an exhibit; "u/s 138" is a section
         group = m.lastgroup
         assert group is not None
+        if m.group().startswith("R.") and _INITIAL_BEFORE.search(text, max(0, s - 4), s):
+            continue  # "[1952] S. C. R. 583": the last letter of a spaced reporter's name, not "R. 583" (a rule)
         cands.append((s, _KIND_OF_GROUP[group], m.end()))
     for rx, kind in ((_SCHEDULE_RE, "schedule"), (_LIST_RE, "list")):
         for m in rx.finditer(text):

@@ -6,9 +6,9 @@ walking left over the words of the name, then right over a year or an Act number
 
 Span conventions follow InLegalNER, checked against its training split: a leading "the" is not part of
 the span ("the [Arms Act]"), the year is ("[Land Acquisition Act, 1894]"), and so is an Act number in
-brackets ("[Reformatory Schools Act, 1897 (Central Act No. 8 of 1897)]"). "the Act" and "the Code"
-alone are never annotated; "the said Act" is not annotated either, but we report it as a back-reference
-(``said=True``) because a checker needs to know which Act it means.
+brackets ("[Reformatory Schools Act, 1897 (Central Act No. 8 of 1897)]"). "the Act", "the Code" and "the said
+Act" are never annotated, but we report them as back-references (``said=True``, left out of the InLegalNER score)
+because a checker needs to know which Act "Section 142 of the Act" means.
 """
 
 from __future__ import annotations
@@ -73,6 +73,14 @@ _SAID = re.compile(
     rf"\b(?:said|aforesaid|above[\-{_SP}]?said|above[\-{_SP}]mentioned){_SP}(Act|Code|Ordinance|Sanhita|Adhiniyam)"
     r"(?![A-Za-z])"
 )
+# "Section 142 of the Act": not "the Act of 1988", "the Code of Criminal Procedure", "the Act, 1956", "the Rules
+# (as amended)". No look-behind in front ("bathe Act" is ruled out in ``find_said``): it would make every
+# position of a text a start to try.
+_BARE = re.compile(
+    rf"(?:the|The|THE){_SP}+(Act|Code|Ordinance|Sanhita|Adhiniyam|Rules|Regulations)(?![\w\-])"
+    rf"(?!{_SP}?,?{_SP}?(?:of|OF|Of|No\b|\d|\())"
+)
+_WORD_CHAR = re.compile(r"[\w\-]")  # "bathe Act", "lathe Code" are not "the Act"
 _MAX_WORDS = 16
 
 
@@ -117,8 +125,35 @@ def _in_brackets(text: str, pos: int) -> bool:
 
 
 def find_said(text: str) -> list[StatuteMatch]:
-    """'the said Act', 'the aforesaid Code': back-references to the last statute named."""
-    return [StatuteMatch(m.start(), m.end(), m.group(0), said=True, kind="said") for m in _SAID.finditer(text)]
+    """Back-references to a statute named before: "the said Act", "the aforesaid Code", and "the Act", "the
+    Code" alone.
+
+    "Section 142 of the Act" after "section 138 of the Negotiable Instruments Act, 1881" means the NI Act;
+    ``linking`` finds which statute each one means. A bare "the Act" is only a back-reference when a statute
+    with that head word was named earlier in the text: in "What is the punishment under the Act?" there is
+    nothing to refer to, and a STATUTE span would only be an Act nobody can check. The span of a bare one is
+    the head word ("the [Act]"), so that "of the" still joins a provision to it.
+    """
+    out = [StatuteMatch(m.start(), m.end(), m.group(0), said=True, kind="said") for m in _SAID.finditer(text)]
+    bare = [m for m in _BARE.finditer(text) if m.start() == 0 or not _WORD_CHAR.match(text, m.start() - 1)]
+    if bare:
+        first = _first_named(text)
+        out.extend(StatuteMatch(m.start(1), m.end(1), m.group(0), said=True, kind="the") for m in bare
+                   if first.get(m.group(1).lower(), len(text)) < m.start())
+        out.sort(key=lambda m: m.start)
+    return out
+
+
+def _first_named(text: str) -> dict[str, int]:
+    """Where a statute with each head word ("act", "code", "rules"...) is first named, by name or abbreviation."""
+    first: dict[str, int] = {}
+    named = [(m.start, m.name) for m in find_named_statutes(text)]
+    named.extend((m.start(), _ABBREVIATION_NAMES[m.group(0)]) for m in _ABBREVIATION_RE.finditer(text))
+    for start, name in named:
+        for word in re.findall(r"[a-z]+", name.lower()):
+            if start < first.get(word, len(text)):
+                first[word] = start
+    return first
 
 
 def _statute_at(text: str, head_start: int, head_end: int, head: str) -> StatuteMatch | None:
@@ -272,4 +307,9 @@ ABBREVIATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Double Taxation Avoidance Agreement", ("DTAA",)),
     ("Delhi Rent Control Act", ("DRCA",)),
     ("NDPS Act", ("NDPS",)),
+)
+_ABBREVIATION_NAMES = {variant: canonical for canonical, variants in ABBREVIATIONS for variant in variants}
+# The abbreviations as plain text, for ``find_said``; the pipeline's PhraseMatcher also finds spaced forms.
+_ABBREVIATION_RE = re.compile(
+    r"(?<![\w.])(?:" + "|".join(re.escape(v) for v in sorted(_ABBREVIATION_NAMES, key=len, reverse=True)) + r")(?!\w)"
 )

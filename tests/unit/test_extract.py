@@ -276,6 +276,64 @@ def test_said_code_prefers_the_last_code(ex: CitationExtractor) -> None:
     assert said.act == "CRPC"
 
 
+# "the Act" and "the Code" alone: (sentence, provision, its key, the statute named before that it refers to).
+BACK_REFERENCES = [
+    # InLegalNER training split.
+    ("It is needless to state that taking cognizance of an offence under S. 190(1)(b) of the Code of Criminal "
+     "Procedure and condoning delay in filing prosecutions u/ S. 473 of the Code are judicial orders in judicial "
+     "proceedings.", "S. 473", CitationKey("CRPC", "473"), "Code of Criminal Procedure"),
+    # An Act the resolver does not know: the provision is still tied to it, with no code.
+    ("The police force in the State of Rajasthan was constituted under Police Act, 1861 , and under s. 2 of the Act "
+     "it was deemed to be one police force for the whole state under the control and supervision of the- inspector "
+     "General of Police.", "s. 2", CitationKey("", "2"), "Police Act, 1861"),
+    # "the Act" means the last Act, not the last statute: IPC is a Code.
+    ("The complaint was filed under Section 138 of the Negotiable Instruments Act, 1881 . The accused was also "
+     "charged under Section 420 IPC. Section 142 of the Act requires the complaint to be made in writing.",
+     "Section 142", CitationKey("NIA", "142"), "Negotiable Instruments Act, 1881"),
+    # An abbreviation is named too; and "the Code" means the last Code, not the Arms Act named after it.
+    ("The petition under Section 482 Cr.P.C. is maintainable, and the inherent power under Section 482 of the Code "
+     "is to be exercised sparingly.", "Section 482", CitationKey("CRPC", "482"), "Cr.P.C."),
+    ("The accused was examined under Section 313 of the Code of Criminal Procedure and was also charged under "
+     "Section 25 of the Arms Act; his further statement under Section 311 of the Code was not recorded.",
+     "Section 311", CitationKey("CRPC", "311"), "Code of Criminal Procedure"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "provision", "key", "antecedent"), BACK_REFERENCES)
+def test_the_act_resolves_to_the_act_named_before(
+    ex: CitationExtractor, sentence: str, provision: str, key: CitationKey, antecedent: str
+) -> None:
+    cits = ex.extract(sentence)
+    prov = [c for c in cits if c.text == provision][-1]
+    assert prov.keys == (key,)
+    assert prov.statute is not None
+    ref = cits[prov.statute]
+    assert (ref.label, ref.said, ref.text) == (Label.STATUTE, True, sentence[ref.start : ref.end])
+    assert sentence[ref.start - 4 : ref.end] in ("the Act", "the Code")
+    assert cits[int(ref.extra["antecedent"])].text == antecedent
+
+
+@pytest.mark.parametrize("sentence", [
+    # Nothing named before: no back-reference, so no STATUTE an answer checker would report as unknown.
+    "What is the punishment under the Act for the offence of cheating?",
+    "Section 3 of the Code provides for the definitions.",
+    # "the Act of 1988" and "the Code of Conduct" are not back-references.
+    "Under the Motor Vehicles Act, 1988 the Act of 1988 replaced the earlier law and the Code of Conduct applies.",
+])
+def test_no_back_reference_without_a_statute_named_before(ex: CitationExtractor, sentence: str) -> None:
+    assert [c.text for c in ex.extract(sentence) if c.said] == []
+
+
+def test_back_references_are_not_inlegalner_statutes(ex: CitationExtractor) -> None:
+    # InLegalNER never labels "the Act"; benchmarks/eval_inlegalner.py leaves out every ``said`` span, so the
+    # scored STATUTE spans are the named ones only.
+    text = ("The statutory liability under Sections 146 and 147 of the Motor Vehicles Act, 1988 has to be read with the"
+            " terms of the insurance policy issued under Section 146 of the Act.")
+    cits = ex.extract(text)
+    assert [c.text for c in cits if c.label is Label.STATUTE and not c.said] == ["Motor Vehicles Act, 1988"]
+    assert [(c.text, c.act) for c in cits if c.said] == [("Act", "MVA")]
+
+
 def test_custom_resolver_is_used(ex: CitationExtractor) -> None:
     def resolve(name: str) -> str:
         if name.startswith("SARFAESI"):
