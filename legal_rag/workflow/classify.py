@@ -225,7 +225,7 @@ def _features(question: str, citations: Iterable[Citation]) -> _Features:
                 keys.add((c.act or "", c.text))
             if c.act:
                 acts.add(c.act)
-        elif c.label is Label.STATUTE:
+        elif c.label is Label.STATUTE and not c.said:  # "the Act" is the statute named before: counted there
             act = c.act or c.text.upper()
             acts.add(act)
             keys.update(_adjacent_numbers(question, c, act, cits))

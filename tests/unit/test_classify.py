@@ -117,6 +117,9 @@ def test_features_and_reasons(rules: RuleClassifier) -> None:
         ("What does Order 39 Rule 1 CPC provide?", 1, 1),
         ("Section 125 CrPC / Section 144 BNSS", 2, 2),
         ("the Partnership Act, NI Act and criminal law", 0, 2),
+        # "the Act" refers back to the statute named before it, known to the resolver or not: not another Act.
+        ("Under the Police Act, 1861 what does section 2 of the Act say?", 1, 1),
+        ("Section 138 of the Negotiable Instruments Act and Section 142 of the Act", 2, 1),
     ],
 )
 def test_provision_and_act_counts(rules: RuleClassifier, question: str, provisions: int, acts: int) -> None:
