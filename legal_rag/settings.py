@@ -94,8 +94,11 @@ class RetrievalSettings(BaseModel):
     queries (the fact queries in tests/integration/test_retrieval.py rank best at 0.5)."""
     dense_weight_long: float = Field(default=2.0, ge=0)
     """For fact descriptions of ``long_query_words`` or more: the dense run (with its sentence-to-
-    heading channel) is the stronger signal; on the AILA 2019 training queries hybrid beats both
-    retrievers from 2.0 up and loses to dense at 1.0 (README, retrieval figures)."""
+    heading channel) is the stronger signal; cross-validated on the AILA 2019 training queries
+    (``FusionConfig`` in retrieval/hybrid.py, whose defaults these settings repeat)."""
+    offence_weight_long: float = Field(default=2.0, ge=0)
+    """For fact descriptions: the offence channel (``retrieval/offences.py``); 0 turns it off. The
+    cross-validation behind it and the other long-query weights: ``FusionConfig`` in retrieval/hybrid.py."""
     long_query_words: int = Field(default=100, ge=1)
     depth: int = Field(default=100, ge=10)
     embed_batch: int = Field(default=64, ge=1)

@@ -1,11 +1,11 @@
-"""Commands of the retrieval layer: retrieve, eval retrieval."""
+"""Commands of the retrieval layer: retrieve, eval retrieval, eval offences."""
 
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -20,6 +20,9 @@ from legal_rag.cli.common import (
     err,
     out,
 )
+
+if TYPE_CHECKING:
+    from legal_rag.retrieval.crossval import CVReport
 
 eval_app = typer.Typer(no_args_is_help=True, help="Evaluation harnesses.")
 app.add_typer(eval_app, name="eval")
@@ -90,11 +93,14 @@ def eval_retrieval_cmd(
     queries: Annotated[Path, typer.Option("--queries", help='JSONL {"id", "text"}.')],
     qrels: Annotated[Path, typer.Option("--qrels", help="TREC qrels: qid Q0 docid rel.")],
     k: Annotated[int, typer.Option("--k")] = 10,
+    cv: Annotated[int, typer.Option("--cv", help="Also cross-validate fusion candidates over K folds "
+                                    "(K >= queries: leave one out).")] = 0,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Evaluate BM25, dense and hybrid on any corpus, in a temporary index (the main one is untouched)."""
     from legal_rag.retrieval.build import embedder, fusion_config, open_index
-    from legal_rag.retrieval.evaluate import METRICS, evaluate, load_eval_set
+    from legal_rag.retrieval.crossval import cross_validate, default_candidates
+    from legal_rag.retrieval.evaluate import METRICS, doc_runs, evaluate, load_eval_set
 
     settings = _settings()
     try:
@@ -102,10 +108,16 @@ def eval_retrieval_cmd(
     except (IngestError, OSError) as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(EXIT_BAD_INPUT) from exc
+    if cv == 1 or cv < 0:
+        err.print("--cv needs at least 2 folds")
+        raise typer.Exit(EXIT_BAD_INPUT)
     emb = embedder(settings)
-    result = evaluate(es, lambda d: open_index(settings, d, emb), k=k, fusion=fusion_config(settings))
+    fusion = fusion_config(settings)
+    runs = doc_runs(es, lambda d: open_index(settings, d, emb))
+    result = evaluate(es, lambda d: open_index(settings, d, emb), k=k, fusion=fusion, runs=runs)
+    report = cross_validate(runs, es.queries, es.qrels, default_candidates(fusion), cv) if cv else None
     if as_json:
-        sys.stdout.write(json.dumps(result) + "\n")
+        sys.stdout.write(json.dumps({**result, "cv": report.as_dict() if report else None}) + "\n")
         return
     table = Table(title=f"retrieval, {result['queries']} queries")
     table.add_column("method")
@@ -113,6 +125,77 @@ def eval_retrieval_cmd(
         table.add_column(m, justify="right")
     for name, scores in {**result["methods"], **result["alternatives"]}.items():  # type: ignore[dict-item]
         table.add_row(name, *(f"{scores[m]:.4f}" for m in METRICS))
+    out.print(table)
+    if report is not None:
+        _print_cv(report)
+
+
+def _print_cv(report: CVReport) -> None:
+    from collections import Counter
+
+    from legal_rag.retrieval.crossval import describe
+
+    legend = "; ".join(f"{i}: {' '.join(f.queries)}" for i, f in enumerate(report.folds, start=1))
+    folds = Table(title=f"held-out MAP per fold ({len(report.folds)} folds)", caption=f"held out: {legend}")
+    folds.add_column("candidate")
+    for i in range(1, len(report.folds) + 1):
+        folds.add_column(str(i), justify="right")
+    folds.add_row("bm25", *(f"{f.bm25:.3f}".lstrip("0") for f in report.folds))
+    for c in report.candidates:
+        folds.add_row(c, *(f"{f.hybrid[c]:.3f}".lstrip("0") for f in report.folds))
+    out.print(folds)
+    mean = Table(title="cross-validated: mean held-out-fold MAP")
+    for col in ("candidate", "bm25", "hybrid", "ratio"):
+        mean.add_column(col, justify="left" if col == "candidate" else "right")
+    mean.add_column("chosen on the training folds (x folds)")
+    for c in report.candidates:
+        chosen = Counter(describe(f.chosen[c]) for f in report.folds).most_common()
+        mean.add_row(c, f"{report.bm25:.4f}", f"{report.hybrid(c):.4f}", f"{report.ratio(c):.2f}x",
+                     "; ".join(f"{d} x{n}" for d, n in chosen))
+    out.print(mean)
+
+
+@eval_app.command("offences")
+def eval_offences_cmd(
+    corpus: Annotated[Path, typer.Option("--corpus", help='AILA-style statutes, JSONL {"id", "title", "text"}.')],
+    queries: Annotated[Path, typer.Option("--queries", help='JSONL {"id", "text"}: fact descriptions.')],
+    qrels: Annotated[Path, typer.Option("--qrels", help="TREC qrels: qid Q0 docid rel.")],
+    ipc: Annotated[Path | None, typer.Option("--ipc", help="The IPC as JSON, to recognise which statutes are "
+                                             "IPC sections (default: the shipped legacy copy).")] = None,
+    k: Annotated[int, typer.Option("--k")] = 10,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Facts -> offences over the main index: recall@k of the IPC gold (or its BNS successor), hybrid with and
+    without the offence channel, against BM25 over the IPC's sections alone."""
+    from dataclasses import replace
+
+    from legal_rag.retrieval.evaluate import load_eval_set
+    from legal_rag.retrieval.offence_eval import BASELINE, evaluate_offences, ipc_sections, offence_gold
+    from legal_rag.settings import PROJECT_ROOT
+
+    ipc_path = ipc or PROJECT_ROOT / "data" / "corpus" / "legacy" / "ipc.json"
+    try:
+        es = load_eval_set(corpus, queries, qrels)
+        gold = offence_gold(es, ipc_sections(es.docs, json.loads(ipc_path.read_text(encoding="utf-8"))))
+    except (IngestError, OSError, ValueError) as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(EXIT_BAD_INPUT) from exc
+    if not gold:
+        err.print("no query has an IPC section among its relevant statutes")
+        raise typer.Exit(EXIT_BAD_INPUT)
+    with _application() as application:
+        retriever = application.retriever()
+        cfg = retriever.fusion
+        without = replace(cfg, long_weights={**(cfg.long_weights or cfg.weights), "offence": 0.0})
+        result = evaluate_offences(retriever, es.queries, gold, {"hybrid": cfg, "hybrid_no_offence": without}, k)
+    if as_json:
+        sys.stdout.write(json.dumps(result.as_dict()) + "\n")
+        return
+    table = Table(title=f"facts -> offences, {len(gold)} queries, recall@{k} over the whole index")
+    for col in ("method", f"recall@{k}", f"x {BASELINE}"):
+        table.add_column(col, justify="right" if col != "method" else "left")
+    for m, v in result.recall.items():
+        table.add_row(m, f"{v:.4f}", "" if m == BASELINE else f"{result.ratio(m):.2f}x")
     out.print(table)
 
 

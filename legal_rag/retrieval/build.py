@@ -88,7 +88,8 @@ def fusion_config(settings: Settings) -> FusionConfig:
     r = settings.retrieval
     return FusionConfig(method=Fusion(r.fusion), rrf_k=r.rrf_k,
                         weights={"bm25": r.bm25_weight, "dense": r.dense_weight}, depth=r.depth,
-                        long_weights={"bm25": r.bm25_weight, "dense": r.dense_weight_long},
+                        long_weights={"bm25": r.bm25_weight, "dense": r.dense_weight_long,
+                                      "offence": r.offence_weight_long},
                         long_query_words=r.long_query_words)
 
 

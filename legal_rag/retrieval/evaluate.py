@@ -13,7 +13,7 @@ import json
 import math
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from graph_schema.errors import IngestError
@@ -103,39 +103,56 @@ def _doc_run(hits: Sequence[Hit]) -> list[Hit]:
     return [Hit(d, s) for d, s in sorted(best.items(), key=lambda kv: -kv[1])]
 
 
-def evaluate(
-    es: EvalSet, make_index: IndexFactory, k: int = 10, depth: int = 100, fusion: FusionConfig | None = None
-) -> dict[str, object]:
-    """Score BM25, dense and hybrid on ``es`` in a temporary index. ``hybrid`` is the configured
-    fusion (the product's); the other fusion method, same weights, is reported as the alternative."""
-    cfg = fusion or FusionConfig()
-    other = Fusion.RRF if cfg.method is Fusion.MINMAX else Fusion.MINMAX
-    alt = FusionConfig(method=other, rrf_k=cfg.rrf_k, weights=cfg.weights, depth=cfg.depth,
-                       long_weights=cfg.long_weights, long_query_words=cfg.long_query_words)
+QueryRuns = dict[str, dict[str, list[Hit]]]
+"""Per query id, each retriever's document run ("bm25", "dense", "offence"), best first."""
+
+
+def doc_runs(es: EvalSet, make_index: IndexFactory, depth: int = 100) -> QueryRuns:
+    """Every retriever's document run for every judged query, from one temporary index: what fusion
+    and cross-validation work on (fusing is cheap once these exist; building them embeds the corpus)."""
+    out: QueryRuns = {}
     with tempfile.TemporaryDirectory(prefix="legal-rag-eval-") as tmp:
         index = make_index(Path(tmp))
         index.open()
         try:
             index.sync(passages(es))
             retriever = HybridRetriever(index)
-            depth_passages = depth * 4
-            runs: dict[str, dict[str, list[str]]] = {m: {} for m in ("bm25", "dense", "hybrid", "alternative")}
             for qid in es.qrels:
-                raw = retriever.search_runs(es.queries[qid], None, depth_passages)
-                docs = {name: _doc_run(hits) for name, hits in raw.items()}
-                runs["bm25"][qid] = [h.chunk_id for h in docs["bm25"]][:depth]
-                runs["dense"][qid] = [h.chunk_id for h in docs["dense"]][:depth]
-                q = es.queries[qid]
-                runs["hybrid"][qid] = [d for d, _ in fuse(docs, cfg, q)][:depth]
-                runs["alternative"][qid] = [d for d, _ in fuse(docs, alt, q)][:depth]
+                raw = retriever.search_runs(es.queries[qid], None, depth * 4, offence=True)
+                out[qid] = {name: _doc_run(hits)[:depth] for name, hits in raw.items()}
         finally:
             index.close()
-    scored = {name: score_run(run, es.qrels, k) for name, run in runs.items()}
+    return out
+
+
+def fused_run(runs: QueryRuns, queries: dict[str, str], cfg: FusionConfig, depth: int = 100) -> dict[str, list[str]]:
+    """Each query's fused document ranking under ``cfg`` (weights by the query's length)."""
+    return {qid: [d for d, _ in fuse(r, cfg, queries[qid])][:depth] for qid, r in runs.items()}
+
+
+def single_run(runs: QueryRuns, name: str) -> dict[str, list[str]]:
+    return {qid: [h.chunk_id for h in r.get(name, [])] for qid, r in runs.items()}
+
+
+def evaluate(
+    es: EvalSet, make_index: IndexFactory, k: int = 10, depth: int = 100, fusion: FusionConfig | None = None,
+    runs: QueryRuns | None = None,
+) -> dict[str, object]:
+    """Score BM25, dense and hybrid on ``es`` in a temporary index (or on ``runs`` already computed).
+    ``hybrid`` is the configured fusion (the product's); the other fusion method, same weights, is
+    reported as the alternative, and the offence channel alone as ``offence``."""
+    cfg = fusion or FusionConfig()
+    other = Fusion.RRF if cfg.method is Fusion.MINMAX else Fusion.MINMAX
+    alt = replace(cfg, method=other)
+    runs = runs if runs is not None else doc_runs(es, make_index, depth)
+    scored = {name: score_run(single_run(runs, name), es.qrels, k) for name in ("bm25", "dense", "offence")}
+    scored["hybrid"] = score_run(fused_run(runs, es.queries, cfg, depth), es.qrels, k)
     return {
         "methods": {m: scored[m] for m in ("bm25", "dense", "hybrid")},
         "fusion": {"method": cfg.method.value, "weights": cfg.weights, "rrf_k": cfg.rrf_k,
                    "long_weights": cfg.long_weights, "long_query_words": cfg.long_query_words},
-        "alternatives": {f"hybrid_{other.value}": scored["alternative"]},
+        "alternatives": {f"hybrid_{other.value}": score_run(fused_run(runs, es.queries, alt, depth), es.qrels, k),
+                         "offence": scored["offence"]},
         "queries": len(es.qrels),
     }
 
@@ -151,12 +168,7 @@ def score_run(run: dict[str, list[str]], qrels: dict[str, dict[str, int]], k: in
         n += 1
         ranked = run.get(qid, [])
         hits = [d in relevant for d in ranked]
-        ap, found = 0.0, 0
-        for i, h in enumerate(hits, start=1):
-            if h:
-                found += 1
-                ap += found / i
-        totals["map"] += ap / len(relevant)
+        totals["map"] += average_precision(ranked, rels)
         first = next((i for i, h in enumerate(hits, start=1) if h), None)
         totals["mrr"] += 1.0 / first if first else 0.0
         totals["p@10"] += sum(hits[:k]) / k
@@ -167,3 +179,14 @@ def score_run(run: dict[str, list[str]], qrels: dict[str, dict[str, int]], k: in
         idcg = sum((2**r - 1) / math.log2(i + 1) for i, r in enumerate(ideal, start=1))
         totals["ndcg@10"] += dcg / idcg if idcg else 0.0
     return {m: round(v / n, 4) if n else 0.0 for m, v in totals.items()}
+
+
+def average_precision(ranked: Sequence[str], rels: dict[str, int]) -> float:
+    """AP of one ranking: precision at each relevant document found, over all relevant ones (unrounded)."""
+    relevant = {d for d, r in rels.items() if r > 0}
+    ap, found = 0.0, 0
+    for i, d in enumerate(ranked, start=1):
+        if d in relevant:
+            found += 1
+            ap += found / i
+    return ap / len(relevant) if relevant else 0.0

@@ -391,9 +391,13 @@ class BM25Index:
 
         With ``allow``, only those ids are eligible (ids not in the index are ignored).
         """
+        return self.search_terms(self._tokenize(query), k, allow)
+
+    def search_terms(self, terms: Sequence[str], k: int, allow: Collection[str] | None = None) -> list[Hit]:
+        """:meth:`search` for a query already tokenised (a query whose terms the caller selected)."""
         if k <= 0 or self._n_alive == 0:
             return []
-        scores = self._scores(self._tokenize(query))
+        scores = self._scores(terms)
         if scores is None:
             return []
         if allow is not None:
@@ -408,6 +412,18 @@ class BM25Index:
             scores[~mask] = 0.0
         ids = self._ids
         return [Hit(str(ids[s]), float(scores[s])) for s in _top_k(scores, k).tolist()]
+
+    def doc_freq(self, terms: Sequence[str]) -> list[int]:
+        """How many live documents contain each of ``terms`` (tokenised terms; 0 for unknown ones)."""
+        known = [t for t in dict.fromkeys(terms) if t in self._vocab]
+        out = dict.fromkeys(terms, 0)
+        if known and self._n_alive:
+            tids = np.fromiter((self._vocab[t] for t in known), dtype=np.int64, count=len(known))
+            slots, _, qidx = self._postings(tids)
+            if self._n_dead:
+                qidx = qidx[self._alive[slots]]
+            out.update(zip(known, np.bincount(qidx, minlength=len(known)).tolist(), strict=True))
+        return [out[t] for t in terms]
 
     def _scores(self, query_terms: Sequence[str]) -> F64 | None:
         """BM25 of every slot for tokenised ``query_terms`` (``None`` when no term is indexed); dead slots 0."""

@@ -232,6 +232,26 @@ def test_delete_removes_and_rescores_the_rest(merge: float) -> None:
         assert_same_scores(ours(index, query), reference(rest, list(dict.fromkeys(legal_tokens(query)))))
 
 
+@pytest.mark.parametrize("merge", MERGE_MODES)
+def test_doc_freq_counts_live_documents_containing_each_term(merge: float) -> None:
+    docs = list(statute_docs())
+    index = BM25Index(None, merge_fraction=merge)
+    index.upsert(docs[:800])
+    index.upsert(docs[800:])  # in the delta unless merged
+    index.delete(["IPC:302:-:0", "IPC:304B:-:0"])
+    live = [set(legal_tokens(t)) for d, t in docs if d not in {"IPC:302:-:0", "IPC:304B:-:0"}]
+    terms = ["murder", "dowry", "cheque", "murder", "no-such-term", "ipc:498a"]
+    assert index.doc_freq(terms) == [sum(t in d for d in live) for t in terms]
+    assert index.doc_freq(["murder"])[0] > 0 and index.doc_freq([]) == []
+
+
+def test_search_terms_is_search_on_the_query_s_tokens(built: BM25Index) -> None:
+    for query in QUERIES:
+        assert built.search_terms(legal_tokens(query), 20) == built.search(query, 20)
+    chosen = [t for t in legal_tokens("the appellant was convicted of murder by the sessions court") if t == "murder"]
+    assert built.search_terms(chosen, 20) == built.search("murder", 20)
+
+
 def test_upsert_does_not_retokenise_the_corpus() -> None:
     calls: list[str] = []
 
