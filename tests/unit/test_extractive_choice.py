@@ -91,6 +91,25 @@ def test_only_sentences_that_stand_alone_are_quotable(sentence: str, alone: bool
     assert stands_alone(sentence) is alone
 
 
-def test_a_provision_with_no_standalone_sentence_still_shows_what_it_is() -> None:
-    assert quotable(["Whoever, being a public servant,--"]) == ["Whoever, being a public servant,--"]
-    assert quotable([BNS_109_ILL, BNS_109_1]) == [BNS_109_1]
+def test_a_provision_with_no_standalone_sentence_is_shown_only_when_asked_for() -> None:
+    lead_in = ["Whoever, being a public servant,--"]
+    assert quotable(lead_in, pinned=True) == lead_in  # named in the question: shows what it is
+    assert quotable(lead_in) == []  # brought in by retrieval: nothing to quote
+    assert quotable([BNS_109_ILL, BNS_109_1]) == quotable([BNS_109_ILL, BNS_109_1], pinned=True) == [BNS_109_1]
+
+
+BNS_4_LEAD_IN = "The punishments to which offenders are liable under the provisions of this\nSanhita are\u2014"
+BNS_308_2 = (
+    "(2) Whoever commits extortion shall be punished with imprisonment of either description for a term which may "
+    "extend to seven years, or with fine, or with both."
+)
+
+
+def test_a_lead_in_retrieval_brought_in_is_not_quoted_but_one_asked_for_is() -> None:
+    # "What is the punishment for extortion?" retrieved BNS 4's lead-in (the chunk before its list) beside 308(2).
+    retrieved = [passage("BNS:308:2:0", "BNS s.308(2) Extortion", BNS_308_2, 0.70),
+                 passage("BNS:4:-:0", "BNS s.4 Punishments", BNS_4_LEAD_IN, 0.72)]  # fmt: skip
+    assert cited("What is the punishment for extortion?", retrieved) == ["BNS:308:2:0"]
+    asked = [retrieved[0], Passage("BNS:4:-:0", "BNS", "4", "BNS s.4 Punishments", BNS_4_LEAD_IN, "in_force",
+                                   relevance=0.72, pinned="cited")]  # fmt: skip
+    assert "BNS:4:-:0" in cited("What does Section 4 BNS provide on punishments?", asked)

@@ -178,21 +178,26 @@ def stands_alone(sentence: str) -> bool:
     return bool(s) and not (is_illustration(s) or _PARTY.match(s) or _LEAD_IN.search(s) or s[0].islower())
 
 
-def quotable(sentences: Sequence[str]) -> list[str]:
-    """The sentences that stand alone; all of them when none does (a provision that is only a list still
-    shows what it is)."""
+def quotable(sentences: Sequence[str], *, pinned: bool = False) -> list[str]:
+    """The sentences that stand alone. When none does, all of them for a provision the question named
+    (``pinned``: a provision that is only a list still shows what it is when asked for), and none for
+    one retrieval brought in ("The punishments to which offenders are liable ... are--" answers nothing)."""
     alone = [s for s in sentences if stands_alone(s)]
-    return alone or list(sentences)
+    return alone or (list(sentences) if pinned else [])
 
 
-def _quotable_in(passages: Sequence[Passage]) -> list[tuple[Passage, str]]:
+def _quotable_in(passages: Sequence[Passage], *, pinned: bool = False) -> list[tuple[Passage, str]]:
     """The distinct sentences of a provision's passages, in order, that can be quoted (see ``quotable``)."""
     pairs: dict[str, Passage] = {}
     for p in passages:
         for s in sentences_of(p.text):
             pairs.setdefault(s, p)
-    keep = set(quotable(list(pairs)))
+    keep = set(quotable(list(pairs), pinned=pinned))
     return [(p, s) for s, p in pairs.items() if s in keep]
+
+
+def _leading(passages: Sequence[Passage]) -> bool:
+    return any(p.pinned in LEADING for p in passages)
 
 
 def sentences_of(text: str) -> list[str]:
@@ -227,7 +232,7 @@ class ExtractiveGenerator:
         chosen = self._provisions(q, list(groups.items()), PROVISIONS[complexity] + _pinned_extra(usable))
         out: list[AnswerSentence] = []
         for _, ps in chosen:
-            picked = self._sentences(q, ps, SENTENCES[complexity], pinned=any(p.pinned in LEADING for p in ps))
+            picked = self._sentences(q, ps, SENTENCES[complexity], pinned=_leading(ps))
             for p, sentence in picked:
                 out.append(AnswerSentence(f'{self._cite(p)} provides: "{sentence}"', (p.chunk_id,)))
         if not out:
@@ -241,9 +246,11 @@ class ExtractiveGenerator:
         whose best sentence covers most of the question (retrieval order breaks ties): "punishment
         for theft" wants the section that says "whoever commits theft shall be punished", not the
         first section that mentions a punishment."""
-        pinned = [g for g in groups if any(p.pinned in LEADING for p in g[1])]
-        counterparts = [g for g in groups if g not in pinned and any(p.pinned == "counterpart" for p in g[1])]
-        rest = counterparts + [g for g in groups if g not in pinned and g not in counterparts][:candidates]
+        pinned = [g for g in groups if _leading(g[1])]
+        # A provision the question did not name is a candidate only if it has a sentence that can be quoted.
+        others = [g for g in groups if g not in pinned and _quotable_in(g[1])]
+        counterparts = [g for g in others if any(p.pinned == "counterpart" for p in g[1])]
+        rest = counterparts + [g for g in others if g not in counterparts][:candidates]
 
         def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]]) -> float:
             rank, (_, ps) = item
@@ -271,7 +278,7 @@ class ExtractiveGenerator:
         """The ``n`` sentences of a provision that share most with the question, in statute order.
         A provision named in the question is quoted from its start (the lookup wants its text)."""
         cands: list[tuple[float, int, Passage, str]] = []
-        for order, (p, s) in enumerate(_quotable_in(passages)):
+        for order, (p, s) in enumerate(_quotable_in(passages, pinned=pinned)):
             overlap = len(q & content_stems(s)) / (len(q) or 1)
             if is_illustration(s):
                 overlap -= 0.6  # an example, not the rule: quoted only when nothing else matches
