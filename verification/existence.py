@@ -6,7 +6,8 @@ Every check takes ``as_of``, the date of the offence or event. A graph that cann
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 from graph_schema.acts import ActResolver
 from graph_schema.citations import case_citations
@@ -22,6 +23,21 @@ from graph_schema.model import (
 from graph_schema.store import GraphStore
 from graph_schema.temporal import status_on
 from verification.model import CitationStatus
+
+_INSTRUMENT = re.compile(r"\b(?:Rules|Regulations)\b")
+"""The title of subordinate legislation loaded as an instrument of its own: its units are its rules."""
+_ORDER_NUMBER = re.compile(r"O\d+")
+"""How an Order of the CPC's First Schedule is numbered in its Act ("O39R1", as ``provision_keys`` writes it)."""
+
+
+def unit_label(kind: str, key: CitationKey) -> str:
+    """ "Order 39 Rule 1", "Order 9", "Rule 3(1)(b)", "Regulation 16"."""
+    subs = "".join(f"({s})" for s in key.sub)
+    m = re.fullmatch(r"O(\w+?)(?:R(\w+))?", key.section) if kind == "order" else None
+    if m is not None:
+        return f"Order {m.group(1)}" + (f" Rule {m.group(2)}" if m.group(2) else "") + subs
+    return f"{kind.capitalize()} {key.section}{subs}"
+
 
 # The repealing-and-savings provision of each new code (BNS s.358, BNSS s.531, BSA s.170): offences
 # committed, and proceedings pending, before 2024-07-01 continue under the old code.
@@ -40,6 +56,8 @@ class Verdict:
     predecessors: tuple[ProvisionRef, ...] = ()
     text: str | None = None
     """The cited unit's text when it was found (for quote checks)."""
+    unreachable: bool = False
+    """``UNCHECKED`` because the graph or registry could not be reached (the report is incomplete)."""
 
 
 @dataclass
@@ -99,6 +117,7 @@ class CitationChecker:
                 f"{key}: the statute graph could not be reached, so this citation was NOT checked ({exc})",
                 act=key.act,
                 section=label,
+                unreachable=True,
             )
         if record is None:
             return Verdict(
@@ -108,6 +127,11 @@ class CitationChecker:
                 act_title=title,
                 section=label,
             )
+        return self._on_record(record, key, title, as_of, f"{key.act} s.{key.section}")
+
+    def _on_record(self, record: SectionRecord, key: CitationKey, title: str, as_of: str, cite: str) -> Verdict:
+        """Verdict on ``key`` (its sub-units, then its dates) given its section's ``record``; ``cite`` names the
+        section in messages ("BNS s.103", "CPC Order 39 Rule 1")."""
         text = record.text
         if key.sub:
             path = "/".join(key.sub)
@@ -117,21 +141,63 @@ class CitationChecker:
             elif record.subunits:
                 return Verdict(
                     CitationStatus.NOT_FOUND,
-                    f"{key.act} s.{key.section} exists but has no {unit}",
+                    f"{cite} exists but has no {unit}",
                     act=key.act,
                     act_title=title,
-                    section=label,
+                    section=key.label,
                 )
             else:  # our copy is not divided into sub-units: the section is real, the unit unchecked
                 return Verdict(
                     CitationStatus.UNRESOLVED,
-                    f"{key.act} s.{key.section} exists, but {unit} could not "
+                    f"{cite} exists, but {unit} could not "
                     "be checked: our copy of the section is not divided into sub-units",
                     act=key.act,
                     act_title=title,
-                    section=label,
+                    section=key.label,
                 )
-        return self._temporal(record, key, title, as_of, text)
+        return self._temporal(record, key, title, as_of, text, cite + "".join(f"({s})" for s in key.sub))
+
+    # -- rules, regulations and the CPC's Orders --
+
+    def check_unit(self, kind: str, key: CitationKey, as_of: str, cited_as: str = "") -> Verdict:
+        """Verdict on a cited unit that is not a section: an Order of the Code of Civil Procedure ("O39R1",
+        kind "order"), or a rule or regulation of some Rules or Regulations (kind "rule", "regulation").
+
+        Checked like a section where the graph holds it: an Order under its "O39R1" number in its Act, a rule
+        under its number in Rules loaded as an instrument of their own. Where the graph does not hold that
+        kind of unit at all (no Orders of the Act, rules made under an Act, Rules not loaded) the verdict is
+        ``UNCHECKED``: never verified, and never "not found" for what was simply not loaded.
+        """
+        label = unit_label(kind, key)
+        if not key.act:
+            return Verdict(CitationStatus.UNCHECKED,
+                           f"{cited_as or label}: not checked: it is not tied to an Act or Rules the statute graph "
+                           "holds (rules and regulations are not loaded)")  # fmt: skip
+        try:
+            resolver = self._resolver()
+            if key.act not in resolver:
+                return Verdict(CitationStatus.UNCHECKED,
+                               f"{label} of {key.act}: not in the statute graph, so it was not checked", act=key.act)
+            title = resolver.title(key.act)
+            if kind != "order" and not _INSTRUMENT.search(title):
+                return Verdict(CitationStatus.UNCHECKED,
+                               f"{label} under {title}: rules and regulations made under an Act are not in the "
+                               "statute graph, so it was not checked", act=key.act, act_title=title)  # fmt: skip
+            record = self.store.get_section(key.act, key.section)
+            if record is None:
+                held = self.store.section_numbers(key.act)
+                holds_kind = any(_ORDER_NUMBER.match(n) for n in held) if kind == "order" else bool(held)
+                if holds_kind:
+                    return Verdict(CitationStatus.NOT_FOUND, f"{title} has no {label}", act=key.act, act_title=title)
+                return Verdict(CitationStatus.UNCHECKED,
+                               f"{label} of {title} was not checked: the statute graph holds its sections, not the "
+                               "Orders and Rules of its First Schedule", act=key.act, act_title=title)  # fmt: skip
+        except StoreUnavailableError as exc:
+            return Verdict(CitationStatus.UNCHECKED,
+                           f"{label}: the statute graph could not be reached, so this citation was NOT checked ({exc})",
+                           act=key.act, unreachable=True)  # fmt: skip
+        verdict = self._on_record(record, key, title, as_of, f"{key.act} {label.partition('(')[0]}")
+        return replace(verdict, section=label)
 
     def _range(self, act: str) -> str:
         if act not in self._sections:
@@ -140,7 +206,9 @@ class CitationChecker:
         top = self._sections[act]
         return f" (its sections run to {top})" if top else ""
 
-    def _temporal(self, rec: SectionRecord, key: CitationKey, title: str, as_of: str, text: str | None) -> Verdict:
+    def _temporal(
+        self, rec: SectionRecord, key: CitationKey, title: str, as_of: str, text: str | None, cite: str
+    ) -> Verdict:
         on = status_on(rec, as_of)
         common = {
             "act": key.act,
@@ -150,7 +218,6 @@ class CitationChecker:
             "successors": refs_for_unit(rec.successors, key),
             "predecessors": refs_for_unit(rec.predecessors, key),
         }
-        cite = f"{key.act} s.{key.label}"
         if on is StatusOnDate.IN_FORCE:
             msg = f"{cite} exists and was in force on {as_of}"
             if key.act in SAVINGS:
@@ -196,7 +263,8 @@ class CitationChecker:
             resolver = self._resolver()
         except StoreUnavailableError as exc:
             return Verdict(
-                CitationStatus.UNCHECKED, f"{cited_as}: the statute graph could not be reached ({exc})", act=act
+                CitationStatus.UNCHECKED, f"{cited_as}: the statute graph could not be reached ({exc})", act=act,
+                unreachable=True,
             )
         if act not in resolver:
             return Verdict(
@@ -244,7 +312,8 @@ class CitationChecker:
             found = self.store.find_cases(cits)
         except StoreUnavailableError as exc:
             return Verdict(
-                CitationStatus.UNCHECKED, f"{cits[0]}: the case registry could not be reached ({exc})", section=cits[0]
+                CitationStatus.UNCHECKED, f"{cits[0]}: the case registry could not be reached ({exc})",
+                section=cits[0], unreachable=True,
             )
         hit = next((found[c] for c in cits if c in found), None)
         if hit is None:

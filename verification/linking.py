@@ -95,10 +95,10 @@ def build_citations(text: str, cands: list[Candidate], resolve_act: ActResolve) 
             # cannot hold ("Rule 3" of some Rules, "Order 39 Rule 1" of the CPC's First Schedule) would be
             # reported as not found. The others are kept, readable, in ``extra["refs"]``.
             keys = tuple(CitationKey(code or "", num, sub) for kind, num, sub in refs if kind in KEY_KINDS)
-            others = [_ref_label(kind, num, sub) for kind, num, sub in refs if kind not in KEY_KINDS]
-            extra = {"refs": "; ".join(others)} if others else {}
+            units = tuple((kind, CitationKey(code or "", num, sub)) for kind, num, sub in refs if kind not in KEY_KINDS)
+            extra = {"refs": "; ".join(_ref_label(kind, k.section, k.sub) for kind, k in units)} if units else {}
             out.append(Citation(c.start, c.end, span, c.label, keys=keys, act=code, statute=statute, kind=c.kind,
-                                extra=extra))
+                                extra=extra, units=units))
         elif c.label is Label.STATUTE:
             extra = {"antecedent": str(antecedent[i])} if i in antecedent else {}
             out.append(Citation(c.start, c.end, span, c.label, act=acts[i], said=c.said, kind=c.kind, extra=extra))

@@ -50,6 +50,9 @@ class Citation:
     """PROVISION: "section", "article", "order", "rule", "chapter", "clause", "schedule"...;
     PRECEDENT: "reporter", "neutral", "name" (a case name without a citation)."""
     extra: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    units: tuple[tuple[str, CitationKey], ...] = ()
+    """PROVISION: the units that are not sections or articles, as (kind, key): ("order", CPC "O39R1") for
+    "Order 39 Rule 1 CPC", ("rule", "3" with sub-units) for "Rule 3(1)(b)" of some Rules."""
 
 
 class CitationStatus(StrEnum):
@@ -61,7 +64,9 @@ class CitationStatus(StrEnum):
     OMITTED = "omitted"
     REPEALED = "repealed"
     NOT_YET_IN_FORCE = "not_yet_in_force"
-    UNCHECKED = "unchecked"  # the graph could not be reached: never reported as verified or not found
+    # Not checked: the graph could not be reached, or it does not hold that kind of unit (rules made under an
+    # Act, the CPC's Orders); never reported as verified or not found.
+    UNCHECKED = "unchecked"
     UNRESOLVED = "unresolved"  # a provision with no statute we could link it to
     NOT_IN_REGISTRY = "not_in_registry"  # a precedent we do not hold: "could not verify", not "fabricated"
     MISMATCH = "mismatch"  # the citation is in the registry under a different case name
@@ -115,4 +120,5 @@ class VerificationReport(BaseModel):
     quotes: list[QuoteCheck]
     summary: dict[str, int]
     unchecked: bool = False
-    """True when anything could not be checked (graph unreachable): the report is incomplete."""
+    """True when anything could not be checked because the graph or registry could not be reached: the report
+    is incomplete. (A rule the graph does not hold is an ``unchecked`` citation but not an incomplete report.)"""

@@ -19,7 +19,7 @@ from graph_schema.acts import ActResolver
 from graph_schema.errors import ConfigurationError, StoreUnavailableError
 from graph_schema.model import main_section
 from graph_schema.store import GraphStore
-from verification.existence import CitationChecker, Verdict
+from verification.existence import CitationChecker, Verdict, unit_label
 from verification.extract import CitationExtractor
 from verification.model import (
     Citation,
@@ -80,26 +80,28 @@ class Verifier:
         cits = extractor.extract(text)
         checker.prefetch([k for c in cits if c.label is Label.PROVISION for k in c.keys])
         checks: list[CitationCheck] = []
+        unreachable = False
         sources: list[tuple[int, str, str | None]] = []  # (position, label, text) of checked provisions
         for c in cits:
             for verdict, key_label in self._check(c, checker, day):
                 checks.append(_citation_out(c, verdict, key_label))
+                unreachable |= verdict.unreachable
                 if c.label is Label.PROVISION and verdict.act and verdict.section:
                     sources.append((c.start, f"{verdict.act} {verdict.section}", verdict.text))
         quotes = [self._check_quote(q, text, sources, context_chunks, quote_checker) for q in find_quotes(text)]
         summary = Counter(c.status.value for c in checks)
         summary.update(f"quote_{q.status.value}" for q in quotes)
-        unchecked = any(c.status is CitationStatus.UNCHECKED for c in checks) or any(
-            q.status is QuoteStatus.UNCHECKED for q in quotes
-        )
+        # Incomplete only when something could not be reached: a rule the graph does not hold is unchecked
+        # (shown as such), but the report on everything else is whole.
+        unchecked = unreachable or any(q.status is QuoteStatus.UNCHECKED for q in quotes)
         return VerificationReport(as_of=day, citations=checks, quotes=quotes, summary=dict(summary),
                                   unchecked=unchecked)
 
     def _check(self, c: Citation, checker: CitationChecker, day: str) -> list[tuple[Verdict, str | None]]:
         if c.label is Label.PROVISION:
-            if not c.keys:
-                return [(Verdict(CitationStatus.UNRESOLVED, f"'{c.text}' could not be read as a provision"), None)]
-            return [(checker.check_provision(k, day, c.text), k.label) for k in c.keys]
+            out = [(checker.check_provision(k, day, c.text), k.label) for k in c.keys]
+            out += [(checker.check_unit(kind, k, day, c.text), unit_label(kind, k)) for kind, k in c.units]
+            return out or [(Verdict(CitationStatus.UNRESOLVED, f"'{c.text}' could not be read as a provision"), None)]
         if c.label is Label.STATUTE:
             return [(checker.check_statute(c.act, c.text, day), None)]
         if c.label is Label.PRECEDENT:

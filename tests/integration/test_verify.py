@@ -9,6 +9,7 @@ import pytest
 
 from graph_schema.embedded import EmbeddedFalkorDB
 from graph_schema.errors import ConfigurationError
+from graph_schema.model import Act, Section
 from graph_schema.store import FalkorGraphStore
 from tests.conftest import Loaded, run_cli
 from verification.model import CitationStatus as S
@@ -103,10 +104,54 @@ def test_graph_stopped_mid_run_every_check_is_unchecked(
     v = Verifier(store)
     assert v.verify("Section 302 IPC applies.", as_of="2023-01-01").citations[0].status is S.VERIFIED
     server.stop()
-    r = v.verify("Section 302 IPC applies. Section 999 IPC too.", as_of="2023-01-01")
+    r = v.verify("Section 302 IPC applies. Section 999 IPC too. So does Order 1 Rule 1 of the IPC.", as_of="2023-01-01")
     provisions = [c for c in r.citations if c.label == "PROVISION"]
-    assert provisions and all(c.status is S.UNCHECKED for c in provisions)
+    assert len(provisions) == 3 and all(c.status is S.UNCHECKED for c in provisions)
+    assert "could not be reached" in provisions[2].message
     assert r.unchecked
+
+
+# Rules and the CPC's Orders: checked like sections where the graph holds them, unchecked where it does not.
+CPC = Act("CPC", "The Code of Civil Procedure, 1908", aliases=("CPC", "Code of Civil Procedure"))
+BCI = Act("BCIR", "Bar Council of India Rules", aliases=("Bar Council of India Rules",))
+O39R1 = "Where in any suit it is proved by affidavit or otherwise that any property in dispute is in danger."
+
+
+def test_rules_and_orders_the_graph_holds_are_checked(empty_store: FalkorGraphStore) -> None:
+    empty_store.upsert_acts([CPC, BCI])
+    empty_store.upsert_sections([
+        Section("CPC", "9", "Courts to try all civil suits unless barred.", "The Courts shall ... try all suits."),
+        Section("CPC", "O39R1", "Cases in which temporary injunction may be granted.", O39R1),
+        Section("BCIR", "49", "An advocate shall not be a full-time salaried employee.", "An advocate shall not ..."),
+    ])  # fmt: skip
+    r = Verifier(empty_store).verify(
+        "An injunction under Order 39 Rule 1 CPC; there is no Order 99 Rule 1 CPC. Rule 49 of the Bar Council of "
+        "India Rules applies, Rule 50 of the Bar Council of India Rules does not exist. Rule 3 of the Code of Civil "
+        "Procedure.", as_of="2025-01-01")  # fmt: skip
+    got = {(c.act, c.section): c for c in r.citations if c.label == "PROVISION"}
+    assert got[("CPC", "Order 39 Rule 1")].status is S.VERIFIED
+    assert got[("CPC", "Order 39 Rule 1")].message.startswith("CPC Order 39 Rule 1 exists")
+    assert got[("CPC", "Order 99 Rule 1")].status is S.NOT_FOUND  # the graph holds the CPC's Orders: this one is not
+    assert got[("BCIR", "Rule 49")].status is S.VERIFIED
+    assert got[("BCIR", "Rule 50")].status is S.NOT_FOUND
+    assert got[("CPC", "Rule 3")].status is S.UNCHECKED  # a rule of an Act, not of Rules the graph holds
+    assert not r.unchecked
+
+
+@pytest.mark.parametrize("text", [
+    "An injunction under Order 39 Rule 1 CPC requires a prima facie case.",
+    "Order XXI Rule 97 of the Code of Civil Procedure governs resistance to delivery.",
+    "Under Rule 3 of the Central Civil Services (Conduct) Rules, 1964 every servant shall maintain integrity.",
+    "Rule 9 of the Central Motor Vehicles Rules, 1989 and Rule 3 of the Motor Vehicles Act.",
+    "Rule 49 of the Bar Council of India Rules bars full-time employment.",
+    "Section 9 and Order 7 Rule 11 CPC.",
+])  # fmt: skip
+def test_rules_and_orders_the_graph_does_not_hold_are_unchecked_never_verified(verifier: Verifier, text: str) -> None:
+    r = verifier.verify(text, as_of="2025-01-01")
+    units = [c for c in r.citations if c.label == "PROVISION" and c.section and c.section.startswith(("Order", "Rule"))]
+    assert units and all(c.status is S.UNCHECKED for c in units), [(c.text, c.status) for c in units]
+    assert all("not checked" in c.message for c in units)
+    assert not r.unchecked  # the graph answered: the report is complete, these are shown as unchecked
 
 
 @pytest.fixture
