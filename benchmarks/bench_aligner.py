@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.support import pct  # noqa: E402
 from legal_rag.retrieval.onnx_minilm import OnnxMiniLMEmbedder  # noqa: E402
-from legal_rag.workflow.align import OfflineAligner  # noqa: E402
 from legal_rag.workflow.types import Passage, Verdict  # noqa: E402
+from verification.claims.align import OfflineAligner  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "aligner_perturbations.jsonl"
 FLAGS = frozenset((Verdict.CONTRADICTED, Verdict.UNSUPPORTED))

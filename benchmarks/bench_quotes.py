@@ -33,8 +33,8 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 from ingestion.footnotes import clean_text
+from verification.check.quotes import Passage, QuoteChecker, find_quotes
 from verification.model import QuoteStatus
-from verification.quotes import Passage, QuoteChecker, find_quotes
 
 SUBSET = Path(__file__).resolve().parents[1] / "data/corpus/indiacode/sections_fulltext_subset.jsonl"
 BNS, BNSS = "the-bharatiya-nyaya-sanhita-2023", "the-bharatiya-nagarik-suraksha-sanhita-2023"

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 
 from support import pct, scratch_graph
 
+from verification.check.quotes import Passage, QuoteResult
 from verification.model import QuoteStatus
-from verification.quotes import Passage, QuoteResult
 from verification.verify import Verifier
 
 ANSWER = (

@@ -1,10 +1,11 @@
-"""Verification layer: citation extraction, existence and date-aware checks, quote fidelity.
+"""Verification layer, as stages: ``extract/`` (citation spans and what they cite) -> ``check/`` (existence and
+date-aware checks against the graph, quote fidelity) -> ``claims/`` (per-claim alignment and contradictions).
+``verify`` runs the first two over a text; the workflow runs the third on each claim.
 
 Imports ``graph_schema`` only. Siblings use what ``__all__`` lists.
 """
 
-from verification import spacy_without_torch  # noqa: F401  (first: spaCy must not pull torch in)
-from verification.extract import CitationExtractor, citations_to_json
+from verification.extract import CitationExtractor, citations_to_json  # first: it keeps torch out of spaCy
 from verification.model import CitationStatus, Label, QuoteStatus, VerificationReport
 from verification.verify import Verifier, verify
 

@@ -19,7 +19,8 @@ from graph_schema.acts import ActResolver
 from graph_schema.errors import ConfigurationError, StoreUnavailableError
 from graph_schema.model import main_section
 from graph_schema.store import GraphStore
-from verification.existence import CitationChecker, Verdict, unit_label
+from verification.check.existence import CitationChecker, Verdict, unit_label
+from verification.check.quotes import Passage, QuoteChecker, QuoteResult, QuoteSpan, find_quotes
 from verification.extract import CitationExtractor
 from verification.model import (
     Citation,
@@ -31,7 +32,6 @@ from verification.model import (
     SuccessorOut,
     VerificationReport,
 )
-from verification.quotes import Passage, QuoteChecker, QuoteResult, QuoteSpan, find_quotes
 
 ContextChunk = Mapping[str, Any]
 """A retrieved chunk: at least ``id`` and ``text`` (optionally ``act``, ``section``)."""
@@ -99,7 +99,7 @@ class Verifier:
 
     def _check(self, c: Citation, checker: CitationChecker, day: str) -> list[tuple[Verdict, str | None]]:
         if c.label is Label.PROVISION:
-            out = [(checker.check_provision(k, day, c.text), k.label) for k in c.keys]
+            out: list[tuple[Verdict, str | None]] = [(checker.check_provision(k, day, c.text), k.label) for k in c.keys]
             out += [(checker.check_unit(kind, k, day, c.text), unit_label(kind, k)) for kind, k in c.units]
             return out or [(Verdict(CitationStatus.UNRESOLVED, f"'{c.text}' could not be read as a provision"), None)]
         if c.label is Label.STATUTE:
@@ -236,8 +236,8 @@ def _sentence_bounds(text: str, pos: int) -> tuple[int, int]:
     start = 0
     for m in _SENTENCE_END.finditer(text, 0, pos):
         start = m.end()
-    m = _SENTENCE_END.search(text, pos)
-    return start, (m.start() if m else len(text))
+    end = _SENTENCE_END.search(text, pos)
+    return start, (end.start() if end else len(text))
 
 
 def _citation_out(c: Citation, v: Verdict, key_label: str | None) -> CitationCheck:

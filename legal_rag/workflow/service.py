@@ -104,9 +104,9 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
                   verifier: Any = None, titles: Mapping[str, str] | None = None) -> AskService:
     """Wire the configured implementations around an open graph store and retriever (and the process's
     ``verifier``, whose citation pipeline is then shared; a new one is built on ``store`` otherwise)."""
-    from legal_rag.workflow.align import OfflineAligner
     from legal_rag.workflow.classify import RuleClassifier
     from legal_rag.workflow.generators.extractive import ExtractiveGenerator
+    from verification.claims.align import OfflineAligner
     from verification.verify import Verifier
 
     if titles is None:

@@ -1,7 +1,8 @@
 """The seams of the research workflow: value types and small Protocols.
 
 Every node of the LangGraph workflow talks to the outside world through one of these Protocols
-(``Classifier``, ``Generator``, ``Aligner``); real implementations are injected through
+(``Classifier``, ``Generator``, ``Aligner``; the claim-alignment types come from ``verification.claims``);
+real implementations are injected through
 ``workflow.context.WorkflowContext`` and no node builds a client.
 """
 
@@ -15,6 +16,12 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from graph_schema.errors import LegalRagError, RetryableError
+from verification.claims.types import Aligner, Alignment, Passage, Verdict
+
+__all__ = [
+    "Aligner", "Alignment", "AnswerSentence", "Classification", "Classifier", "Complexity", "Generation",
+    "GenerationError", "Generator", "ModelOverloadedError", "Passage", "Usage", "Verdict",
+]  # fmt: skip
 
 
 class Complexity(StrEnum):
@@ -35,27 +42,6 @@ class Classification:
     """"rules" or "claude"."""
     features: dict[str, float] = field(default_factory=dict)
     reasons: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Passage:
-    """A retrieved chunk as the generator and aligner see it."""
-
-    chunk_id: str
-    act: str
-    section: str
-    heading: str
-    """ "BNS s.103(1) Punishment for murder"."""
-    text: str
-    status: str
-    score: float = 0.0
-    """Fused retrieval score (``inf`` for a provision named in the question)."""
-    pinned: str | None = None
-    """ "cited", "successor" or "predecessor" when the question named the provision."""
-    in_force_from: str | None = None
-    in_force_to: str | None = None
-    relevance: float = 0.0
-    """0..1 closeness to the question on an absolute scale (the dense cosine; 1.0 when named in it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,32 +88,6 @@ class Generator(Protocol):
     def generate(
         self, question: str, passages: Sequence[Passage], *, as_of: str, complexity: Complexity
     ) -> Generation: ...
-
-
-class Verdict(StrEnum):
-    SUPPORTED = "SUPPORTED"
-    PARTIALLY_SUPPORTED = "PARTIALLY_SUPPORTED"
-    UNSUPPORTED = "UNSUPPORTED"
-    CONTRADICTED = "CONTRADICTED"
-
-
-@dataclass(frozen=True, slots=True)
-class Alignment:
-    verdict: Verdict
-    score: float
-    """0..1, how well the best evidence supports the claim."""
-    reasons: tuple[str, ...] = ()
-    best_chunk_id: str | None = None
-    method: str = "offline"
-
-
-class Aligner(Protocol):
-    """Does the evidence support the claim? Hard contradictions (numbers, durations, negation,
-    shall/may, a different Act or section) must come back CONTRADICTED, not merely low-scored."""
-
-    name: str
-
-    def align(self, claim: str, evidence: Sequence[Passage]) -> Alignment: ...
 
 
 class Classifier(Protocol):

@@ -8,7 +8,7 @@ from graph_schema.embedded import EmbeddedFalkorDB
 from graph_schema.model import CitationKey
 from graph_schema.store import FalkorGraphStore
 from tests.conftest import Loaded
-from verification.existence import CitationChecker
+from verification.check.existence import CitationChecker
 from verification.model import CitationStatus as S
 
 pytestmark = pytest.mark.integration

@@ -23,11 +23,12 @@ from ingestion.sources.legacy import read_legacy
 from legal_rag.retrieval.chunking import SectionText, chunk_section
 from legal_rag.retrieval.onnx_minilm import OnnxMiniLMEmbedder
 from legal_rag.settings import PROJECT_ROOT, LLMSettings
-from legal_rag.workflow.align import ALIGN_TOOL, ClaudeAligner, OfflineAligner, is_verbatim
-from legal_rag.workflow.contradictions import Bound, read
+from legal_rag.workflow.align import ALIGN_TOOL, ClaudeAligner
 from legal_rag.workflow.generators.claude import ClaudeClient
 from legal_rag.workflow.types import Aligner, Alignment, Passage, Verdict
 from tests.fakes.anthropic_server import FakeAnthropic
+from verification.claims.align import OfflineAligner, is_verbatim
+from verification.claims.contradictions import Bound, read
 
 CORPUS = PROJECT_ROOT / "data" / "corpus"
 PERTURBATIONS = PROJECT_ROOT / "tests" / "data" / "aligner_perturbations.jsonl"

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from verification.extract import CitationExtractor
+from verification.extract.reporters import find_cores, find_loose_cores
 from verification.model import Label
-from verification.reporters import find_cores, find_loose_cores
 
 
 @pytest.fixture(scope="module")

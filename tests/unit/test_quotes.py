@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from graph_schema.errors import ConfigurationError
 from ingestion.footnotes import clean_text
+from verification.check.quotes import Passage, QuoteChecker, find_quotes, normalise
 from verification.model import QuoteStatus
-from verification.quotes import Passage, QuoteChecker, find_quotes, normalise
 
 CORPUS = Path(__file__).resolve().parents[2] / "data/corpus/indiacode/sections_fulltext_subset.jsonl"
 ACTS = {

@@ -21,7 +21,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from verification.reporters import (
+from verification.extract.reporters import (
     extend_chain,
     find_cores,
     find_loose_cores,
@@ -29,7 +29,7 @@ from verification.reporters import (
     normalise_citation,
     report_headers,
 )
-from verification.words import words_before
+from verification.extract.words import words_before
 
 _SP = r"[ \t\u00a0]"
 # "v." between two parties. Look-behinds are checked in Python (``_versus``) so the regex can skip quickly

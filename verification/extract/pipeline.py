@@ -24,11 +24,11 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+from verification.extract.notifications import find_notifications
+from verification.extract.precedents import find_precedents
+from verification.extract.provisions import ProvisionMatch, find_provisions
+from verification.extract.statutes import ABBREVIATIONS, find_named_statutes, find_said, year_tail
 from verification.model import Label
-from verification.notifications import find_notifications
-from verification.precedents import find_precedents
-from verification.provisions import ProvisionMatch, find_provisions
-from verification.statutes import ABBREVIATIONS, find_named_statutes, find_said, year_tail
 
 _TOKEN = re.compile(r"([^\W_]+|_+|[^\w\s])( )?|(\s+)")
 _TEXT_KEY = "citation_source_text"

@@ -16,9 +16,9 @@ from collections.abc import Callable
 
 from graph_schema.errors import LegalRagError
 from graph_schema.model import CitationKey
+from verification.extract.pipeline import Candidate
+from verification.extract.provisions import provision_keys
 from verification.model import Citation, Label
-from verification.pipeline import Candidate
-from verification.provisions import provision_keys
 
 ActResolve = Callable[[str], str]
 KEY_KINDS = frozenset({"section", "article"})

@@ -4,8 +4,8 @@
 >>> [(c.text, c.label.value) for c in ex.extract("convicted under Section 302 r/w 34 IPC")]
 [('Section 302 r/w 34', 'PROVISION'), ('IPC', 'STATUTE')]
 
-The work is done by a spaCy pipeline (``verification.pipeline``): rule components propose spans with exact
-character offsets, a resolver keeps a non-overlapping set, and ``verification.linking`` resolves Act codes
+The work is done by a spaCy pipeline (``verification.extract.pipeline``): rule components propose spans with exact
+character offsets, a resolver keeps a non-overlapping set, and ``verification.extract.linking`` resolves Act codes
 and links every provision to its statute.
 """
 
@@ -20,9 +20,9 @@ from spacy.tokens import Doc
 from graph_schema.acts import CURATED, REPEALED_CODES, ActResolver, normalise_alias, title_aliases
 from graph_schema.errors import UnknownActError
 from graph_schema.model import Act
-from verification.linking import build_citations
+from verification.extract.linking import build_citations
+from verification.extract.pipeline import build_pipeline
 from verification.model import Citation, Label
-from verification.pipeline import build_pipeline
 
 __all__ = ["CitationExtractor", "citations_to_json", "default_act_resolver"]
 

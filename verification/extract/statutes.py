@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from verification.words import words_before
+from verification.extract.words import words_before
 
 _SP = r"[ \t\u00a0]"
 _HEAD_RE = re.compile(

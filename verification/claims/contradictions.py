@@ -1,6 +1,6 @@
 """Hard contradictions between a claim and a statute passage: numbers, negation, modality.
 
-These are the checks the offline aligner (``legal_rag.workflow.align``) runs on the evidence a claim
+These are the checks the offline aligner (``verification.claims.align``) runs on the evidence a claim
 is about; each conflict carries a sentence a lawyer can read ("claim says 'ten years', BNS s.318(4)
 says 'seven years'"). They are deliberately one-sided: a check fires only when the evidence says the
 opposite of the claim on the same point, never because the evidence is silent on it (silence is a
@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from functools import lru_cache
 
-from legal_rag.retrieval.tokenize import STOPWORDS, light_stem
+from verification.claims.terms import STOPWORDS, light_stem
 
 __all__ = ["Bound", "Conflict", "ConflictKind", "Quantity", "Reading", "conflicts", "is_number_word", "lemma", "read"]
 

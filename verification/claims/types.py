@@ -1,0 +1,69 @@
+"""What claim alignment works on: evidence passages, verdicts, and the aligner and embedder seams.
+
+The workflow (``legal_rag.workflow.types``) uses these same types for what it retrieves and generates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A retrieved chunk as the generator and aligner see it."""
+
+    chunk_id: str
+    act: str
+    section: str
+    heading: str
+    """ "BNS s.103(1) Punishment for murder"."""
+    text: str
+    status: str
+    score: float = 0.0
+    """Fused retrieval score (``inf`` for a provision named in the question)."""
+    pinned: str | None = None
+    """ "cited", "successor" or "predecessor" when the question named the provision."""
+    in_force_from: str | None = None
+    in_force_to: str | None = None
+    relevance: float = 0.0
+    """0..1 closeness to the question on an absolute scale (the dense cosine; 1.0 when named in it)."""
+
+
+class Verdict(StrEnum):
+    SUPPORTED = "SUPPORTED"
+    PARTIALLY_SUPPORTED = "PARTIALLY_SUPPORTED"
+    UNSUPPORTED = "UNSUPPORTED"
+    CONTRADICTED = "CONTRADICTED"
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    verdict: Verdict
+    score: float
+    """0..1, how well the best evidence supports the claim."""
+    reasons: tuple[str, ...] = ()
+    best_chunk_id: str | None = None
+    method: str = "offline"
+
+
+class Aligner(Protocol):
+    """Does the evidence support the claim? Hard contradictions (numbers, durations, negation,
+    shall/may, a different Act or section) must come back CONTRADICTED, not merely low-scored."""
+
+    name: str
+
+    def align(self, claim: str, evidence: Sequence[Passage]) -> Alignment: ...
+
+
+class Embedder(Protocol):
+    """Texts to L2-normalised float32 vectors (``legal_rag.retrieval`` has the real one)."""
+
+    def embed(
+        self, texts: Sequence[str], batch_size: int = 32, progress: Callable[[int, int], None] | None = None
+    ) -> npt.NDArray[np.float32]: ...

@@ -1,0 +1,11 @@
+"""Stage 1, extraction: the spans of a text that cite something, each linked to what it cites.
+
+Scanners find candidates (``provisions``, ``statutes``, ``precedents`` over ``reporters``, ``notifications``),
+``pipeline`` runs them as spaCy components, ``linking`` ties each provision to its statute and resolves "the
+said Act", and ``extractor`` is the entry point.
+"""
+
+from verification.extract import spacy_without_torch  # noqa: F401  (first: spaCy must not pull torch in)
+from verification.extract.extractor import CitationExtractor, citations_to_json
+
+__all__ = ["CitationExtractor", "citations_to_json"]
