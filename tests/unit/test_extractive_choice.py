@@ -113,3 +113,34 @@ def test_a_lead_in_retrieval_brought_in_is_not_quoted_but_one_asked_for_is() -> 
     asked = [retrieved[0], Passage("BNS:4:-:0", "BNS", "4", "BNS s.4 Punishments", BNS_4_LEAD_IN, "in_force",
                                    relevance=0.72, pinned="cited")]  # fmt: skip
     assert "BNS:4:-:0" in cited("What does Section 4 BNS provide on punishments?", asked)
+
+
+BNS_316_1 = (
+    "(1) Whoever, being in any manner entrusted with property, or with any dominion over property, dishonestly "
+    "misappropriates or converts to his own use that property, or dishonestly uses or disposes of that property in "
+    "violation of any direction of law prescribing the mode in which such trust is to be discharged, or of any legal "
+    "contract, express or implied, which he has made touching the discharge of such trust, or wilfully suffers any "
+    "other person so to do, commits criminal breach of trust."
+)
+ACA_38_1 = (
+    "(1) The arbitral tribunal may fix the amount of the deposit or supplementary deposit, as the case may be, as an "
+    "advance for the costs referred to in sub-section (8) of section 31, which it expects will be incurred in respect "
+    "of the claim submitted to it:"
+)
+ACA_38_2 = "(2) The deposit referred to in sub-section (1) shall be payable in equal shares by the parties:"
+
+
+@pytest.mark.parametrize("question", [
+    "An accountant entrusted with his employer's cash deposits diverted the money to his own account. "
+    "What offence has he committed?",
+    "An accountant entrusted with his employer's cash deposits diverted the money to his own account. "
+    "Can he be charged with a crime?",
+])  # fmt: skip
+def test_a_question_asking_for_the_offence_is_answered_from_an_offence_provision(question: str) -> None:
+    # Retrieval ranked the arbitration Act's "Deposits" first on the words "deposit" and "account".
+    got = cited(question, [
+        passage("ACA:38:1:0", "ACA s.38(1) Deposits", ACA_38_1, 0.62),
+        passage("ACA:38:2:0", "ACA s.38(2) Deposits", ACA_38_2, 0.62),
+        passage("BNS:316:1:0", "BNS s.316(1) Criminal breach of trust", BNS_316_1, 0.55),
+    ])  # fmt: skip
+    assert got[0] == "BNS:316:1:0"

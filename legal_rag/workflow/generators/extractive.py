@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from legal_rag.retrieval.expand import TermsOfArt
+from legal_rag.retrieval.offences import is_offence
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage
 
@@ -163,6 +164,18 @@ def is_illustration(sentence: str) -> bool:
 
 _HEADING_PREFIX = re.compile(r"^\S+\s+s\.\s*\S+\s+")
 """The "BNS s.303(2) " a chunk heading starts with."""
+_ASKS_OFFENCE = re.compile(
+    r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?)\b|\bcharged\s+with\b|\bguilty\s+of\b"
+    r"|\b(?:criminal(?:ly)?\s+)?liab(?:le|ility)\b|\bprosecuted\s+(?:for|under)\b",
+    re.IGNORECASE,
+)
+"""A question that asks which offence facts make out ("What offence has he committed?", "can he be charged
+with ...", "is she liable"): answered from the provisions that define or punish offences."""
+OFFENCE_BONUS = 0.3
+
+
+def _title(p: Passage) -> str:
+    return _HEADING_PREFIX.sub("", p.heading)
 _LEAD_IN = re.compile(  # "Whoever,--", "the following, namely:"; not "... or with both:" before a proviso
     r"(?:(?:-|\u2014|\u2013)|(?:namely|following|as follows|that is to say|to wit|includes?|means)\W*:|,)\W*$")
 _PARTY = re.compile(  # "A is punishable", "(b) A has committed", "Z dies": a party of an illustration, not "A person"
@@ -229,7 +242,8 @@ class ExtractiveGenerator:
         groups: dict[tuple[str, str], list[Passage]] = {}
         for p in usable:
             groups.setdefault((p.act, p.section), []).append(p)
-        chosen = self._provisions(q, list(groups.items()), PROVISIONS[complexity] + _pinned_extra(usable))
+        chosen = self._provisions(q, list(groups.items()), PROVISIONS[complexity] + _pinned_extra(usable),
+                                  question=question)
         out: list[AnswerSentence] = []
         for _, ps in chosen:
             picked = self._sentences(q, ps, SENTENCES[complexity], pinned=_leading(ps))
@@ -240,12 +254,14 @@ class ExtractiveGenerator:
         return Generation(tuple(out), self.name)
 
     def _provisions(
-        self, q: set[str], groups: list[tuple[tuple[str, str], list[Passage]]], n: int, candidates: int = 8
+        self, q: set[str], groups: list[tuple[tuple[str, str], list[Passage]]], n: int, candidates: int = 8,
+        question: str = "",
     ) -> list[tuple[tuple[str, str], list[Passage]]]:
         """Provisions named in the question first; then, of the first ``candidates`` retrieved, those
         whose best sentence covers most of the question (retrieval order breaks ties): "punishment
         for theft" wants the section that says "whoever commits theft shall be punished", not the
         first section that mentions a punishment."""
+        asks_offence = bool(_ASKS_OFFENCE.search(question))
         pinned = [g for g in groups if _leading(g[1])]
         # A provision the question did not name is a candidate only if it has a sentence that can be quoted.
         others = [g for g in groups if g not in pinned and _quotable_in(g[1])]
@@ -267,7 +283,8 @@ class ExtractiveGenerator:
                 # Recall of the question by both, plus precision: a short rule beats a long one.
                 read = len(q & (stems | heading))
                 best = max(best, read / (len(q) or 1) + 0.5 * hit / (len(stems) or 1))
-            return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1)
+            offence = OFFENCE_BONUS if asks_offence and is_offence(ps[0].act, _title(ps[0]), ps[0].text) else 0.0
+            return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1) + offence
 
         ranked = [g for _, g in sorted(enumerate(rest), key=fit, reverse=True)]
         return (pinned + ranked)[:n]
