@@ -40,17 +40,17 @@ from legal_rag.workflow.types import Complexity
 from verification.model import CitationStatus
 
 WEIGHTS = {
-    "question_coverage": 1.336,
-    "retrieval_relevance": 0.629,
-    "provisions_cited": 0.072,
-    "names_provision": 2.624,
-    "question_complexity": -0.182,
-    "question_length": -1.057,
-    "comparison": -0.697,
-    "old_code_facts": -0.143,
+    "question_coverage": 1.076,
+    "retrieval_relevance": 0.618,
+    "provisions_cited": 0.082,
+    "names_provision": 2.333,
+    "question_complexity": -0.067,
+    "question_length": -1.025,
+    "comparison": -0.083,
+    "old_code_facts": -0.158,
 }
 """Logistic-regression coefficients (L2 1.0) fitted on the development split by ``benchmarks/fit_confidence.py``."""
-INTERCEPT = -0.915
+INTERCEPT = -0.486
 
 ADDRESSED = 0.5
 """Below this share of the question's subject words in the evidence, the answer says it may not answer."""

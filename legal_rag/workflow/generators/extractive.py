@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.offences import is_offence
 from legal_rag.retrieval.tokenize import light_stem
+from legal_rag.workflow.comparison import comparison_sides
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage
 
 INSUFFICIENT = (
@@ -176,6 +177,29 @@ OFFENCE_BONUS = 0.3
 
 def _title(p: Passage) -> str:
     return _HEADING_PREFIX.sub("", p.heading)
+
+
+_GENERIC_SIDE = frozenset({"offenc", "offence", "crime", "provision", "section", "law", "act", "code"})
+
+
+def side_pick(
+    side: str, groups: Sequence[tuple[tuple[str, str], list[Passage]]]
+) -> tuple[tuple[str, str], list[Passage]] | None:
+    """The provision headed by one side of a comparison: its heading holds every content word of the side
+    ("Culpable homicide" for "culpable homicide"), the one with the fewest other words first ("Abetment of a
+    thing" before "Punishment of abetment if ..."), then retrieval order; None when no heading names it."""
+    want = content_stems(side) - _GENERIC_SIDE
+    if not want:
+        return None
+    best: tuple[float, int] | None = None
+    pick = None
+    for rank, g in enumerate(groups):
+        heading = content_stems(_title(g[1][0]))
+        if want <= heading:
+            key = (len(want) / len(heading), -rank)
+            if best is None or key > best:
+                best, pick = key, g
+    return pick
 _LEAD_IN = re.compile(  # "Whoever,--", "the following, namely:"; not "... or with both:" before a proviso
     r"(?:(?:-|\u2014|\u2013)|(?:namely|following|as follows|that is to say|to wit|includes?|means)\W*:|,)\W*$")
 _PARTY = re.compile(  # "A is punishable", "(b) A has committed", "Z dies": a party of an illustration, not "A person"
@@ -287,7 +311,13 @@ class ExtractiveGenerator:
             return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1) + offence
 
         ranked = [g for _, g in sorted(enumerate(rest), key=fit, reverse=True)]
-        return (pinned + ranked)[:n]
+        # A comparison quotes each side's own provision first ("theft" and "extortion": the sections so headed).
+        sides: list[tuple[tuple[str, str], list[Passage]]] = []
+        for side in comparison_sides(question):
+            pick = side_pick(side, [g for g in others if g not in sides])
+            if pick is not None:
+                sides.append(pick)
+        return (pinned + sides + [g for g in ranked if g not in sides])[:n]
 
     def _sentences(
         self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool
