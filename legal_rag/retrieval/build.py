@@ -97,17 +97,21 @@ def provision_finder(
     resolve_act: Callable[[str], str] | None, extractor: CitationExtractor | None = None
 ) -> Callable[[str], list[tuple[int, int, CitationKey]]]:
     """Provisions named in a query, via the citation extractor (linked to their statute)."""
-    from verification.extract import CitationExtractor
+    from verification.extract import CitationExtractor, adjacent_sections
     from verification.model import Label
 
     ex = extractor or CitationExtractor(resolve_act)
 
     def find(text: str) -> list[tuple[int, int, CitationKey]]:
+        cits = ex.extract(text)
         out: list[tuple[int, int, CitationKey]] = []
-        for c in ex.extract(text):
+        for c in cits:
             if c.label is Label.PROVISION:
                 out.extend((c.start, c.end, k) for k in c.keys if k.act)
-        return out
+        # "IPC 420", "BNS 318(4)": a number beside a statute's name names its section as surely.
+        out.extend((pos, pos + len(number), CitationKey(statute.act, number, ()))
+                   for pos, statute, number in adjacent_sections(text, cits) if statute.act)  # fmt: skip
+        return sorted(out, key=lambda f: f[0])
 
     return find
 

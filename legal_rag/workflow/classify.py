@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from graph_schema.errors import LegalRagError
 from legal_rag.workflow.types import Classification, Classifier, Complexity, GenerationError
-from verification.extract import CitationExtractor
+from verification.extract import CitationExtractor, adjacent_sections
 from verification.model import Citation, Label
 
 if TYPE_CHECKING:
@@ -159,11 +159,6 @@ _PARTIES: dict[str, str] = {
 }
 _PARTY_RES = {name: re.compile(rf"\b(?:{pattern})", re.I) for name, pattern in _PARTIES.items()}
 
-# Section numbers the extractor does not link because they stand next to, not inside, a statute span:
-# "IPC 124A", "BNS 318 and 316", "a 138 NI Act complaint".
-_NUMBER_AFTER = re.compile(r"\s*(\d{1,3}[A-Z]{0,2}(?:\(\d+\))*(?:\s*(?:,|and|&|/)\s*\d{1,3}[A-Z]{0,2})*)\b")
-_NUMBER_BEFORE = re.compile(r"\b(\d{1,3}[A-Z]{0,2})\s*$")
-_NUMBER = re.compile(r"\d{1,3}[A-Z]{0,2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,9 +221,9 @@ def _features(question: str, citations: Iterable[Citation]) -> _Features:
             if c.act:
                 acts.add(c.act)
         elif c.label is Label.STATUTE and not c.said:  # "the Act" is the statute named before: counted there
-            act = c.act or c.text.upper()
-            acts.add(act)
-            keys.update(_adjacent_numbers(question, c, act, cits))
+            acts.add(c.act or c.text.upper())
+    # "IPC 124A", "BNS 318 and 316", "a 138 NI Act complaint": numbers beside, not inside, a statute span.
+    keys.update((s.act or s.text.upper(), number) for _, s, number in adjacent_sections(question, cits))
     pair = any(old in acts and new in acts for old, new in _OLD_NEW)
     issues = tuple(name for name, rx in _CONCEPT_RES.items() if rx.search(question))
     party_words = {_singular(m.group(0).lower()) for rx in _PARTY_RES.values() for m in rx.finditer(question)}
@@ -253,18 +248,6 @@ def _features(question: str, citations: Iterable[Citation]) -> _Features:
 
 def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
-
-
-def _adjacent_numbers(question: str, statute: Citation, act: str, cits: list[Citation]) -> set[tuple[str, str]]:
-    def inside_citation(pos: int) -> bool:
-        return any(c.start <= pos < c.end for c in cits)
-
-    out: set[tuple[str, str]] = set()
-    if (m := _NUMBER_AFTER.match(question, statute.end)) and not inside_citation(m.start(1)):
-        out.update((act, n) for n in _NUMBER.findall(m.group(1)))
-    if (m := _NUMBER_BEFORE.search(question, 0, statute.start)) and not inside_citation(m.start(1)):
-        out.add((act, m.group(1)))
-    return out
 
 
 def _decide(f: _Features) -> tuple[Complexity, tuple[str, ...]]:

@@ -40,17 +40,17 @@ from legal_rag.workflow.types import Complexity
 from verification.model import CitationStatus
 
 WEIGHTS = {
-    "question_coverage": 1.076,
-    "retrieval_relevance": 0.618,
-    "provisions_cited": 0.082,
-    "names_provision": 2.333,
-    "question_complexity": -0.067,
-    "question_length": -1.025,
-    "comparison": -0.083,
-    "old_code_facts": -0.158,
+    "question_coverage": 0.882,
+    "retrieval_relevance": 0.386,
+    "provisions_cited": 0.313,
+    "names_provision": 2.148,
+    "question_complexity": 0.005,
+    "question_length": -1.449,
+    "comparison": -0.008,
+    "old_code_facts": -0.374,
 }
 """Logistic-regression coefficients (L2 1.0) fitted on the development split by ``benchmarks/fit_confidence.py``."""
-INTERCEPT = -0.486
+INTERCEPT = 0.092
 
 ADDRESSED = 0.5
 """Below this share of the question's subject words in the evidence, the answer says it may not answer."""

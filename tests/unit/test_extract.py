@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from graph_schema.errors import UnknownActError
 from graph_schema.model import CitationKey
 from tests.conftest import real_corpus_path
-from verification.extract import CitationExtractor, citations_to_json
+from verification.extract import CitationExtractor, adjacent_sections, citations_to_json
 from verification.model import Citation, Label
 
 
@@ -555,3 +555,29 @@ def test_pathological_repetition_extracts_without_blowing_up(ex: CitationExtract
     """Catastrophic backtracking on 100 KB of one repeated fragment would run into the timeout."""
     text = (unit * (100_000 // len(unit) + 1))[:100_000]
     _check_invariants(text, ex.extract(text))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # How lawyers write a section with no head word: the number beside the Act's name.
+    ("Has the punishment for cheating changed from IPC 420 to BNS 318(4)? Analyse.",
+     [("IPC", "420", "420"), ("BNS", "318", "318")]),
+    ("Compare sedition under IPC 124A with BNS 152.", [("IPC", "124A", "124A"), ("BNS", "152", "152")]),
+    ("Is bail available under BNS 318, 316 and 317?", [("BNS", "318", "318"), ("BNS", "316", "316"),
+                                                       ("BNS", "317", "317")]),
+    ("He filed a 138 NI Act complaint.", [("NIA", "138", "138")]),
+    # Already a provision, a year, or a number inside another citation: nothing more.
+    ("What does Order 39 Rule 1 CPC provide?", []),
+    ("Section 125 CrPC / Section 144 BNSS", []),
+    ("the Indian Penal Code 1860 and BNS 2023", []),
+    ("In 2025 BNS applies to the offence.", []),
+])  # fmt: skip
+def test_adjacent_sections(ex: CitationExtractor, text: str, expected: list[tuple[str, str, str]]) -> None:
+    got = adjacent_sections(text, ex.extract(text))
+    assert [(statute.act, number, text[pos : pos + len(number)]) for pos, statute, number in got] == expected
+
+
+def test_the_retriever_pins_a_section_written_beside_its_act() -> None:
+    from legal_rag.retrieval.build import provision_finder
+
+    found = provision_finder(None)("Has the punishment for cheating changed from IPC 420 to BNS 318? Analyse.")
+    assert [(k.act, k.section) for _, _, k in found] == [("IPC", "420"), ("BNS", "318")]

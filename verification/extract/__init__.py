@@ -7,5 +7,6 @@ said Act", and ``extractor`` is the entry point.
 
 from verification.extract import spacy_without_torch  # noqa: F401  (first: spaCy must not pull torch in)
 from verification.extract.extractor import CitationExtractor, citations_to_json
+from verification.extract.linking import adjacent_sections
 
-__all__ = ["CitationExtractor", "citations_to_json"]
+__all__ = ["CitationExtractor", "adjacent_sections", "citations_to_json"]

@@ -138,3 +138,31 @@ def _link(text: str, cands: list[Candidate]) -> dict[int, int]:
 def _spans(rx: re.Pattern[str], text: str, start: int, end: int) -> bool:
     m = rx.match(text, start, end)
     return m is not None and m.end() == end
+
+
+# Section numbers written beside an Act's name with no head word: "IPC 420", "BNS 318(4) and 316", "a 138 NI Act
+# complaint". Scanned after extraction rather than as PROVISION spans: InLegalNER labels no bare number, and a
+# number beside a name is a section only when that name is a statute.
+_NUMBER_AFTER = re.compile(r"[ \t]*(\d{1,3}[A-Z]{0,2}(?:\(\d+\))*(?:[ \t]*(?:,|and|&|/)[ \t]*\d{1,3}[A-Z]{0,2})*)\b")
+_NUMBER_BEFORE = re.compile(r"\b(\d{1,3}[A-Z]{0,2})[ \t]*$")
+_NUMBER = re.compile(r"(?<![\d(])\d{1,3}[A-Z]{0,2}")  # a main number, not the "4" of "318(4)"
+
+
+def adjacent_sections(text: str, cits: list[Citation]) -> list[tuple[int, Citation, str]]:
+    """(position, statute, section number) for each bare number right after a statute ("IPC 420", "BNS 318 and
+    316") or right before one ("a 138 NI Act complaint"), where no other citation already covers it. "the said
+    Act" back-references are left out (the statute they refer to is named elsewhere, with its own numbers)."""
+
+    def covered(pos: int) -> bool:
+        return any(c.start <= pos < c.end for c in cits)
+
+    out: list[tuple[int, Citation, str]] = []
+    for c in cits:
+        if c.label is not Label.STATUTE or c.said:
+            continue
+        if (m := _NUMBER_AFTER.match(text, c.end)) and not covered(m.start(1)):
+            out.extend((m.start(1) + n.start(), c, n.group()) for n in _NUMBER.finditer(m.group(1)))
+        if (m := _NUMBER_BEFORE.search(text, 0, c.start)) and not covered(m.start(1)):
+            out.append((m.start(1), c, m.group(1)))
+    return out
+
