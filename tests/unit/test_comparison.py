@@ -37,11 +37,13 @@ def test_side_pick_takes_the_section_the_side_heads() -> None:
                             "no express provision is made for its punishment"),
         group("BNS:100:-:0", "BNS s.100 Culpable homicide"),
         group("BNS:101:-:0", "BNS s.101 Murder"),
+        group("POCSO:17:-:0", "POCSO s.17 Punishment for abetment"),
         group("BNS:45:-:0", "BNS s.45 Abetment of a thing"),
     ]  # fmt: skip
     assert side_pick("culpable homicide", groups) == groups[2]
     assert side_pick("murder", groups) == groups[3]
-    assert side_pick("abetment", groups) == groups[4]  # fewest other words, though retrieved after BNS 49
+    # fewest other words, though retrieved after BNS 49; and the definition, not POCSO's "Punishment for abetment"
+    assert side_pick("abetment", groups) == groups[5]
     assert side_pick("dacoity", groups) is None
 
 

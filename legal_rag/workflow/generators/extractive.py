@@ -179,6 +179,7 @@ def _title(p: Passage) -> str:
     return _HEADING_PREFIX.sub("", p.heading)
 
 
+_PUNISHES = re.compile(r"^\W*(?:punishment|penalty|penalties)\b", re.IGNORECASE)
 _GENERIC_SIDE = frozenset({"offenc", "offence", "crime", "provision", "section", "law", "act", "code"})
 
 
@@ -187,16 +188,19 @@ def side_pick(
 ) -> tuple[tuple[str, str], list[Passage]] | None:
     """The provision headed by one side of a comparison: its heading holds every content word of the side
     ("Culpable homicide" for "culpable homicide"), the one with the fewest other words first ("Abetment of a
-    thing" before "Punishment of abetment if ..."), then retrieval order; None when no heading names it."""
+    thing" before "Punishment of abetment if ..."), then one that defines rather than punishes ("Abetment of a
+    thing" before "Punishment for abetment": a comparison is between what things are), then retrieval order;
+    None when no heading names it."""
     want = content_stems(side) - _GENERIC_SIDE
     if not want:
         return None
-    best: tuple[float, int] | None = None
+    best: tuple[float, bool, int] | None = None
     pick = None
     for rank, g in enumerate(groups):
-        heading = content_stems(_title(g[1][0]))
+        title = _title(g[1][0])
+        heading = content_stems(title)
         if want <= heading:
-            key = (len(want) / len(heading), -rank)
+            key = (len(want) / len(heading), not _PUNISHES.match(title), -rank)
             if best is None or key > best:
                 best, pick = key, g
     return pick
