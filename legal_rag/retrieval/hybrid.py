@@ -349,7 +349,7 @@ class HybridRetriever:
         table = self._headings()
         stems = [light_stem(w) for w in words]
         found: list[tuple[int, int, str]] = []
-        for n in range(min(6, len(stems)), 0, -1):
+        for n in range(min(SUBJECT_MAX_HEADING_WORDS, len(stems)), 0, -1):
             for i in range(len(stems) - n + 1):
                 phrase = " ".join(stems[i : i + n])
                 if phrase in table and not any(a <= i and i + n <= b for a, b, _ in found):
@@ -459,6 +459,9 @@ class HybridRetriever:
 
 SUBJECT_MAX_WORDS = 40
 """Longer queries are fact descriptions: a heading word in them ("hurt", "theft") is not their subject."""
+SUBJECT_MAX_HEADING_WORDS = 8
+"""A heading of up to this many words can be a subject a question names ("Cheating and dishonestly inducing
+delivery of property", IPC s.420, has seven); longer ones are clauses, not names."""
 SUBJECT_MAX_ACTS = 3
 """A heading shared by more Acts than this ("Definitions", "Short title") names no subject."""
 _WORD = re.compile(r"[a-z][a-z\-']*")
@@ -476,7 +479,7 @@ def _heading_subject(title: str) -> str | None:
     if len(t) < 4:
         return None
     words = _WORD.findall(t)
-    if not words or len(words) > 6 or " ".join(words) != t.replace(",", "").replace("  ", " "):
+    if not words or len(words) > SUBJECT_MAX_HEADING_WORDS or " ".join(words) != t.replace(",", "").replace("  ", " "):
         return None  # headings with numbers, brackets or long clauses are not subjects a question names
     subject = " ".join(light_stem(w) for w in words)
     return None if subject in _STOP_STEMS else subject

@@ -228,6 +228,8 @@ def test_bm25_saved_under_another_tokeniser_is_rebuilt_not_fatal(
         ("What is the punishment for theft?", "2023-03-01", "IPC 379"),
         ("What is extortion?", "2025-03-01", "BNS 308"),
         ("punishment for identity theft", "2025-03-01", "ITA 66C"),
+        # A seven-word heading is a subject too.
+        ("What is the punishment for cheating and dishonestly inducing delivery of property?", "2022-08-10", "IPC 420"),
     ],
 )
 def test_a_subject_named_by_its_heading_comes_first(retriever: HybridRetriever, query: str, as_of: str,
