@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -307,8 +307,9 @@ def replacement_pairs(view: StatuteView) -> list[tuple[Chunk, Chunk]]:
 def _misquote(answer: str, passage: str, rng: random.Random) -> tuple[str | None, str]:
     """``answer`` with one quotation changed materially (number, negation or modal), and how."""
     quotes = _QUOTED.findall(answer)
-    rules = [("number", lambda t: change_number(t, passage, rng)), ("negation", lambda t: flip_negation(t, rng)),
-             ("modality", lambda t: swap_modal(t, rng))]  # fmt: skip
+    rules: list[tuple[str, Callable[[str], str | None]]] = [
+        ("number", lambda t: change_number(t, passage, rng)), ("negation", lambda t: flip_negation(t, rng)),
+        ("modality", lambda t: swap_modal(t, rng))]  # fmt: skip
     rng.shuffle(rules)
     for quote in quotes:
         for how, rule in rules:

@@ -128,7 +128,7 @@ class Judge:
             out.append(f"{c.text!r} is {c.status.value}")
         return out
 
-    def _noted(self, c: CitationCheck, verified: set[tuple[str, str]], verified_acts: set[str | None]) -> bool:
+    def _noted(self, c: CitationCheck, verified: set[tuple[str, str]], verified_acts: set[str]) -> bool:
         """A citation of the code not in force, in an answer that also cites its counterpart, verified."""
         if c.status not in (CitationStatus.REPEALED, CitationStatus.NOT_YET_IN_FORCE) or not c.act:
             return False
@@ -170,10 +170,10 @@ class Judge:
             verified = {(c.act, base_section(c.section)) for c in rep.citations if c.label is Label.PROVISION
                         and c.status is CitationStatus.VERIFIED and c.act and c.section}  # fmt: skip
             acts = {c.act for c in rep.citations if c.status is CitationStatus.VERIFIED and c.act}
-            hit = [c for c in rep.citations if c.label is Label.PROVISION
-                   and c.status in (CitationStatus.REPEALED, CitationStatus.NOT_YET_IN_FORCE)
-                   and not self._noted(c, verified, acts)]  # fmt: skip
-            return Verdict(bool(hit), hit[0].message if hit else "cites nothing out of force as current")
+            stale = [c for c in rep.citations if c.label is Label.PROVISION
+                     and c.status in (CitationStatus.REPEALED, CitationStatus.NOT_YET_IN_FORCE)
+                     and not self._noted(c, verified, acts)]  # fmt: skip
+            return Verdict(bool(stale), stale[0].message if stale else "cites nothing out of force as current")
         if expected is Failure.WRONG_PROVISION:
             if not rep.quotes:
                 return Verdict(False, "quotes nothing")

@@ -107,10 +107,10 @@ def _pairs(sft: dict[str, dict[str, tuple[int, SFTRow]]], dpo: dict[str, dict[st
                 problems.append(Problem(f"sft/{split}.jsonl", n, f"{rid} has no preference row in dpo/{split}.jsonl"))
             elif other[1].chosen[0].content != row.messages[2].content:
                 problems.append(Problem(f"sft/{split}.jsonl", n, f"{rid}: the assistant turn is not the chosen answer"))
-        for rid, (n, row) in dpo[split].items():
-            if _roles(row.prompt) != ["system", "user"] or _roles(row.chosen + row.rejected) != ["assistant"] * 2:
+        for rid, (n, pref) in dpo[split].items():
+            if _roles(pref.prompt) != ["system", "user"] or _roles(pref.chosen + pref.rejected) != ["assistant"] * 2:
                 problems.append(Problem(f"dpo/{split}.jsonl", n, f"{rid}: roles are not [system, user] -> assistant"))
-            if row.chosen[0].content == row.rejected[0].content:
+            if pref.chosen[0].content == pref.rejected[0].content:
                 problems.append(Problem(f"dpo/{split}.jsonl", n, f"{rid}: chosen and rejected are the same"))
             if rid not in sft[split]:
                 problems.append(Problem(f"dpo/{split}.jsonl", n, f"{rid} has no SFT row in sft/{split}.jsonl"))

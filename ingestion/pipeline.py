@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import cast
 
 from graph_schema.acts import ACT_REPEALS, ActResolver
 from graph_schema.errors import IngestError
@@ -443,8 +444,8 @@ def _plan(
             sections[k] = s
     todo = diff("section", sections, lambda s: s.act)  # type: ignore[attr-defined]
     by_act: dict[str, list[object]] = {}
-    for s in todo:
-        by_act.setdefault(s.act, []).append(s)  # type: ignore[attr-defined]
+    for s in cast(list[Section], todo):  # diff() hands back the values of ``sections``: all Section
+        by_act.setdefault(s.act, []).append(s)
     # An Act with up to ``batch_size`` changed sections (BNSS, the largest shipped, has 531) is
     # written in one statement, so it lands whole or not at all.
     for _, items in sorted(by_act.items()):

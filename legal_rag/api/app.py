@@ -30,7 +30,7 @@ from legal_rag.api import schemas as s
 from legal_rag.api.metrics import ApiMetrics
 from legal_rag.api.security import Caller, Permission, RateLimiter, requires
 from legal_rag.app import Application, InvalidInputError
-from legal_rag.records import AnswerRow, ApiKeyRow, FlagLabel, FlagRow, JobRow, Role
+from legal_rag.records import AnswerRow, ApiKeyRow, FlagLabel, FlagRow, FlagStatus, JobRow, Role
 from legal_rag.records.store import IdempotencyConflictError, InvalidRecordError, RecordNotFoundError
 from legal_rag.settings import Settings
 from legal_rag.workflow.results import AskResult
@@ -355,8 +355,8 @@ def _answer_or_404(request: Request, answer_id: str) -> s.StoredAnswer:
 
 def _flag_out(f: FlagRow) -> s.FlagOut:
     return s.FlagOut(id=f.id, answer_id=f.answer_id, start=f.start, end=f.end, span_text=f.span_text,
-                     label=FlagLabel(f.label), comment=f.comment, correction=f.correction, status=f.status,
-                     key_name=f.key_name, created_at=_iso(f.created_at),
+                     label=FlagLabel(f.label), comment=f.comment, correction=f.correction,
+                     status=FlagStatus(f.status), key_name=f.key_name, created_at=_iso(f.created_at),
                      reviewed_at=_iso(f.reviewed_at) if f.reviewed_at else None, reviewed_by=f.reviewed_by)
 
 

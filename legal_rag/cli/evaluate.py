@@ -56,9 +56,9 @@ def eval_faults_cmd(
     for c in ("fault", "detected", "removed", "flagged", "passed"):
         table.add_column(c, justify="left" if c == "fault" else "right")
     for k, rate in report.detection.items():
-        c = report.counts[k]
-        table.add_row(k, "-" if rate is None else f"{rate:.1%}", str(c.get("removed", 0)), str(c.get("flagged", 0)),
-                      str(c.get("passed", 0)))
+        counts = report.counts[k]
+        table.add_row(k, "-" if rate is None else f"{rate:.1%}", str(counts.get("removed", 0)),
+                      str(counts.get("flagged", 0)), str(counts.get("passed", 0)))
     out.print(table)
     fa = report.false_alarm_rate
     out.print(f"false alarms on untouched and correctly restated answers: {'-' if fa is None else f'{fa:.1%}'}",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 from rich.table import Table
@@ -123,7 +123,9 @@ def eval_retrieval_cmd(
     table.add_column("method")
     for m in METRICS:
         table.add_column(m, justify="right")
-    for name, scores in {**result["methods"], **result["alternatives"]}.items():  # type: ignore[dict-item]
+    methods = cast("dict[str, dict[str, float]]", result["methods"])  # evaluate(): method -> metric -> score
+    alternatives = cast("dict[str, dict[str, float]]", result["alternatives"])
+    for name, scores in {**methods, **alternatives}.items():
         table.add_row(name, *(f"{scores[m]:.4f}" for m in METRICS))
     out.print(table)
     if report is not None:

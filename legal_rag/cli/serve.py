@@ -7,7 +7,7 @@ import json
 import signal
 import subprocess
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -102,8 +102,9 @@ def keys_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
 
     with open_records(_settings()) as records:
         rows = records.keys.list()
-    docs = [{"name": r.name, "role": r.role, "prefix": r.prefix, "created_at": r.created_at.isoformat(),
-             "revoked_at": r.revoked_at.isoformat() if r.revoked_at else None} for r in rows]
+    docs: list[dict[str, Any]] = [
+        {"name": r.name, "role": r.role, "prefix": r.prefix, "created_at": r.created_at.isoformat(),
+         "revoked_at": r.revoked_at.isoformat() if r.revoked_at else None} for r in rows]
     if as_json:
         print(json.dumps(docs))
         return

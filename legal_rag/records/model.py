@@ -18,7 +18,7 @@ from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from legal_rag.roles import Role  # noqa: F401 (re-exported: the records store keys by role)
+from legal_rag.roles import Role as Role  # re-exported: the records store keys by role
 
 
 class FlagLabel(StrEnum):

@@ -546,6 +546,7 @@ class QdrantDenseIndex:
         for p in points:
             cid = (p.payload or {}).get(PAYLOAD_CHUNK_ID)
             if isinstance(cid, str) and p.vector is not None:
+                assert not isinstance(p.vector, dict)  # _ensure_collection: one unnamed vector, never named ones
                 out[cid] = float(np.dot(unit_rows(p.vector, self.dim)[0], query))
         return out
 

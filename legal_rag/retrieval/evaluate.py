@@ -41,16 +41,18 @@ def load_eval_set(corpus: Path, queries: Path, qrels: Path) -> EvalSet:
     """
     docs: dict[str, tuple[str, str]] = {}
     for n, obj in _jsonl(corpus):
-        if not isinstance(obj.get("id"), str) or not isinstance(obj.get("text"), str):
+        doc_id, text = obj.get("id"), obj.get("text")
+        if not isinstance(doc_id, str) or not isinstance(text, str):
             raise IngestError(f"{corpus}:{n}: corpus lines need string 'id' and 'text'")
-        if obj["id"] in docs:
-            raise IngestError(f"{corpus}:{n}: duplicate document id {obj['id']!r}")
-        docs[obj["id"]] = (str(obj.get("title") or ""), obj["text"])
+        if doc_id in docs:
+            raise IngestError(f"{corpus}:{n}: duplicate document id {doc_id!r}")
+        docs[doc_id] = (str(obj.get("title") or ""), text)
     qs: dict[str, str] = {}
     for n, obj in _jsonl(queries):
-        if not isinstance(obj.get("id"), str) or not isinstance(obj.get("text"), str):
+        qid, text = obj.get("id"), obj.get("text")
+        if not isinstance(qid, str) or not isinstance(text, str):
             raise IngestError(f"{queries}:{n}: query lines need string 'id' and 'text'")
-        qs[obj["id"]] = obj["text"]
+        qs[qid] = text
     rels: dict[str, dict[str, int]] = {}
     for n, line in enumerate(qrels.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():

@@ -421,7 +421,7 @@ class HybridRetriever:
         rel = "successor" if act in OLD_TO_NEW else "predecessor" if act in NEW_TO_OLD else None
         if rel is None:
             return []
-        out = []
+        out: list[tuple[str, Chunk]] = []
         for why, key in self._related(CitationKey(act, section, ()), None, rel == "successor"):
             out.extend((why, c) for cid in self.index.ids_for(key.act, key.section, key.sub)[:3]
                        if (c := self.index.get(cid)) is not None)
