@@ -64,6 +64,41 @@ SPANS = [
      "affirmed recently in Tulsidas Paul v. Second Labour Court, W.B.",
      ["Workmen of Assam Match Co. Ltd. v. Presiding Officer, Labour Court, Assam",
       "Tulsidas Paul v. Second Labour Court, W.B."]),
+    # A word broken at a line's end ("Govern- ment") is one word of the name.
+    ("In Amar Chandra Chakraborty v. Collector of Excise, Govern- ment of Tripura & Ors.,(2) a Constitution Bench of "
+     "this Court had to consider the question whether section 43 of the Bengal Excise Act, 1909 under which the "
+     "licence of a liquor contractor was withdrawn, violated Articles 14 and 19 (1) (g) of the Constitution .",
+     ["Amar Chandra Chakraborty v. Collector of Excise, Govern- ment of Tripura & Ors.,(2)"]),
+    # "rep." (represented by) with nothing after it is outside.
+    ("Reliance was placed on the judgment of E.Giri Yadav, M.A vs Union of India rep.",
+     ["E.Giri Yadav, M.A vs Union of India"]),
+    # "( since deceased)" with the bracket spaced off.
+    (": The present appeal has been filed on behalf of the appellants against the impugned judgment/decree dated "
+     "09.11.2009 passed by the Ld. Trial Court in Suit No. 1062/02 titled as ' Sh. Gauri Shankar ( since deceased) "
+     "Through LRs Vs. Sh.Har Narain ( since deceased) Through LRs & Ors .",
+     ["Sh. Gauri Shankar ( since deceased) Through LRs Vs. Sh.Har Narain ( since deceased) Through LRs & Ors"]),
+    # "&Ors." is "& Ors." without its space.
+    ("In Rajinder Kumar Sharma &Ors. Vs. Leela Wati & Ors., 155 (2008) Delhi Law Times 383 the court observed; \" "
+     "Section 25B was inserted by the legislature in Delhi Rent Control Act as a special provision for eviction of "
+     "the tenants in respect of specified category of cases as provided therein.",
+     ["Rajinder Kumar Sharma &Ors. Vs. Leela Wati & Ors., 155 (2008) Delhi Law Times 383"]),
+    # "v. Its workmen": the labour cases' respondent.
+    ("The case law The Punjab National Bank Ltd. Vs. Its workmen (supra.) relied upon by ld. counsel for management "
+     "has no application in the totality of facts and circumstances of this case.",
+     ["Punjab National Bank Ltd. Vs. Its workmen"]),
+    # A trailing "etc." with nothing after it is outside.
+    ("15.1 Sri sen also relied heavily on the other cases, namely , State of Uttar Pradesh v. Bridge and Roof ; , "
+     "Orissa Agro Industries v. Bharati Industries ; , Bareilley Development Authority v. Ajay Pal Singh ; , National "
+     "Highway Authority of India v. Ganga Enterprises etc.",
+     ["State of Uttar Pradesh v. Bridge and Roof", "Orissa Agro Industries v. Bharati Industries",
+      "Bareilley Development Authority v. Ajay Pal Singh", "National Highway Authority of India v. Ganga Enterprises"]),
+    # A case number before the name starts after "In": the case is the writ petition, not the appeal.
+    ("IN D.B. Civil Special Appeal (Writ) No.352/2005 In S.B. Civil Writ Petition No.4251/1994 V.K. Gaur Vs. State "
+     "of Rajasthan and Another Date of Order ::: 05.10.2010",
+     ["S.B. Civil Writ Petition No.4251/1994 V.K. Gaur Vs. State of Rajasthan and Another"]),
+    # A case number before a bracket standing alone is outside (with a glued bracket it is inside).
+    ("S.C.Malik , Judge, MACT (Central), Delhi Page 20/24 10.09.2014 Suit No.645/10 ( Smt.Girja Devi & ors. V/s "
+     "Nanhey Lal & ors. )", ["Smt.Girja Devi & ors. V/s Nanhey Lal & ors."]),
     # --- two cases in a row -------------------------------------------------------------------------------------
     ("Shri A. Krishnaiah , the learned counsel for defendant No. 26, has relied on Waman Shriniwas Kini v. Ratilal "
      "Bhagwandas & Co. and Raghavachari v. Ramakrishna Reddy, 1965 2 Andh W R 61 in support of his submission "
@@ -119,6 +154,51 @@ SPANS = [
     ("In Dr. Mrs. Nirmal T. Shah v. Sharavathi Petro Chemicals (Company Petition No. 38 of 1980 decided on "
      "10-10-1984 ), Chandrakantharaj Urs J. has held that",
      ["Dr. Mrs. Nirmal T. Shah v. Sharavathi Petro Chemicals (Company Petition No. 38 of 1980"]),
+    # Court marks after a bracketed citation has closed.
+    ("In CIT v. Dr. Rameshwarlal Pahwa (123 ITR 681) (Del) , at page 690, Hon'ble Justice S. Ranganathan (as His "
+     'Lordship then was) has observed that "it is well settled that where income falls in a particular head its '
+     'computation has also to be made under the same head". 9.',
+     ["CIT v. Dr. Rameshwarlal Pahwa (123 ITR 681) (Del)"]),
+    ("Even Deshpande , J. in Amarjit Kaur 's case (1969 Acc CJ 286) (Delhi) (supra) concedes: \"the English law of "
+     "Torts has been applied by the Indian Courts on the ground that in the absence of any other rule of law, the "
+     'Courts are to follow the principles of justice. equity and good conscience".', ["(1969 Acc CJ 286) (Delhi)"]),
+    # Pinpoints in brackets: a page, a paragraph.
+    ("[382A; 374D] Caledonian Railway Co. v. Walker's Trustees , and Quin v. Leathern, [1901] A.C. 495 (502) , "
+     "referred to. (3) Apart from Article 141 of the Constitution the policy of courts is to stand by precedent and "
+     "not to disturb settled point.",
+     ["Caledonian Railway Co. v. Walker's Trustees", "Quin v. Leathern, [1901] A.C. 495 (502)"]),
+    ("The Supreme Court referred to the decision in Salem Bar Association (I) Vs. Union of India (2005) 6 SCC 344 "
+     '(para 10) that held that "if the parties agreed to arbitration then the provision of Arbitration and '
+     "Conciliation Act will apply and the case Crl. Misc. No.22148-M of 2002 (O&M) -28- would go outside the stream "
+     "of Court......",
+     ["Salem Bar Association (I) Vs. Union of India (2005) 6 SCC 344 (para 10)"]),
+    # "(Supplementary)", a series glued to its reporter ("MLJ(Cri)"), an AIR court of two words joined by "and".
+    ("(4) SCC 765] (4) Nirmal Chandra Bhattacharjee and others vs. Union of India and others [1997 (Supplementary) 2 "
+     "SCC 363] (5) T.R. Kapur and others vs. State of Haryana and others [1986 (Supp) SCC 584] (6) Mohammed Bhakar "
+     "vs. Y. Krishna Reddy [1970 SLR 768]",
+     ["Nirmal Chandra Bhattacharjee and others vs. Union of India and others [1997 (Supplementary) 2 SCC 363]",
+      "T.R. Kapur and others vs. State of Haryana and others [1986 (Supp) SCC 584]",
+      "Mohammed Bhakar vs. Y. Krishna Reddy [1970 SLR 768]"]),
+    ("This is more so, when such a view will also advance the legislative intent, behind enactment of this criminal "
+     "liability.\" Section 139 NI Act is an example of reverse onus clause as observed by Hon'ble Supreme Court in "
+     "Rangrappu vs. Sri Mohan 2010 3 MLJ(Cri) 547(SC) .", ["Rangrappu vs. Sri Mohan 2010 3 MLJ(Cri) 547(SC)"]),
+    ("Learned Advocate General has also placed reliance on the Full Bench decision of Punjab and Haryana High Court "
+     "in the case of Indu Gupta vs. Director, Sports Pubjab, Chandigarh reported in AIR 1999 Punjab and Haryana 319 "
+     "(FB) .",
+     ["Indu Gupta vs. Director, Sports Pubjab, Chandigarh reported in AIR 1999 Punjab and Haryana 319 (FB)"]),
+    # A citation, "in" or "in case", and the case name are one span.
+    ("The judgement which the Id. AR for the assessee relied upon is 40 ITR 618 (SC) in case Bhopal Sugar Mills v. "
+     "ITO .", ["40 ITR 618 (SC) in case Bhopal Sugar Mills v. ITO"]),
+    # A citation and a case name in brackets standing alone are two spans (with glued brackets, one).
+    ("Discrepancies, Cr.A No. 491/1994 Cr. A No. 1190/1996 contradictions and omissions in the evidence of a witness "
+     "should be evaluated with a balanced approach in right perspective, the Apex Court , in this regard, in AIR 1983 "
+     "SC 753 ( Bharwada Bhoginbhai Hirjibhai Vs. State of Gujrat ) in para 5 observed as follows:- \"Over much "
+     "importance cannot be attached to minor discrepancies.",
+     ["AIR 1983 SC 753", "Bharwada Bhoginbhai Hirjibhai Vs. State of Gujrat"]),
+    # A case number after the name, also without "No." after a bracketed type.
+    ("A further reference to the judgment in the case of M/s Nina Garments (Pvt) Ltd versus M/s Unitech Ltd, CS(OS) "
+     "1368/2009 decided by the Delhi High Court on 24.9.2012 has been given.",
+     ["M/s Nina Garments (Pvt) Ltd versus M/s Unitech Ltd, CS(OS) 1368/2009"]),
     # --- whole words: glued brackets, footnote marks and list numbers --------------------------------------------
     ("Even in ( Ch. Tika Ramji and Ors. v. The State of Uttar Pradesh and Ors.) it was held that production, "
      "supply and distribution of sugarcane is the exclusive sphere of the State but with subjective control of the "
@@ -129,11 +209,25 @@ SPANS = [
      "made by an Advocate is merely hearsay.", ["AIR 1934 All 693(2)"]),
     ("3.State of Haryana Vs. Bhajan Lal (1992 SCC (Cri) 426)",
      ["3.State of Haryana Vs. Bhajan Lal (1992 SCC (Cri) 426)"]),
+    # A bracket standing alone is a word of its own and is left out at the end.
+    ("(See Gurucharan Singh and Anr. v. State of Punjab ( AIR 1956 SC 460 ).",
+     ["Gurucharan Singh and Anr. v. State of Punjab ( AIR 1956 SC 460"]),
+    # A list number glued to a citation's year is inside: "12.2007 (2) TNT 193" is item 12.
+    ("12.2007 (2) TNT 193 (Jayalakshmi and another vs. Govindammall and others) 13.2008 (1) MLJ 560 (Angammal and "
+     "another vs. C.Sellamuthu and another) 7.",
+     ["12.2007 (2) TNT 193 (Jayalakshmi and another vs. Govindammall and others)",
+      "13.2008 (1) MLJ 560 (Angammal and another vs. C.Sellamuthu and another)"]),
     # --- not precedents -------------------------------------------------------------------------------------------
     # Footnotes of a reported judgment, spliced into the sentence by text extraction.
     ("between the Governor-General in Council and any province if and in so far as the dispute involves any "
      "question (whether of law or fact) on which the exist- (1) [1955] 1 S.C.R. 206 . (2) [1959] F.C.R. 124 ence "
      "or extent of a legal right depends.", []),
+    # A footnote's citation is a footnote even when read as grown over a name ("A. T. R.", a misread "A.I.R.").
+    ("Applying the test of Kuppuswami case such an order will (1) A. T. R. 1970 S.C. 406 . (2) [1968] 2 S.C.R. 685 . "
+     "not be a final order.", []),
+    # A case number in capitals: "1879 OF 1972" is no "<year> <Reporter> <page>".
+    ("CIVIL APPEAL NO. 1879 OF 1972 AND CIVIL APPEAL NO. 115 of 1974 Appeal by special leave from the Judgment dated "
+     "the 29th January, 1973 of the Delhi High Court in LPA No. 155 of 1972 .", []),
     # The head of a reported judgment (the first 300 characters of the sentence): its own reports and the later
     # judgments citing it.
     ("CITATION: 1977 AIR 2185 1978 SCR (1) 222 1977 SCC (4) 137 CITATOR INFO : APR 1978 SC 47 (6,10,15) E 1980 SC "

@@ -11,8 +11,9 @@ SC 621)", "Sarla Verma's case (2009 (6) SCC 1)"); a case number written with the
 ("Mantoon Kumar vs. State, Crl. Appeal No. 174/2005", "CC No. 2264/12 Axis Bank Ltd. Vs Sunil Dutt
 Shukla"); a leading "The" and a trailing "(supra)" are outside; honorifics ("Smt.", "M/s.") are inside.
 The corpus labels whole words, so brackets, quotes and list numbers glued to the first or last word are
-inside ("3.State of Haryana Vs. Bhajan Lal", "Union of India and Ors.)"). A place or office after a comma
-closes a party's name ("Presiding Officer, Labour Court, Assam"); two cases in a list are two spans.
+inside ("3.State of Haryana Vs. Bhajan Lal", "Union of India and Ors.)"), while a bracket standing alone at
+the end is outside ("State of Punjab ( AIR 1956 SC 460 )"). A place or office after a comma closes a party's
+name ("Presiding Officer, Labour Court, Assam"); two cases in a list are two spans.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import re
 from dataclasses import dataclass
 
 from verification.extract.reporters import (
+    LIST_NUMBER,
+    court_marks,
     extend_chain,
     find_cores,
     find_loose_cores,
@@ -55,7 +58,7 @@ _CONNECTORS = frozenset(
      "by", "its", "s/o", "S/o", "S/O", "d/o", "D/o", "w/o", "W/o", "r/o", "R/o"}
 )
 _TRAILING_DROP = frozenset({"of", "and", "&", "@", "the", "for", "through", "thr", "thr.", "OF", "AND", "THE", "FOR",
-                            "de", "da", "van", "von", "alias", "-", "represented", "rep.", "by", "its", "to"})
+                            "de", "da", "van", "von", "alias", "-", "represented", "rep.", "rep", "by", "its", "to"})
 # Capitalised words that end a walk to the left: they introduce a case, they do not name a party.
 _LEFT_STOP = frozenset(
     {
@@ -98,10 +101,12 @@ _ABBREV = frozenset(
 )
 # A word of a party's name: capitalised, no digits ("Mys.L.J.315" is a citation, "No.680/2010" a case number).
 # A trailing number is a footnote mark ("Krishna Kumar Birla v. Rajendra Singh Lodha6"), kept with the name.
-# "Basavaiah(Dr.)" carries a glued title; "(dead)" and "(since deceased)" follow a party who died.
+# "Basavaiah(Dr.)" carries a glued title; "(dead)" and "(since deceased)" follow a party who died; "&Ors." is
+# "& Ors." written without its space.
 _PARTY_TOKEN = re.compile(
     r"^(?:[A-Z][A-Za-z'\u2019\-&.@/]*(?:\([A-Z][a-z]{0,4}\.?\))?\d{0,3}|M/[sS]\.?"
-    r"|\([A-Z][A-Za-z.&'\u2019, \-]{0,38}\)|\((?:since[ \t])?(?:dead|deceased)\)|@|&|['\u2019]s)$"
+    r"|\([A-Z][A-Za-z.&'\u2019, \-]{0,38}\)|\([ \t]?(?:since[ \t])?(?:dead|deceased)\)|@|&|&(?:Ors|Anr|ors|anr)\.?"
+    r"|['\u2019]s)$"
 )
 # A list number glued to a name's first word: "3.State of Haryana Vs. Bhajan Lal", "1)RAMZAN AND ANR. VS.".
 _GLUED_NUMBER = re.compile(r"^\d{1,3}[.)](?=[A-Z])")
@@ -118,7 +123,11 @@ _BRACKETS = re.compile(r"[\(\[\{]{1,2}[ \t]?")
 _PARALLEL_BRACKET = re.compile(r"[ \t]?[:;=][ \t]?[\(\[][ \t]?")
 _CLOSE = re.compile(r"[ \t]?([\)\]\}]{1,2})")
 # "Crl. Appeal No. 174/2005", "First Appeal No. 1030 of 1973", "W.P. No. 12837 of 1986", "C.M.A No.312 of 2009".
-_CASE_NO = rf"(?:[A-Z][\w.()/&\-]*{_SP}){{0,6}}No\.?{_SP}?\d+(?:[/\-]\d+)*(?:{_SP}(?:of|OF){_SP}\d{{4}})?"
+# Also without "No." after a bracketed type: "CS(OS) 1368/2009", "W.P.(C) 512/2012".
+_CASE_NO = (
+    rf"(?:(?:[A-Z][\w.()/&\-]*{_SP}){{0,6}}No\.?{_SP}?\d+(?:[/\-]\d+)*(?:{_SP}(?:of|OF){_SP}\d{{4}})?"
+    rf"|[A-Z][A-Za-z.]{{0,8}}\([A-Z]{{1,5}}\){_SP}?\d{{1,6}}/\d{{2,4}}(?![\w/]))"
+)
 # ", Crl. Appeal No. 174/2005", "(W.P. No. 12837 of 1986)", and a bracket closed only after more words: "(Company
 # Petition No. 38 of 1980 decided on 10-10-1984 )" -- the span ends with the number.
 _CASE_NO_AFTER = re.compile(
@@ -126,17 +135,26 @@ _CASE_NO_AFTER = re.compile(
 )
 # "CC No. 2264/12 ", "D.B. Civil Special Appeal (Writ) No.680/2010 ", "RCA:40/2010 " right before a case name.
 _CASE_NO_BEFORE = re.compile(
-    rf"(?:(?<=\s)|^)((?:(?:[A-Z]|\([A-Za-z])[\w.()/&:\-]*{_SP}){{0,6}}(?:No\.?{_SP}?|[A-Z]+:)\d+(?:/\d+)+{_SP})$"
+    # "AND", "In" and "With" join two numbers; the case is the one after them ("No.352/2005 In S.B. Civil Writ
+    # Petition No.4251/1994 V.K. Gaur Vs. State of Rajasthan").
+    rf"(?:(?<=\s)|^)((?:(?!(?:AND|And|IN|In|WITH|With)\s)(?:[A-Z]|\([A-Za-z])[\w.()/&:\-]*{_SP}){{0,6}}"
+    rf"(?:No\.?{_SP}?|[A-Z]+:)\d+(?:/\d+)+{_SP})$"
 )
-_CASE_NO_PAREN = re.compile(rf"(?:(?<=\s)|^)({_CASE_NO}{_SP}?\({_SP}?)$")
+# Only with the bracket glued to the name: "Suit No.645/10 ( Smt.Girja Devi & ors. V/s Nanhey Lal & ors. )" is
+# labelled without the number (2 of 2 such in the fit part).
+_CASE_NO_PAREN = re.compile(rf"(?:(?<=\s)|^)({_CASE_NO}{_SP}?\()$")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 # "Dr.B.S.Mahajan-AIR 1990 SC 434", "State of Kerala[2011 (1) KLT 886]"
 _GLUED_CITE = re.compile(r"-(?=AIR|A\.I\.R|\(?\d{4}|\[)|(?<=[A-Za-z.])[\[(](?=\d)")
 # Between a name written without "v." and its citation: ", ", " - ", " reported as ".
 _BEFORE_CHAIN = re.compile(r"(?:[ \t]?[,;:]|[ \t]-{1,2}|[ \t]\u2013|,?[ \t]reported[ \t](?:in|as|at))?[ \t]$|^")
-_AFTER_CHAIN = re.compile(r"[ \t]?(?:,[ \t]?(?:[Tt]he[ \t])?|[ \t]\(?[ \t]?)")
+# "40 ITR 618 (SC) in case Bhopal Sugar Mills v. ITO", "2003 SC 3995 in Parwati Bai Vs. Radhika": "in" too.
+_AFTER_CHAIN = re.compile(r"[ \t]?(?:,[ \t]?(?:[Tt]he[ \t])?|[ \t]in[ \t](?:case[ \t])?|[ \t]\(?[ \t]?)")
 # Marks glued to a span's last or first word; only taken when they end or start a word.
 _GLUED_CLOSE = re.compile(r"(?:,?\(\d{1,2}\)|[)\]}'\"\u2019\u201d])+(?=\s|$)")
+_TRAILING_ETC = re.compile(r"[ \t](?:etc\.[ \t]){0,2}etc\.$")
+_BROKEN_WORD = re.compile(r"(?<![\w\-])[A-Z][A-Za-z]{0,20}-[ \t]$")
+_SPACED_CLOSE = re.compile(r"(?:\s[)\]}]{1,2}){1,3}$")
 _GLUED_OPEN = re.compile(r"(?:(?<=\s)|^)-{0,2}[(\[{'\"\u2018\u201c]+$")
 # Between two cases in a list: ", ", "; ", " and ".
 _CASE_SEP = re.compile(r"[ \t]?[,;][ \t]?(?:(?:and|&)[ \t])?|[ \t](?:and|&)[ \t]")
@@ -188,8 +206,9 @@ def find_precedents(text: str) -> list[PrecedentMatch]:
     footnote_end = -1
     for s, (e, k, n) in chain_at.items():
         cited = _name_after_chain(text, s, e, k, n, names) or _name_before_chain(text, s, e, k, n)
-        if cited.start == s and is_footnote(text, s, e, footnote_end):
-            footnote_end = e
+        # A footnote's citation grown over a name: "(2) A.T.R. 1964 Mysore 6." (a misread "A.I.R.").
+        if is_footnote(text, cited.start, cited.end, footnote_end):
+            footnote_end = cited.end
             continue
         found.append(cited)
     headers = report_headers(text)
@@ -204,10 +223,20 @@ def _whole_words(text: str, p: PrecedentMatch) -> PrecedentMatch:
     "AIR 1934 All 693(2)" or "--'Umashankar v. Rex'" the glued marks are inside the span.
     """
     start, end = p.start, p.end
+    # A bracket standing alone is a word of its own, which the corpus leaves out at a span's end (32 times in the
+    # fit part, 3 times in): "State of Punjab ( AIR 1956 SC 460 )", "(AIR 1987 SC 1023 )".
+    spaced = _SPACED_CLOSE.search(text, start, end)
+    if spaced is not None:
+        end = spaced.start()
     close = _GLUED_CLOSE.match(text, end) if end and not text[end - 1].isspace() else None
     if close is not None:
         end = close.end()
-    if start and not text[start - 1].isspace():
+        if close.group().endswith((")", "]")):
+            end = court_marks(text, end)  # "(1969 Acc CJ 286) (Delhi)", "1967 Cri LJ 1081) (SC)"
+    listed = LIST_NUMBER.search(text, max(0, start - 4), start) if text[start : start + 1].isdigit() else None
+    if listed is not None:
+        start = listed.start()  # "12.2007 (2) TNT 193 (Jayalakshmi and another vs. Govindammall and others)"
+    elif start and not text[start - 1].isspace():
         opened = _GLUED_OPEN.search(text, max(0, start - 4), start)
         # Not an opening bracket this span never closes: "(AIR 1966 Punj 348)." stays "AIR 1966 Punj 348".
         if opened is not None and _closes(text[opened.start() : end]):
@@ -248,6 +277,8 @@ def _name_after_chain(
     name = names[m.end()]
     if "(" not in m.group():
         return PrecedentMatch(start, name.end, kind, normalised)
+    if not m.group().endswith("("):
+        return None  # "AIR 1983 SC 753 ( Bharwada Bhoginbhai Hirjibhai Vs. State of Gujrat )": two spans
     # "(X vs Y)" must close after the name.
     close = re.compile(r"[ \t]?\)").match(text, name.end)
     return PrecedentMatch(start, close.end(), kind, normalised) if close else None
@@ -290,6 +321,12 @@ def _case_name(
             end = case_no.end()
         elif footnote is not None:
             end = footnote.end()
+        else:
+            # "National Highway Authority of India v. Ganga Enterprises etc.": a trailing "etc." with nothing after
+            # it is left out (3 of 3 such names in the fit part); before a citation it stays in.
+            etc = _TRAILING_ETC.search(text, v_end, end)
+            if etc is not None:
+                end = etc.start()
     if kind == "name" and left > 0 and text[left - 1] == "(" and text.startswith(")", end):
         # "(Prahlad Singh v. Sukhdev Singh) AIR 1987 Supreme Court 1145"
         after = _attach_citation(text, end + 1, chain_at)
@@ -327,6 +364,8 @@ def _attach_citation(text: str, pos: int, chain_at: dict[int, Chain]) -> Chain |
             if close is None:
                 return end, kind, normalised  # "Sarla Varma v. DTC (2010(2) KLT 802 (SC)": never closed
             end = close.start(1) + min(want, len(close.group(1)))
+            if want <= len(close.group(1)):
+                end = court_marks(text, end)  # "CIT v. Dr. Rameshwarlal Pahwa (123 ITR 681) (Del)"
             return _bracketed_parallel(text, end, chain_at), kind, normalised
     return None
 
@@ -405,7 +444,8 @@ def _walk_left(text: str, v_start: int, *, cross_comma: bool) -> int | None:
                 break  # "16.In Hem Chand v. State of Haryana": the paragraph number goes with "In"
             start = pos + lead  # InLegalNER labels the whole word, number and all
             break
-        if core not in _CONNECTORS and not _PARTY_TOKEN.match(core) and not _FOOTNOTE_TOKEN.match(core):
+        if (core not in _CONNECTORS and not _PARTY_TOKEN.match(core) and not _FOOTNOTE_TOKEN.match(core)
+                and not _hyphenated(text, pos, core)):
             break
         start = pos + lead
         if lead:
@@ -413,6 +453,12 @@ def _walk_left(text: str, v_start: int, *, cross_comma: bool) -> int | None:
     if start is None:
         return None
     return _trim_leading(text, start, v_start)
+
+
+def _hyphenated(text: str, pos: int, core: str) -> bool:
+    """The rest of a capitalised word broken at a line's end: "Manu- facturing" of "Siemens Engineering & Manu-
+    facturing Co.", read leftwards from the word at ``pos``."""
+    return core.isalpha() and core.islower() and _BROKEN_WORD.search(text, max(0, pos - 24), pos) is not None
 
 
 def _trim_leading(text: str, start: int, limit: int) -> int | None:
@@ -491,7 +537,11 @@ def _continues_name(core: str, prev: str | None) -> bool:
     if not core or core in _RIGHT_STOP or core.lower().startswith("(supra"):
         return False
     if core not in _CONNECTORS and core.lower() not in _CONNECTORS and not _PARTY_TOKEN.match(core):
-        return False
+        if prev is None or not (core.isalpha() and core.islower()):
+            return False
+        # "Collector of Excise, Govern- ment of Tripura": a word broken at a line's end; "Punjab National Bank Ltd.
+        # Vs. Its workmen".
+        return _BROKEN_WORD.fullmatch(prev + " ") is not None or prev in ("Its", "Their")
     # "Sangram Singh v. Election Tribunal Kotah the Apex Court held" is prose; "Secretary to the" is not.
     return not (core == "the" and prev is not None and prev.lower() not in _JOINS_THE)
 

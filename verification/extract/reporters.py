@@ -27,7 +27,8 @@ _REPWORD = (
 # Words that follow a year and a number in ordinary prose and never open a reporter's name.
 _NOT_REPORTER = (
     r"(?!(?:Sections?|Articles?|Rules?|Orders?|Acts?|Nos?|Page|Pages|Paras?|Paragraph|Vol|Volume|Chapter|Part|"
-    r"Schedule|Clauses?|Ex|PW|DW|CW|Annexure|Of|And|The|In|At|On|To|Rs|FIR|Dated|Dt|Exhibit|Case|Cases|"
+    r"Schedule|Clauses?|Ex|PW|DW|CW|Annexure|Of|And|The|In|At|On|To|OF|AND|THE|IN|AT|ON|TO|NOS?|Rs|FIR|Dated|Dt|"
+    r"Exhibit|Case|Cases|"
     r"Appeal|Petition|Writ|Suit|Complaint|CC|WP|CWP|SLP|Sessions|Civil|Misc|Application|Revision|"
     r"Reference|Regular|First|Second|Special|Original|OS|RFA|RSA|CRP|MA|MAC|MACT|ITA|ST|SC/ST|U/s|Sec|Ss|"
     r"January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|"
@@ -36,13 +37,15 @@ _NOT_REPORTER = (
 # "2007 (Y) PW25-Dr. M.Sathikumar": a witness number is never part of a reporter's name.
 _NOT_WITNESS = r"(?!(?:PW|DW|CW)(?:\b|\d))"
 # Words are separated by a space or follow a dot ("Cri.L.J."), so "SCC" is never split into "S" "CC".
-_REP = rf"{_NOT_REPORTER}{_REPWORD}(?:(?:(?<=\.){_SP}?|{_SP}){_NOT_WITNESS}{_REPWORD}){{0,3}}"
+# "MLJ(Cri)": a bracketed series glued to the reporter.
+_REP = rf"{_NOT_REPORTER}{_REPWORD}(?:(?:(?<=\.){_SP}?|{_SP}|(?=\()){_NOT_WITNESS}{_REPWORD}){{0,3}}"
 _VOLP = rf"(?:\({_SP}?\d{{1,3}}{_SP}?\)|\d{{1,4}}(?![\d/]))"
-_SUPP = rf"(?:\(?Supp?l?\.?\)?{_SP}?(?:\(?\d{{1,2}}\)?{_SP}?)?)"
-# Court names after "AIR <year>": "SC", "Supreme Court", "Mad", "Madh Pra", "Bom.", "P.C.", "N.S.C.".
+_SUPP = rf"(?:\(?(?:Supplementary|Supp?l?\.?)\)?{_SP}?(?:\(?\d{{1,2}}\)?{_SP}?)?)"
+# Court names after "AIR <year>": "SC", "Supreme Court", "Mad", "Madh Pra", "Bom.", "P.C.", "N.S.C.", "Punjab and
+# Haryana".
 _AIR_COURT = (
     rf"(?:\(?[A-Z][A-Za-z]{{0,10}}\.?\)?|(?:[A-Z]\.){{1,3}})"
-    rf"(?:{_SP}?(?:&{_SP}?)?(?:[A-Z][A-Za-z]{{0,10}}\.?|(?:[A-Z]\.){{1,3}}))?"
+    rf"(?:{_SP}?(?:&{_SP}?|and{_SP})?(?:[A-Z][A-Za-z]{{0,10}}\.?|(?:[A-Z]\.){{1,3}}))?"
 )
 
 _CORES: tuple[tuple[str, str], ...] = (
@@ -108,6 +111,9 @@ _LOOSE_CORE = re.compile(
 # or a neutral citation's own colon. Checked in Python rather than by a leading look-behind, which would stop
 # the regex engine from skipping quickly to plausible first characters.
 _NOT_AFTER = frozenset("0123456789/.-:")
+# A list number glued to the next word: "12.2007 (2) TNT 193" (item 12). Not a date's "15.12.2007".
+LIST_NUMBER = re.compile(r"(?:(?<=\s)|^)\d{1,2}\.$")
+_YEAR_AHEAD = re.compile(rf"{_YR}(?!\d)")
 
 _PINPOINT = re.compile(
     # ", 213", "-118", " at 897", " @ 721". Pinpoints written "at p. 631" or "at page 6" are left out of the span
@@ -118,6 +124,11 @@ _PINPOINT = re.compile(
 # A footnote mark after a citation: "1996(6) SCC 405 (2) ." -- but not a list number that opens the next case,
 # "AIR 1999 SC 2526 (3) R.K. Garg v. Union of India".
 _FOOTNOTE_MARK = re.compile(rf"{_SP}?\(\d{{1,2}}\)(?![ \t]*[A-Z(\[\w])")
+# A pinpoint in brackets: "[1901] A.C. 495 (502)", "(2005) 6 SCC 344 (para 10)" -- not a year opening the next
+# citation, "AIR 1999 SC 12 (2000) 3 SCC 45".
+_BRACKET_PIN = re.compile(
+    rf"{_SP}?\((?:paras?\.?{_SP}?\d{{1,4}}|\d{{3,4}})\)(?![ \t]*[\d(\[]|(?<=\((?:1[6-9]|20)\d\d\))[ \t]*[A-Z])"
+)
 # "(SC)", "(FB)", "(Del)", "(P&H)", "(Guj.)", "[FB]", "(A)" (old reporters' footnote letters), "(Mad)"; "SC]".
 _COURT_MARK = re.compile(
     rf"{_SP}?[\(\[](?![Ss]upra)(?:[A-Z][A-Za-z&.]{{0,8}}|[A-Z]\.?{_SP}?[A-Z]\.?|P&H|J&K)[\)\]]"
@@ -198,6 +209,8 @@ def _may_start(text: str, pos: int) -> bool:
     if text[pos].isdigit():
         if prev == "-" and pos > 1 and not text[pos - 2].isdigit():
             return True  # "Indo-French Pharmaceutical Co. -1983 (12) E.L.T. 725"
+        if prev == "." and LIST_NUMBER.search(text, max(0, pos - 4), pos) and _YEAR_AHEAD.match(text, pos):
+            return True  # "12.2007 (2) TNT 193": a list number glued to the year
         return prev not in _NOT_AFTER and not prev.isalpha()
     return not prev.isalnum()
 
@@ -232,8 +245,19 @@ def extend_chain(text: str, end: int, cores_by_start: dict[int, tuple[int, str]]
 
 def _decorations(text: str, end: int) -> int:
     for _ in range(4):
-        m = _PINPOINT.match(text, end) or _COURT_MARK.match(text, end) or _FOOTNOTE_MARK.match(text, end)
+        m = (_PINPOINT.match(text, end) or _COURT_MARK.match(text, end) or _FOOTNOTE_MARK.match(text, end)
+             or _BRACKET_PIN.match(text, end))
         if m is None:
+            break
+        end = m.end()
+    return end
+
+
+def court_marks(text: str, end: int) -> int:
+    """Court marks after a bracketed citation has closed: "(123 ITR 681) (Del)", "(AIR 1976 Madh Pra 21) (FB)"."""
+    for _ in range(3):
+        m = _COURT_MARK.match(text, end)
+        if m is None or not m.group().lstrip(" \t\u00a0").startswith(("(", "[")):
             break
         end = m.end()
     return end
