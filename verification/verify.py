@@ -83,7 +83,7 @@ class Verifier:
         unreachable = False
         sources: list[tuple[int, str, str | None]] = []  # (position, label, text) of checked provisions
         for c in cits:
-            for verdict, key_label in self._check(c, checker, day):
+            for verdict, key_label in self._check(c, checker, day, _cited_as(c, cits)):
                 checks.append(_citation_out(c, verdict, key_label))
                 unreachable |= verdict.unreachable
                 if c.label is Label.PROVISION and verdict.act and verdict.section:
@@ -97,13 +97,20 @@ class Verifier:
         return VerificationReport(as_of=day, citations=checks, quotes=quotes, summary=dict(summary),
                                   unchecked=unchecked)
 
-    def _check(self, c: Citation, checker: CitationChecker, day: str) -> list[tuple[Verdict, str | None]]:
+    def _check(
+        self, c: Citation, checker: CitationChecker, day: str, cited_as: str
+    ) -> list[tuple[Verdict, str | None]]:
         if c.label is Label.PROVISION:
+            if not c.act and c.statute is not None and (c.keys or c.units):  # linked to a statute we do not hold
+                return [(Verdict(CitationStatus.UNRESOLVED, f"{c.text}: its statute, {cited_as}, is not in the "
+                                 "statute graph, so it could not be checked"), k.label) for k in c.keys] + [
+                        (Verdict(CitationStatus.UNCHECKED, f"{c.text}: its statute, {cited_as}, is not in the statute "
+                                 "graph, so it was not checked"), unit_label(kind, k)) for kind, k in c.units]
             out: list[tuple[Verdict, str | None]] = [(checker.check_provision(k, day, c.text), k.label) for k in c.keys]
             out += [(checker.check_unit(kind, k, day, c.text), unit_label(kind, k)) for kind, k in c.units]
             return out or [(Verdict(CitationStatus.UNRESOLVED, f"'{c.text}' could not be read as a provision"), None)]
         if c.label is Label.STATUTE:
-            return [(checker.check_statute(c.act, c.text, day), None)]
+            return [(checker.check_statute(c.act, cited_as, day), None)]
         if c.label is Label.PRECEDENT:
             return [(checker.check_precedent(c.text), None)]
         return [(Verdict(CitationStatus.NOT_IN_REGISTRY, f"{c.text}: no registry of notifications is loaded; "
@@ -185,6 +192,16 @@ class Verifier:
             passages = tuple(Passage(f"{act} {label}", t) for label, t in self.store.act_texts(act).items() if t)
             self._act_passages[act] = passages
         return [p for p in passages if p.source != exclude]
+
+
+def _cited_as(c: Citation, cits: Sequence[Citation]) -> str:
+    """How a citation is named in messages: "the said Act" and "the Act" by the statute they refer back to, a
+    provision whose statute the graph does not know by that statute."""
+    if c.label is Label.STATUTE and c.said and "antecedent" in c.extra:
+        return cits[int(c.extra["antecedent"])].text
+    if c.label is Label.PROVISION and not c.act and c.statute is not None:
+        return f"'{_cited_as(cits[c.statute], cits)}'"
+    return c.text
 
 
 def _same_provision(chunk_id: str, label: str) -> bool:

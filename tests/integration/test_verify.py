@@ -192,3 +192,19 @@ def test_cli_extract_citations(env: dict[str, str]) -> None:
     out = [json.loads(x) for x in run_cli(env, "extract-citations", "--jsonl", stdin=lines).stdout.splitlines()]
     assert out[0]["id"] == "s1" and out[0]["citations"] == cits
     assert "bad input line" in out[1]["error"]
+
+
+def test_a_provision_of_a_statute_the_graph_does_not_hold_names_it(verifier: Verifier) -> None:
+    text = ("The force was constituted under the Madras City Police Act, 1888 and under s. 2 of the Act it is one "
+            "force. Section 5 of the Kerala Police Act, 2011 applies. Section 5 applies too.")
+    r = verifier.verify(text, as_of="2025-01-01")
+    got = [(c.text, c.status, c.message) for c in r.citations]
+    said = next(m for t, _, m in got if t == "Act")  # "the Act" is checked as the statute it refers back to
+    assert said.startswith("'Madras City Police Act, 1888' is not an Act")
+    linked = [m for t, s, m in got if t in ("s. 2", "Section 5") and s is S.UNRESOLVED]
+    assert linked == [
+        "s. 2: its statute, 'Madras City Police Act, 1888', is not in the statute graph, so it could not be checked",
+        "Section 5: its statute, 'Kerala Police Act, 2011', is not in the statute graph, so it could not be checked",
+        "Section 5: no statute is named for this provision, so it could not be checked",
+    ]
+    assert not any(s is S.VERIFIED for _, s, _ in got)
