@@ -46,18 +46,9 @@ class Fusion(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class FusionConfig:
-    """How the runs are fused: the product's defaults (``RetrievalSettings`` holds the same numbers).
-
-    Long-query weights were chosen by cross-validation on the ten AILA 2019 training queries
-    (``legal-rag eval retrieval --cv 10``, leave one query out; mean held-out MAP, BM25 0.119 on the
-    same folds): min-max BM25 1 / dense 2 scored 0.216 (1.81x); tuning the dense weight per fold,
-    0.206 (it picked 2 in 9 of 10 folds); RRF 1:1, 0.152. Adding the offence channel (``offences.py``)
-    lifted 8 of the 10 queries: offence 1, 0.251 (2.11x; tuning it per fold picked 1 every time);
-    offence 2, 0.223 (1.88x). Offence 2 is the default because on the facts -> offences check
-    (``legal-rag eval offences``, the same queries' IPC gold searched over the whole statute index)
-    it doubles recall@10 over offence 1 (0.229 against 0.125; BM25 over the IPC alone 0.073), where
-    procedure provisions otherwise crowd the offences out of the top ten.
-    """
+    """How the runs are fused: the product's defaults (``RetrievalSettings`` holds the same numbers). The
+    long-query weights were chosen by cross-validation on the AILA 2019 training queries (``legal-rag eval
+    retrieval --cv 10``); the README's retrieval section has the candidates and their held-out-fold MAP."""
 
     method: Fusion = Fusion.MINMAX
     rrf_k: int = 60

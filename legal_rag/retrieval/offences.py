@@ -40,11 +40,16 @@ _PUNISHMENT_FOR = re.compile(r"^\W*(?:punishment|penalty|penalties)\s+(?:for|of)
 _WORD = re.compile(r"[a-z]+")
 
 
+def is_punishment_heading(title: str | None) -> bool:
+    """ "Punishment for murder", "Penalty for ...": a heading that punishes rather than defines."""
+    return bool(_PUNISHING_HEADING.match(title or ""))
+
+
 def is_offence(act: str, title: str | None, text: str) -> bool:
     """Whether a section defines or punishes an offence (every penal-code section does)."""
     if act in PROCEDURE_CODES:
         return False
-    return act in PENAL_CODES or bool(_PUNISHING_HEADING.match(title or "") or _PUNISHING_TEXT.search(text))
+    return act in PENAL_CODES or is_punishment_heading(title) or bool(_PUNISHING_TEXT.search(text))
 
 
 def _subject(title: str, punishment: bool) -> str | None:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from legal_rag.retrieval.expand import TermsOfArt
-from legal_rag.retrieval.offences import is_offence
+from legal_rag.retrieval.offences import is_offence, is_punishment_heading
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.workflow.comparison import comparison_sides
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage
@@ -179,7 +179,6 @@ def _title(p: Passage) -> str:
     return _HEADING_PREFIX.sub("", p.heading)
 
 
-_PUNISHES = re.compile(r"^\W*(?:punishment|penalty|penalties)\b", re.IGNORECASE)
 _GENERIC_SIDE = frozenset({"offenc", "offence", "crime", "provision", "section", "law", "act", "code"})
 
 
@@ -200,7 +199,7 @@ def side_pick(
         title = _title(g[1][0])
         heading = content_stems(title)
         if want <= heading:
-            key = (len(want) / len(heading), not _PUNISHES.match(title), -rank)
+            key = (len(want) / len(heading), not is_punishment_heading(title), -rank)
             if best is None or key > best:
                 best, pick = key, g
     return pick
