@@ -219,10 +219,10 @@ def _same_provision(chunk_id: str, label: str) -> bool:
 def _chunk_after(q: QuoteSpan, text: str, chunks: list[Passage]) -> Passage | None:
     """A ``[chunk-id]`` marker within a few characters after the closing quote attributes it."""
     tail = text[q.end : q.end + 80]
-    for p in chunks:
-        if f"[{p.source}]" in tail:
-            return p
-    return None
+    marked = [p for p in chunks if f"[{p.source}]" in tail]
+    # A sentence that quotes a clause after its lead-in is marked with both chunks: the one holding the quote.
+    quoted = " ".join(q.text.split())
+    return next((p for p in marked if quoted in " ".join(p.text.split())), marked[0] if marked else None)
 
 
 def _nearest(

@@ -283,13 +283,24 @@ def _verbatim_source(claim: DraftClaim) -> str | None:
     found exactly (or up to spacing) in the chunk the claim cites, asserts nothing beyond the
     statute's own words: it is supported without asking the aligner. The citation's own status
     (repealed, unchecked...) is not judged here; reconstruct warns about it."""
-    if not _QUOTATION.match(claim.text) or len(claim.quotes) != 1:
+    if not _QUOTATION.match(claim.text) or not claim.quotes:
         return None
-    q = claim.quotes[0]
     provisions = [c for c in claim.citations if c.label is Label.PROVISION]
-    if q.status not in (QuoteStatus.EXACT, QuoteStatus.NORMALISED) or not q.source or len(provisions) != 1:
+    if len(provisions) != 1 or not provisions[0].act or not provisions[0].section:
         return None
-    return q.source
+    act, section = provisions[0].act, provisions[0].section
+    # Every quote (a clause quoted after its lead-in makes two or more) exact, and taken from the provision the
+    # sentence cites: a quote of another Act's chunk under this citation is for the aligner to judge.
+    if not all(q.status in (QuoteStatus.EXACT, QuoteStatus.NORMALISED) and q.source
+               and _of_provision(q.source, act, section) for q in claim.quotes):  # fmt: skip
+        return None
+    return claim.quotes[0].source
+
+
+def _of_provision(source: str, act: str, section: str) -> bool:
+    """Is a quote's source (a chunk id "BNSS:144:1/a:0" or a label "BNSS 144(1)") part of ``act`` ``section``?"""
+    s_act, s_section = source.split(":")[:2] if ":" in source else source.partition(" ")[::2]
+    return s_act == act and main_section(s_section) == main_section(section)
 
 
 def _agreement(best: str | None, cited: Sequence[str]) -> float:

@@ -208,3 +208,16 @@ def test_a_provision_of_a_statute_the_graph_does_not_hold_names_it(verifier: Ver
         "Section 5: no statute is named for this provision, so it could not be checked",
     ]
     assert not any(s is S.VERIFIED for _, s, _ in got)
+
+
+def test_a_clause_quoted_after_its_lead_in_is_checked_against_the_chunk_that_holds_it(verifier: Verifier) -> None:
+    lead = "(1) If any person having sufficient means neglects or refuses to maintain\u2014"
+    clause = "(a) his wife, unable to maintain herself; or"
+    chunks = [{"id": "BNSS:144:1:0", "text": lead}, {"id": "BNSS:144:1/a:0", "text": clause}]
+    text = (f'Section 144(1) of the Bharatiya Nagarik Suraksha Sanhita, 2023 provides: "{lead}" \u2026 "{clause}" '
+            "[BNSS:144:1:0] [BNSS:144:1/a:0]")
+    r = verifier.verify(text, chunks, as_of="2025-03-01")
+    assert [(q.status, q.source) for q in r.quotes] == [(Q.EXACT, "BNSS:144:1:0"), (Q.EXACT, "BNSS:144:1/a:0")]
+    # Marked with both chunks, a changed word is still caught.
+    wrong = text.replace(clause, "(a) his wife, unable to maintain herself; and")
+    assert verifier.verify(wrong, chunks, as_of="2025-03-01").quotes[1].status is not Q.EXACT

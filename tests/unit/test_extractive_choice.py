@@ -144,3 +144,33 @@ def test_a_question_asking_for_the_offence_is_answered_from_an_offence_provision
         passage("BNS:316:1:0", "BNS s.316(1) Criminal breach of trust", BNS_316_1, 0.55),
     ])  # fmt: skip
     assert got[0] == "BNS:316:1:0"
+
+
+BNSS_144_1 = "(1) If any person having sufficient means neglects or refuses to maintain\u2014"
+BNSS_144_1_A = "(a) his wife, unable to maintain herself; or"
+BNSS_144_1_B = "(b) his legitimate or illegitimate child, whether married or not, unable to maintain itself; or"
+
+
+def test_a_clause_is_quoted_after_its_lead_in() -> None:
+    # BNSS 144(1) is chunked as its lead-in and one chunk per clause; "(a) his wife, unable to maintain herself;
+    # or" alone does not say who must maintain her.
+    passages = [
+        Passage("BNSS:144:1/a:0", "BNSS", "144", "BNSS s.144(1)(a) Order for maintenance of wives, children and "
+                "parents", BNSS_144_1_A, "in_force", relevance=0.7),
+        Passage("BNSS:144:1/b:0", "BNSS", "144", "BNSS s.144(1)(b) Order for maintenance of wives, children and "
+                "parents", BNSS_144_1_B, "in_force", relevance=0.6),
+        Passage("BNSS:144:1:0", "BNSS", "144", "BNSS s.144(1) Order for maintenance of wives, children and parents",
+                BNSS_144_1, "in_force", relevance=0.6),
+    ]  # fmt: skip
+    gen = ExtractiveGenerator({"BNSS": "The Bharatiya Nagarik Suraksha Sanhita, 2023"}).generate(
+        "Can a wife or a child claim maintenance?", passages, as_of="2025-03-01", complexity=Complexity.SIMPLE)
+    [sentence] = gen.sentences
+    assert sentence.text == (
+        f'Section 144(1) of the Bharatiya Nagarik Suraksha Sanhita, 2023 provides: "{BNSS_144_1}" \u2026 '
+        f'"{BNSS_144_1_A}" \u2026 "{BNSS_144_1_B}"'
+    )
+    assert sentence.chunk_ids == ("BNSS:144:1:0", "BNSS:144:1/a:0", "BNSS:144:1/b:0")
+    # Without its lead-in among the passages, a clause is quoted as it is.
+    alone = ExtractiveGenerator({"BNSS": "The Bharatiya Nagarik Suraksha Sanhita, 2023"}).generate(
+        "Can a wife claim maintenance?", passages[:1], as_of="2025-03-01", complexity=Complexity.SIMPLE)
+    assert [s.chunk_ids for s in alone.sentences] == [("BNSS:144:1/a:0",)]

@@ -570,7 +570,7 @@ def test_extractive_quotes_verbatim_with_the_provision_and_declines_when_weak() 
 
 def test_a_checked_verbatim_quotation_needs_no_aligner_but_an_unchecked_one_does() -> None:
     text = f'Section 308(2) of the BNS provides: "{BNS_308_2}"'
-    cit = check("PROVISION", "verified", "ok")
+    cit = check("PROVISION", "verified", "ok").model_copy(update={"act": "BNS", "section": "308(2)"})
     exact = quote("exact", "exact", source="BNS:308:2:0")
     aligner = FakeAligner({"Section": Verdict.CONTRADICTED})
     c = ctx(aligner=aligner)
@@ -585,3 +585,28 @@ def test_a_checked_verbatim_quotation_needs_no_aligner_but_an_unchecked_one_does
     added = claim.model_copy(update={"text": text + " It also applies to attempts."})
     out = steps.verify_claims({**state, "drafts": [added]}, Runtime(c))  # type: ignore[arg-type]
     assert out["claims"][0].verdict is Verdict.CONTRADICTED  # more than the quote: the aligner decides
+
+
+def _quotation_claim(quotes: list[tuple[QuoteStatus, str]], provisions: int = 1) -> DraftClaim:
+    cit = CitationCheck(start=0, end=14, text="Section 144(1)", label=Label.PROVISION, act="BNSS", section="144(1)",
+                        status=CitationStatus.VERIFIED, message="ok")  # fmt: skip
+    text = ('Section 144(1) of the Bharatiya Nagarik Suraksha Sanhita, 2023 provides: "(1) If any person ... '
+            'maintain\u2014" \u2026 "(a) his wife, unable to maintain herself; or"')
+    return DraftClaim(text=text, chunk_ids=["BNSS:144:1:0", "BNSS:144:1/a:0"], citations=[cit] * provisions,
+                      quotes=[QuoteCheck(text="q", start=0, end=1, source=src, status=st, score=1.0, message="")
+                              for st, src in quotes])  # fmt: skip
+
+
+def test_a_quotation_of_several_quotes_is_verbatim_only_when_every_quote_is_of_the_one_provision() -> None:
+    both = [(QuoteStatus.EXACT, "BNSS 144(1)"), (QuoteStatus.EXACT, "BNSS 144(1)")]
+    assert steps._verbatim_source(_quotation_claim(both)) == "BNSS 144(1)"
+    assert steps._verbatim_source(_quotation_claim([(QuoteStatus.EXACT, "BNSS 144(1)"),
+                                                    (QuoteStatus.MISATTRIBUTED, "BNSS 144(1)")])) is None
+    assert steps._verbatim_source(_quotation_claim([(QuoteStatus.EXACT, "BNSS 144(1)"),
+                                                    (QuoteStatus.EXACT, "BNSS 145")])) is None
+    assert steps._verbatim_source(_quotation_claim(both, provisions=2)) is None
+    # Exact, but in another Act's chunk than the one the sentence cites: the aligner judges it.
+    assert steps._verbatim_source(_quotation_claim([(QuoteStatus.EXACT, "BNSS:144:1:0"),
+                                                    (QuoteStatus.EXACT, "JJA:2:14/ix:0")])) is None
+    assert steps._verbatim_source(_quotation_claim([(QuoteStatus.EXACT, "GWA:4:3:0")])) is None
+    assert steps._verbatim_source(_quotation_claim([(QuoteStatus.EXACT, "BNSS:144:1/a:0")])) == "BNSS:144:1/a:0"

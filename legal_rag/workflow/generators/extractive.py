@@ -274,8 +274,24 @@ class ExtractiveGenerator:
         out: list[AnswerSentence] = []
         for _, ps in chosen:
             picked = self._sentences(q, ps, SENTENCES[complexity], pinned=_leading(ps))
+            # A clause is quoted after the words that introduce it ("If any person ... refuses to maintain--" ...
+            # "(a) his wife ..."), cited to the unit that holds both; clauses of one lead-in share a sentence.
+            groups: list[tuple[tuple[Passage, str] | None, list[tuple[Passage, str]]]] = []
             for p, sentence in picked:
-                out.append(AnswerSentence(f'{self._cite(p)} provides: "{sentence}"', (p.chunk_id,)))
+                lead = _lead_in(p, sentence, ps)
+                if lead is not None and groups and groups[-1][0] is not None and groups[-1][0][0] is lead[0]:
+                    groups[-1][1].append((p, sentence))
+                else:
+                    groups.append((lead, [(p, sentence)]))
+            for lead, items in groups:
+                if lead is None:
+                    p, sentence = items[0]
+                    out.append(AnswerSentence(f'{self._cite(p)} provides: "{sentence}"', (p.chunk_id,)))
+                else:
+                    lp, words = lead
+                    quotes = " \u2026 ".join(f'"{s}"' for _, s in items)
+                    out.append(AnswerSentence(f'{self._cite(lp)} provides: "{words}" \u2026 {quotes}',
+                                              (lp.chunk_id, *(p.chunk_id for p, _ in items))))
         if not out:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
         return Generation(tuple(out), self.name)
@@ -357,6 +373,26 @@ with the rest on how well it covers the question.)"""
 def _pinned_extra(passages: Sequence[Passage]) -> int:
     """Provisions named in the question (and their successor/predecessor) do not count against the limit."""
     return len({(p.act, p.section) for p in passages if p.pinned in LEADING})
+
+
+_CLAUSE = re.compile(r"^\((?:[a-z]{1,4}|\d{1,3}[A-Za-z]?)\)\s+[a-z]")
+"""A clause that continues its lead-in: "(a) his wife, unable to maintain herself; or"."""
+
+
+def _lead_in(p: Passage, sentence: str, passages: Sequence[Passage]) -> tuple[Passage, str] | None:
+    """For a clause (``_CLAUSE``), the passage of the unit it belongs to and that unit's lead-in ("If any person
+    having sufficient means neglects or refuses to maintain--"), when both were retrieved; else None."""
+    parts = p.chunk_id.split(":")
+    if not _CLAUSE.match(sentence) or len(parts) < 4 or parts[2] in ("-", ""):
+        return None
+    parent = "/".join(parts[2].split("/")[:-1]) or "-"
+    for q in passages:
+        qp = q.chunk_id.split(":")
+        if len(qp) >= 4 and qp[:2] == parts[:2] and qp[2] == parent:
+            tail = sentences_of(q.text)[-1:] if q.text else []
+            if tail and _LEAD_IN.search(tail[0]) and not _CLAUSE.match(tail[0]):
+                return q, tail[0]
+    return None
 
 
 def _sub_of(chunk_id: str) -> str:
