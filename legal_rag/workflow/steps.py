@@ -12,6 +12,7 @@ from graph_schema.model import main_section
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
+from legal_rag.workflow.attempt import general_attempt_for
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.coverage import Coverage, question_coverage
 from legal_rag.workflow.generators.extractive import content_stems
@@ -96,6 +97,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     if state["classification"].complexity is Complexity.ANALYTICAL:
         passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
     passages = _with_savings(ctx, passages, state["question"], state["as_of"])
+    passages = _with_general_attempt(ctx, passages, state["question"], state["as_of"])
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
     return {"passages": passages, "retrieval_round": rnd}
@@ -130,6 +132,15 @@ def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, 
     return _with_chunks(passages, (
         (c, float("inf"), "savings", 1.0)
         for act, section in savings_for(question, as_of) for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
+    ))  # fmt: skip
+
+
+def _with_general_attempt(ctx: WorkflowContext, passages: list[Passage], question: str, as_of: str) -> list[Passage]:
+    """An attempt to commit an offence whose provisions retrieved say nothing of the attempt is punished under
+    the general attempt provision (BNS 62, IPC 511): bring it in, pinned so that it is quoted."""
+    general = general_attempt_for(question, as_of, passages)
+    return passages if general is None else _with_chunks(passages, (
+        (c, float("inf"), "attempt", 1.0) for c in ctx.retriever.section_chunks(*general)[:SIBLINGS]
     ))  # fmt: skip
 
 

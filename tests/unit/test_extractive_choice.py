@@ -174,3 +174,25 @@ def test_a_clause_is_quoted_after_its_lead_in() -> None:
     alone = ExtractiveGenerator({"BNSS": "The Bharatiya Nagarik Suraksha Sanhita, 2023"}).generate(
         "Can a wife claim maintenance?", passages[:1], as_of="2025-03-01", complexity=Complexity.SIMPLE)
     assert [s.chunk_ids for s in alone.sentences] == [("BNSS:144:1/a:0",)]
+
+
+BNS_62 = (
+    "Whoever attempts to commit an offence punishable by this Sanhita with imprisonment for life or imprisonment, or "
+    "to cause such an offence to be committed, and in such attempt does any act towards the commission of the "
+    "offence, shall, where no express provision is made by this Sanhita for the punishment of such attempt, be "
+    "punished with imprisonment of any description provided for the offence, for a term which may extend to one-half "
+    "of the imprisonment for life or, as the case may be, one-half of the longest term of imprisonment provided for "
+    "that offence, or with such fine as is provided for the offence, or with both.\n\nIllustrations.\n\n(a) A makes "
+    "an attempt to steal some jewels by breaking open a box, and finds after so opening the box, that there is no "
+    "jewel in it. He has done an act towards the commission of theft, and therefore is guilty under this section."
+)
+
+
+def test_illustrations_are_never_quoted_even_from_a_provision_asked_for() -> None:
+    pinned = Passage("BNS:62:-:0", "BNS", "62", "BNS s.62 Punishment for attempting to commit offences punishable "
+                     "with imprisonment for life or other imprisonment", BNS_62, "in_force", relevance=1.0,
+                     pinned="attempt")  # fmt: skip
+    gen = ExtractiveGenerator(TITLES).generate("What is the punishment for attempt to commit theft of jewels?",
+                                               [pinned], as_of="2025-03-01", complexity=Complexity.SIMPLE)
+    quoted = [s.text for s in gen.sentences]
+    assert len(quoted) == 1 and quoted[0].endswith('or with both."')

@@ -226,11 +226,17 @@ def quotable(sentences: Sequence[str], *, pinned: bool = False) -> list[str]:
     return alone or (list(sentences) if pinned else [])
 
 
+_ILLUSTRATIONS = re.compile(r"\bIllustrations?\b[\s\S]*?(?=\n\s*Explanation\b|\Z)")
+"""An "Illustrations." block, up to the next Explanation: examples ("A makes an attempt to steal some jewels
+... He has done an act towards the commission of theft"), never the rule."""
+
+
 def _quotable_in(passages: Sequence[Passage], *, pinned: bool = False) -> list[tuple[Passage, str]]:
-    """The distinct sentences of a provision's passages, in order, that can be quoted (see ``quotable``)."""
+    """The distinct sentences of a provision's passages, in order, that can be quoted (see ``quotable``);
+    illustrations are left out."""
     pairs: dict[str, Passage] = {}
     for p in passages:
-        for s in sentences_of(p.text):
+        for s in sentences_of(_ILLUSTRATIONS.sub(" ", p.text)):
             pairs.setdefault(s, p)
     keep = set(quotable(list(pairs), pinned=pinned))
     return [(p, s) for s, p in pairs.items() if s in keep]
@@ -363,9 +369,10 @@ class ExtractiveGenerator:
         return f"Section {p.section}{sub} of the {title}"
 
 
-LEADING = ("cited", "successor", "predecessor", "savings")
-"""Provisions named in the question, what replaced them or what they replaced, and the repeal-and-savings
-provision of a matter pending across 2024-07-01: quoted first.
+LEADING = ("cited", "successor", "predecessor", "savings", "attempt")
+"""Provisions named in the question, what replaced them or what they replaced, the repeal-and-savings
+provision of a matter pending across 2024-07-01, and the general attempt provision for an attempt the offence's
+own section does not provide for: quoted first.
 ("counterpart", the other side of the 2024 replacement added for ANALYTICAL questions, competes
 with the rest on how well it covers the question.)"""
 
@@ -389,9 +396,9 @@ def _lead_in(p: Passage, sentence: str, passages: Sequence[Passage]) -> tuple[Pa
     for q in passages:
         qp = q.chunk_id.split(":")
         if len(qp) >= 4 and qp[:2] == parts[:2] and qp[2] == parent:
-            tail = sentences_of(q.text)[-1:] if q.text else []
-            if tail and _LEAD_IN.search(tail[0]) and not _CLAUSE.match(tail[0]):
-                return q, tail[0]
+            tail = _SENT.split(q.text.strip())[-1].strip()  # however short: "(2) Whoever,---"
+            if tail and _LEAD_IN.search(tail) and not _CLAUSE.match(tail):
+                return q, tail
     return None
 
 
