@@ -36,6 +36,8 @@ from verification.model import (
 ContextChunk = Mapping[str, Any]
 """A retrieved chunk: at least ``id`` and ``text`` (optionally ``act``, ``section``)."""
 
+_MARKERS = re.compile(r"[^\[\]\n]{0,12}?((?:\[[^\]\s]+\][ \t]*)+)")
+"""The chunk markers ("[BNS:103:1:0] [BNS:103:2:0]") after a quotation, a few characters on at most."""
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“])|\n{2,}")
 
 
@@ -218,8 +220,9 @@ def _same_provision(chunk_id: str, label: str) -> bool:
 
 def _chunk_after(q: QuoteSpan, text: str, chunks: list[Passage]) -> Passage | None:
     """A ``[chunk-id]`` marker within a few characters after the closing quote attributes it."""
-    tail = text[q.end : q.end + 80]
-    marked = [p for p in chunks if f"[{p.source}]" in tail]
+    # Only the run of markers right after the quote: a short next sentence's marker is not this quote's.
+    run = _MARKERS.match(text, q.end, q.end + 80)
+    marked = [p for p in chunks if run is not None and f"[{p.source}]" in run.group()]
     # A sentence that quotes a clause after its lead-in is marked with both chunks: the one holding the quote.
     quoted = " ".join(q.text.split())
     return next((p for p in marked if quoted in " ".join(p.text.split())), marked[0] if marked else None)

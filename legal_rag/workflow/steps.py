@@ -286,7 +286,11 @@ def _judge(
     return a.verdict, list(a.reasons), a.best_chunk_id
 
 
-_QUOTATION = re.compile(r'^Section [^"]{1,40} of the [^"]{3,120} provides: "(.+)"$', re.DOTALL)
+# Only quotations: one, or several joined by an ellipsis (a clause after its lead-in); no words of the claim's own
+# between them, and an Act's name without asides before "provides".
+_QUOTATION = re.compile(
+    r'^Section [^"]{1,40} of the [^",]{3,120}(?:, \d{4})? provides: "[^"]+"(?:\s*(?:\u2026|\.\.\.)\s*"[^"]+")*$'
+)
 
 
 def _verbatim_source(claim: DraftClaim) -> str | None:

@@ -217,7 +217,32 @@ def test_a_clause_quoted_after_its_lead_in_is_checked_against_the_chunk_that_hol
     text = (f'Section 144(1) of the Bharatiya Nagarik Suraksha Sanhita, 2023 provides: "{lead}" \u2026 "{clause}" '
             "[BNSS:144:1:0] [BNSS:144:1/a:0]")
     r = verifier.verify(text, chunks, as_of="2025-03-01")
-    assert [(q.status, q.source) for q in r.quotes] == [(Q.EXACT, "BNSS:144:1:0"), (Q.EXACT, "BNSS:144:1/a:0")]
+    # The lead-in against the provision its sentence names, the clause against the chunk marked after it.
+    assert [(q.status, q.source) for q in r.quotes] == [(Q.EXACT, "BNSS 144(1)"), (Q.EXACT, "BNSS:144:1/a:0")]
     # Marked with both chunks, a changed word is still caught.
     wrong = text.replace(clause, "(a) his wife, unable to maintain herself; and")
     assert verifier.verify(wrong, chunks, as_of="2025-03-01").quotes[1].status is not Q.EXACT
+
+
+def test_the_next_sentence_s_marker_is_not_this_quote_s(verifier: Verifier, loaded: Loaded) -> None:
+    murder = loaded.store.get_section("IPC", "302")
+    assert murder is not None and murder.text
+    quote = " ".join(murder.text.split())
+    theft = loaded.store.get_section("IPC", "379")
+    assert theft is not None and theft.text
+    chunks = [{"id": "IPC:379:-:0", "text": theft.text}, {"id": "IPC:302:-:0", "text": murder.text}]
+    text = f'Theft is punished thus: "{quote}" [IPC:379:-:0] So is murder. [IPC:302:-:0]'
+    [q] = verifier.verify(text, chunks, as_of="2023-01-01").quotes
+    assert q.status is Q.MISATTRIBUTED and q.source == "IPC:379:-:0"
+
+
+def test_a_quote_cited_to_an_order_the_graph_does_not_hold_is_not_verified(verifier: Verifier, loaded: Loaded) -> None:
+    s39 = loaded.store.get_section("CPC", "39")
+    assert s39 is not None and s39.text
+    quote = " ".join(s39.text.split())[:200]
+    r = verifier.verify(f'Order 39 Rule 1 of the Code of Civil Procedure provides: "{quote}" [CPC:39:-:0]',
+                        [{"id": "CPC:39:-:0", "text": s39.text}], as_of="2025-01-01")  # fmt: skip
+    order = next(c for c in r.citations if c.section == "Order 39 Rule 1")
+    assert order.status is S.UNCHECKED
+    [q] = r.quotes
+    assert q.status is not Q.EXACT and q.status is not Q.NORMALISED

@@ -565,11 +565,14 @@ def test_pathological_repetition_extracts_without_blowing_up(ex: CitationExtract
     ("Is bail available under BNS 318, 316 and 317?", [("BNS", "318", "318"), ("BNS", "316", "316"),
                                                        ("BNS", "317", "317")]),
     ("He filed a 138 NI Act complaint.", [("NIA", "138", "138")]),
+    ("Accused arrested on 1 August 2024 under 307 IPC - what punishment does he face?", [("IPC", "307", "307")]),
     # Already a provision, a year, or a number inside another citation: nothing more.
     ("What does Order 39 Rule 1 CPC provide?", []),
     ("Section 125 CrPC / Section 144 BNSS", []),
     ("the Indian Penal Code 1860 and BNS 2023", []),
     ("In 2025 BNS applies to the offence.", []),
+    ("He was found with NDPS Act 20 grams of heroin.", []),  # a quantity, not a section
+    ("Are 2 IPC offences compoundable?", []),  # a count: only "a/an/the" before a number makes it a section
 ])  # fmt: skip
 def test_adjacent_sections(ex: CitationExtractor, text: str, expected: list[tuple[str, str, str]]) -> None:
     got = adjacent_sections(text, ex.extract(text))

@@ -196,3 +196,17 @@ def test_illustrations_are_never_quoted_even_from_a_provision_asked_for() -> Non
                                                [pinned], as_of="2025-03-01", complexity=Complexity.SIMPLE)
     quoted = [s.text for s in gen.sentences]
     assert len(quoted) == 1 and quoted[0].endswith('or with both."')
+
+
+def test_the_word_illustration_inside_a_rule_is_not_an_illustrations_block() -> None:
+    bns_3_1 = ("(1) Throughout this Sanhita every definition of an offence, every penal provision, and every "
+               "Illustration of every such definition or penal provision, shall be understood subject to the "
+               "exceptions contained in the Chapter entitled \"General Exceptions\", though those exceptions are not "
+               "repeated in such definition, penal provision, or Illustration.")
+    p = Passage("BNS:3:1:0", "BNS", "3", "BNS s.3(1) General explanations", bns_3_1, "in_force", relevance=1.0,
+                pinned="cited")
+    gen = ExtractiveGenerator(TITLES).generate("What does section 3(1) BNS say about general exceptions?", [p],
+                                               as_of="2025-03-01", complexity=Complexity.SIMPLE)
+    assert [s.text for s in gen.sentences] == [
+        f'Section 3(1) of the Bharatiya Nyaya Sanhita, 2023 provides: "{bns_3_1}"']
+

@@ -610,3 +610,22 @@ def test_a_quotation_of_several_quotes_is_verbatim_only_when_every_quote_is_of_t
                                                     (QuoteStatus.EXACT, "JJA:2:14/ix:0")])) is None
     assert steps._verbatim_source(_quotation_claim([(QuoteStatus.EXACT, "GWA:4:3:0")])) is None
     assert steps._verbatim_source(_quotation_claim([(QuoteStatus.EXACT, "BNSS:144:1/a:0")])) == "BNSS:144:1/a:0"
+
+
+def test_a_quotation_with_words_of_its_own_is_left_to_the_aligner() -> None:
+    cit = CitationCheck(start=0, end=11, text="Section 302", label=Label.PROVISION, act="IPC", section="302",
+                        status=CitationStatus.VERIFIED, message="ok")  # fmt: skip
+    exact = [QuoteCheck(text="q", start=0, end=1, source="IPC 302", status=QuoteStatus.EXACT, score=1.0, message="")]
+    plain = 'Section 302 of the Indian Penal Code, 1860 provides: "Whoever commits murder shall be punished with death"'
+    assert steps._verbatim_source(DraftClaim(text=plain, chunk_ids=[], citations=[cit], quotes=exact)) == "IPC 302"
+    for text in (
+        # Wording between two exact quotes is a claim of its own.
+        'Section 302 of the Indian Penal Code provides: "Whoever commits murder shall be punished with death" but '
+        'this section was struck down in 2019 and "shall also be liable to fine."',
+        # So is an aside in the Act's name.
+        'Section 302 of the Indian Penal Code, under which a mob lynching is always punished by death, provides: '
+        '"Whoever commits murder shall be punished with death"',
+    ):
+        claim = DraftClaim(text=text, chunk_ids=[], citations=[cit], quotes=exact * 2)
+        assert steps._verbatim_source(claim) is None
+

@@ -172,30 +172,34 @@ class CitationChecker:
         if not key.act:
             return Verdict(CitationStatus.UNCHECKED,
                            f"{cited_as or label}: not checked: it is not tied to an Act or Rules the statute graph "
-                           "holds (rules and regulations are not loaded)")  # fmt: skip
+                           "holds (rules and regulations are not loaded)", section=label)  # fmt: skip
         try:
             resolver = self._resolver()
             if key.act not in resolver:
                 return Verdict(CitationStatus.UNCHECKED,
-                               f"{label} of {key.act}: not in the statute graph, so it was not checked", act=key.act)
+                               f"{label} of {key.act}: not in the statute graph, so it was not checked",
+                               act=key.act, section=label)
             title = resolver.title(key.act)
             if kind != "order" and not _INSTRUMENT.search(title):
                 return Verdict(CitationStatus.UNCHECKED,
                                f"{label} under {title}: rules and regulations made under an Act are not in the "
-                               "statute graph, so it was not checked", act=key.act, act_title=title)  # fmt: skip
+                               "statute graph, so it was not checked",
+                               act=key.act, act_title=title, section=label)  # fmt: skip
             record = self.store.get_section(key.act, key.section)
             if record is None:
                 held = self.store.section_numbers(key.act)
                 holds_kind = any(_ORDER_NUMBER.match(n) for n in held) if kind == "order" else bool(held)
                 if holds_kind:
-                    return Verdict(CitationStatus.NOT_FOUND, f"{title} has no {label}", act=key.act, act_title=title)
+                    return Verdict(CitationStatus.NOT_FOUND, f"{title} has no {label}", act=key.act, act_title=title,
+                                   section=label)
                 return Verdict(CitationStatus.UNCHECKED,
                                f"{label} of {title} was not checked: the statute graph holds its sections, not the "
-                               "Orders and Rules of its First Schedule", act=key.act, act_title=title)  # fmt: skip
+                               "Orders and Rules of its First Schedule",
+                               act=key.act, act_title=title, section=label)  # fmt: skip
         except StoreUnavailableError as exc:
             return Verdict(CitationStatus.UNCHECKED,
                            f"{label}: the statute graph could not be reached, so this citation was NOT checked ({exc})",
-                           act=key.act, unreachable=True)  # fmt: skip
+                           act=key.act, section=label, unreachable=True)  # fmt: skip
         verdict = self._on_record(record, key, title, as_of, f"{key.act} {label.partition('(')[0]}")
         return replace(verdict, section=label)
 

@@ -143,8 +143,14 @@ def _spans(rx: re.Pattern[str], text: str, start: int, end: int) -> bool:
 # Section numbers written beside an Act's name with no head word: "IPC 420", "BNS 318(4) and 316", "a 138 NI Act
 # complaint". Scanned after extraction rather than as PROVISION spans: InLegalNER labels no bare number, and a
 # number beside a name is a section only when that name is a statute.
-_NUMBER_AFTER = re.compile(r"[ \t]*(\d{1,3}[A-Z]{0,2}(?:\(\d+\))*(?:[ \t]*(?:,|and|&|/)[ \t]*\d{1,3}[A-Z]{0,2})*)\b")
-_NUMBER_BEFORE = re.compile(r"\b(\d{1,3}[A-Z]{0,2})[ \t]*$")
+_NUMBER_AFTER = re.compile(
+    r"[ \t]*(\d{1,3}[A-Z]{0,2}(?:\(\d+\))*(?:[ \t]*(?:,|and|&|/)[ \t]*\d{1,3}[A-Z]{0,2})*)\b"
+    r"(?![ \t]*(?:%|per\b|(?:grams?|gms?|kgs?|kilo\w*|days?|weeks?|months?|years?|hours?|rupees|lakhs?|crores?|"
+    r"persons?|times)\b))",  # "NDPS Act 20 grams" is a quantity
+    re.IGNORECASE,
+)
+# "a 138 NI Act complaint", "under 307 IPC"; not a count ("Are 2 IPC offences ...").
+_NUMBER_BEFORE = re.compile(r"\b(?:an?|the|under|of)[ \t]+(\d{1,3}[A-Z]{0,2})[ \t]*$", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\d(])\d{1,3}[A-Z]{0,2}")  # a main number, not the "4" of "318(4)"
 
 

@@ -226,7 +226,7 @@ def quotable(sentences: Sequence[str], *, pinned: bool = False) -> list[str]:
     return alone or (list(sentences) if pinned else [])
 
 
-_ILLUSTRATIONS = re.compile(r"\bIllustrations?\b[\s\S]*?(?=\n\s*Explanation\b|\Z)")
+_ILLUSTRATIONS = re.compile(r"(?m)^[ \t]*Illustrations?\b[\s\S]*?(?=\n\s*Explanation\b|\Z)")
 """An "Illustrations." block, up to the next Explanation: examples ("A makes an attempt to steal some jewels
 ... He has done an act towards the commission of theft"), never the rule."""
 
