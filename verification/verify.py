@@ -103,12 +103,14 @@ class Verifier:
         self, c: Citation, checker: CitationChecker, day: str, cited_as: str
     ) -> list[tuple[Verdict, str | None]]:
         if c.label is Label.PROVISION:
+            out: list[tuple[Verdict, str | None]] = []
             if not c.act and c.statute is not None and (c.keys or c.units):  # linked to a statute we do not hold
-                return [(Verdict(CitationStatus.UNRESOLVED, f"{c.text}: its statute, {cited_as}, is not in the "
-                                 "statute graph, so it could not be checked"), k.label) for k in c.keys] + [
-                        (Verdict(CitationStatus.UNCHECKED, f"{c.text}: its statute, {cited_as}, is not in the statute "
-                                 "graph, so it was not checked"), unit_label(kind, k)) for kind, k in c.units]
-            out: list[tuple[Verdict, str | None]] = [(checker.check_provision(k, day, c.text), k.label) for k in c.keys]
+                unheld = f"{c.text}: its statute, {cited_as}, is not in the statute graph, so it"
+                out += [(Verdict(CitationStatus.UNRESOLVED, f"{unheld} could not be checked"), k.label) for k in c.keys]
+                out += [(Verdict(CitationStatus.UNCHECKED, f"{unheld} was not checked"), unit_label(kind, k))
+                        for kind, k in c.units]  # fmt: skip
+                return out
+            out += [(checker.check_provision(k, day, c.text), k.label) for k in c.keys]
             out += [(checker.check_unit(kind, k, day, c.text), unit_label(kind, k)) for kind, k in c.units]
             return out or [(Verdict(CitationStatus.UNRESOLVED, f"'{c.text}' could not be read as a provision"), None)]
         if c.label is Label.STATUTE:
@@ -135,7 +137,7 @@ class Verifier:
         # Unless the sentence also names the chunk's provision ("Section 303(2) of the BNS, which replaced
         # section 379 IPC, provides: ..." names BNS 303):
         if chunk is not None and named is not None and not any(
-                _same_provision(chunk.source, s[1]) for s in sources if lo <= s[0] < hi):
+                same_provision(chunk.source, s[1]) for s in sources if lo <= s[0] < hi):
             # The sentence attributes the quotation to one provision and marks it as taken from another:
             # what the reader sees is the named provision, so that is what the quotation must match.
             if not named[2]:
@@ -206,7 +208,7 @@ def _cited_as(c: Citation, cits: Sequence[Citation]) -> str:
     return c.text
 
 
-def _same_provision(chunk_id: str, label: str) -> bool:
+def same_provision(chunk_id: str, label: str) -> bool:
     """Does chunk ``BNSS:402:a:0`` belong to provision ``BNSS 402(1)``? Same Act and same section number.
     A source that is not a chunk id (a provision label) is compared the same way."""
     if ":" in chunk_id:

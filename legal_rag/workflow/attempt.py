@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
+from legal_rag.workflow.generators.extractive import passage_title
 from legal_rag.workflow.types import Passage
 
 GENERAL_ATTEMPT = {"BNS": "62", "IPC": "511"}
@@ -24,7 +25,6 @@ _ATTEMPT = re.compile(
     r"is|was|what|which|with|for|against)\b)",
     re.IGNORECASE,
 )
-_HEADING_PREFIX = re.compile(r"^\S+\s+s\.\s*\S+\s+")
 
 
 def attempted_offence(question: str) -> str | None:
@@ -41,7 +41,7 @@ def general_attempt_for(question: str, as_of: str, passages: Sequence[Passage]) 
         return None
     own = re.compile(rf"\battempts?\s+to\s+commit\s+{re.escape(offence)}\b", re.IGNORECASE)
     for p in passages:
-        if _HEADING_PREFIX.sub("", p.heading).lower().startswith("attempt") or own.search(p.text):
+        if passage_title(p).lower().startswith("attempt") or own.search(p.text):
             return None
     code = "BNS" if as_of >= CUTOVER else "IPC"
     return code, GENERAL_ATTEMPT[code]

@@ -29,6 +29,7 @@ from legal_rag.workflow.state import WorkflowState
 from legal_rag.workflow.transition import savings_for
 from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Verdict
 from verification.model import CitationCheck, CitationStatus, Label, QuoteStatus
+from verification.verify import same_provision
 
 FABRICATED = frozenset({CitationStatus.NOT_FOUND, CitationStatus.UNKNOWN_ACT})
 """A claim citing one of these rests on a provision that does not exist: it is removed."""
@@ -307,15 +308,9 @@ def _verbatim_source(claim: DraftClaim) -> str | None:
     # Every quote (a clause quoted after its lead-in makes two or more) exact, and taken from the provision the
     # sentence cites: a quote of another Act's chunk under this citation is for the aligner to judge.
     if not all(q.status in (QuoteStatus.EXACT, QuoteStatus.NORMALISED) and q.source
-               and _of_provision(q.source, act, section) for q in claim.quotes):  # fmt: skip
+               and same_provision(q.source, f"{act} {section}") for q in claim.quotes):  # fmt: skip
         return None
     return claim.quotes[0].source
-
-
-def _of_provision(source: str, act: str, section: str) -> bool:
-    """Is a quote's source (a chunk id "BNSS:144:1/a:0" or a label "BNSS 144(1)") part of ``act`` ``section``?"""
-    s_act, s_section = source.split(":")[:2] if ":" in source else source.partition(" ")[::2]
-    return s_act == act and main_section(s_section) == main_section(section)
 
 
 def _agreement(best: str | None, cited: Sequence[str]) -> float:

@@ -175,7 +175,8 @@ with ...", "is she liable"): answered from the provisions that define or punish 
 OFFENCE_BONUS = 0.3
 
 
-def _title(p: Passage) -> str:
+def passage_title(p: Passage) -> str:
+    """A passage's section heading without its "BNS s.303(2) " prefix: "Theft"."""
     return _HEADING_PREFIX.sub("", p.heading)
 
 
@@ -196,7 +197,7 @@ def side_pick(
     best: tuple[float, bool, int] | None = None
     pick = None
     for rank, g in enumerate(groups):
-        title = _title(g[1][0])
+        title = passage_title(g[1][0])
         heading = content_stems(title)
         if want <= heading:
             key = (len(want) / len(heading), not is_punishment_heading(title), -rank)
@@ -282,14 +283,14 @@ class ExtractiveGenerator:
             picked = self._sentences(q, ps, SENTENCES[complexity], pinned=_leading(ps))
             # A clause is quoted after the words that introduce it ("If any person ... refuses to maintain--" ...
             # "(a) his wife ..."), cited to the unit that holds both; clauses of one lead-in share a sentence.
-            groups: list[tuple[tuple[Passage, str] | None, list[tuple[Passage, str]]]] = []
+            runs: list[tuple[tuple[Passage, str] | None, list[tuple[Passage, str]]]] = []
             for p, sentence in picked:
                 lead = _lead_in(p, sentence, ps)
-                if lead is not None and groups and groups[-1][0] is not None and groups[-1][0][0] is lead[0]:
-                    groups[-1][1].append((p, sentence))
+                if lead is not None and runs and runs[-1][0] is not None and runs[-1][0][0] is lead[0]:
+                    runs[-1][1].append((p, sentence))
                 else:
-                    groups.append((lead, [(p, sentence)]))
-            for lead, items in groups:
+                    runs.append((lead, [(p, sentence)]))
+            for lead, items in runs:
                 if lead is None:
                     p, sentence = items[0]
                     out.append(AnswerSentence(f'{self._cite(p)} provides: "{sentence}"', (p.chunk_id,)))
@@ -319,7 +320,7 @@ class ExtractiveGenerator:
 
         def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]]) -> float:
             rank, (_, ps) = item
-            heading = content_stems(_HEADING_PREFIX.sub("", ps[0].heading))
+            heading = content_stems(passage_title(ps[0]))
             # Recall and precision of the heading: "Theft" names the subject of "punishment for theft" exactly;
             # "Punishment for intentionally running vessel aground ... to commit theft" mentions it in passing.
             head = 0.5 * len(q & heading) / (len(q) or 1) + 0.5 * len(q & heading) / (len(heading) or 1)
@@ -332,7 +333,7 @@ class ExtractiveGenerator:
                 # Recall of the question by both, plus precision: a short rule beats a long one.
                 read = len(q & (stems | heading))
                 best = max(best, read / (len(q) or 1) + 0.5 * hit / (len(stems) or 1))
-            offence = OFFENCE_BONUS if asks_offence and is_offence(ps[0].act, _title(ps[0]), ps[0].text) else 0.0
+            offence = OFFENCE_BONUS if asks_offence and is_offence(ps[0].act, passage_title(ps[0]), ps[0].text) else 0.0
             return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1) + offence
 
         ranked = [g for _, g in sorted(enumerate(rest), key=fit, reverse=True)]
