@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from graph_schema.errors import AmbiguousActError, UnknownActError
+from graph_schema.errors import ActYearMismatchError, AmbiguousActError, UnknownActError
 from graph_schema.model import Act
 
 
@@ -207,7 +207,7 @@ class ActResolver:
             code = self.resolve(m.group(1))
             year = self._years.get(code)
             if year is not None and year != int(m.group(2)) and str(m.group(2)) not in self._titles[code]:
-                raise UnknownActError(name, (f"{code} ({self._titles[code]})",))
+                raise ActYearMismatchError(name, (f"{code} ({self._titles[code]})",))
             return code
         # "HMA Act" for "HMA".
         if key.endswith(" act") and key[:-4].strip():

@@ -35,6 +35,11 @@ class UnknownActError(LegalRagError):
         self.suggestions = suggestions
 
 
+class ActYearMismatchError(UnknownActError):
+    """An Act name with a year that is not the year of the Act the name otherwise fits:
+    "Code of Criminal Procedure, 1898" is not the 1973 Code."""
+
+
 class AmbiguousActError(LegalRagError):
     """An alias that names more than one Act."""
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from graph_schema.acts import ActResolver, generated_code, normalise_alias
-from graph_schema.errors import AmbiguousActError, UnknownActError
+from graph_schema.errors import ActYearMismatchError, AmbiguousActError, UnknownActError
 from ingestion.sources.indiacode import act_codes_for_catalog, read_catalog
 from tests.conftest import real_corpus_path
 
@@ -63,6 +63,15 @@ def test_unknown_act_is_a_clear_error_with_suggestions(resolver: ActResolver) ->
         resolver.resolve("Indian Penal Cod")
     assert "unknown Act" in str(e.value)
     assert "IPC" in e.value.suggestions
+
+
+def test_a_year_not_the_acts_own_is_a_mismatch(resolver: ActResolver) -> None:
+    # The Act number's year (2 of 1974) and the title's (1973) are both the 1973 Code's; 1898 is another Code.
+    assert resolver.resolve("Code of Criminal Procedure, 1974") == "CRPC"
+    with pytest.raises(ActYearMismatchError) as e:
+        resolver.resolve("Code of Criminal Procedure, 1898")
+    assert isinstance(e.value, UnknownActError)
+    assert "CRPC" in e.value.suggestions[0]
 
 
 def test_ambiguous_alias() -> None:

@@ -329,6 +329,50 @@ def test_a_provision_the_passage_itself_names_is_not_a_misattribution(
     assert not any("cites" in r for r in a.reasons)
 
 
+@pytest.fixture(scope="session")
+def other_acts() -> dict[str, Passage]:
+    """Chunks of the Acts whose text names another Act's sections: MWPRMA s.2, POCSO s.42, MVA s.199A."""
+    rows = [json.loads(line) for line in (CORPUS / "indiacode" / "acts_catalog.jsonl").open(encoding="utf-8")]
+    parsed = read_fulltext(CORPUS / "indiacode" / "sections_fulltext_subset.jsonl", act_codes_for_catalog(rows))
+    wanted = {("MWPRMA", "2"), ("POCSO", "42"), ("MVA", "199A")}
+    out: dict[str, Passage] = {}
+    for s in parsed.sections:
+        if (s.act, s.number) in wanted and s.text:
+            for c in chunk_section(SectionText.of(s)):
+                out[c.id] = Passage(chunk_id=c.id, act=c.act, section=c.section, heading=c.heading, text=c.text,
+                                    status=c.status)  # fmt: skip
+    return out
+
+
+def test_a_section_the_passage_names_of_another_act_does_not_excuse_the_claims_act(
+    aligner: OfflineAligner, other_acts: dict[str, Passage]
+) -> None:
+    # MWPRMA s.2(a) borrows "section 2 of the Information Technology Act": quoting it as the Juvenile Justice
+    # Act's section 2 is a wrong Act, not a restatement of what the passage names.
+    definition = next(p for p in other_acts.values() if p.act == "MWPRMA" and "electronic form" in p.text)
+    quoted = definition.text[definition.text.index('(a) "electronic form"'):].split("\n")[0]
+    wrong = f"Section 2 of the Juvenile Justice (Care and Protection of Children) Act, 2015 provides: {quoted}"
+    a = aligner.align(wrong, [definition])
+    assert a.verdict is Verdict.CONTRADICTED, a.reasons
+    assert any("JJA s.2" in r for r in a.reasons), a.reasons
+    # The IT Act's section 2, which the passage does name, is still restated content.
+    right = "Electronic form has the meaning given in section 2 of the Information Technology Act, 2000."
+    b = aligner.align(right, [definition])
+    assert not any("cites" in r for r in b.reasons), b.reasons
+
+
+def test_a_section_deep_in_a_long_list_is_named_by_the_passage(
+    aligner: OfflineAligner, other_acts: dict[str, Passage]
+) -> None:
+    # POCSO s.42 lists seventeen IPC sections before "section 509 of the Indian Penal Code"; 376DA is the
+    # fifteenth, so restating the list is not a citation of IPC s.376DA.
+    alternate = [p for p in other_acts.values() if p.act == "POCSO"]
+    claim = ("Where an act is an offence under the POCSO Act and also under sections 376DA and 376DB of the Indian "
+             "Penal Code, the offender is liable to the punishment greater in degree.")  # fmt: skip
+    a = aligner.align(claim, alternate)
+    assert not any("cites" in r for r in a.reasons), a.reasons
+
+
 def test_claims_are_embedded_once_and_evidence_windows_are_cached(
     embedder: OnnxMiniLMEmbedder, corpus: dict[str, Passage]
 ) -> None:

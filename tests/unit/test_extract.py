@@ -197,6 +197,13 @@ STATUTES = [
     ("The intermediary shall observe due diligence under Rule 3(1)(b) of the Information Technology (Intermediary "
      "Guidelines and Digital Media Ethics Code) Rules, 2021.",
      [("Information Technology (Intermediary Guidelines and Digital Media Ethics Code) Rules, 2021", None)]),
+    # A year that is not the Act's own: the 1898 Code is not the 1973 one, the 1940 Arbitration Act not the 1996.
+    ("in a proceeding under section 125 of the Code of Criminal Procedure, 1973 (2 of 1974) (or under the "
+     "corresponding section 488 of the Code of Criminal Procedure, 1898) (5 of 1898)",
+     [("Code of Criminal Procedure, 1973 (2 of 1974)", "CRPC"), ("Code of Criminal Procedure, 1898", None)]),
+    ("The award was set aside under section 30 of the Arbitration Act, 1940.", [("Arbitration Act, 1940", None)]),
+    ("The award was set aside under section 34 of the Arbitration and Conciliation Act, 1996.",
+     [("Arbitration and Conciliation Act, 1996", "ACA")]),
     # A list of statutes stays a list.
     ("He was tried for offences under the Indian Penal Code, Arms Act and NDPS Act .",
      [("Indian Penal Code", "IPC"), ("Arms Act", "ARMS"), ("NDPS Act", "NDPS")]),

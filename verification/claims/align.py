@@ -237,6 +237,7 @@ class OfflineAligner:
         self.about = about
         self._extract = extract_citations
         self._cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._passage_cache: OrderedDict[str, list[Citation]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
@@ -375,6 +376,37 @@ class OfflineAligner:
         out.append(claim[pos:])
         return " ".join(out)
 
+    def _names(self, p: Passage, k: CitationKey) -> bool:
+        """Does passage ``p`` itself name provision ``k``, so that a claim citing it restates the passage?
+
+        "in section 2 of the Information Technology Act" names the IT Act's section 2, not the Juvenile
+        Justice Act's: a section the passage names of another Act does not excuse a claim that cites
+        that number of its own Act. A bare "section 44" is the passage's own Act's.
+        """
+        if not _mentions_section(p.text, k.section):
+            return False
+        if not k.act:
+            return True
+        from verification.model import Label
+
+        wanted = _norm_section(k.section)
+        return any(_norm_section(pk.section) == wanted and (pk.act or p.act) == k.act
+                   for c in self._passage_citations(p.text) if c.label is Label.PROVISION
+                   for pk in c.keys)  # fmt: skip
+
+    def _passage_citations(self, text: str) -> list[Citation]:
+        with self._lock:
+            found = self._passage_cache.get(text)
+            if found is not None:
+                self._passage_cache.move_to_end(text)
+                return found
+        found = self._citations(text)
+        with self._lock:
+            self._passage_cache[text] = found
+            while len(self._passage_cache) > 2048:
+                self._passage_cache.popitem(last=False)
+        return found
+
     def _citations(self, claim: str) -> list[Citation]:
         if self._extract is None:
             from verification.extract import CitationExtractor
@@ -395,7 +427,7 @@ class OfflineAligner:
         cits = self._citations(claim) if re.search(r"\d|[A-Z]{2,}|Act|Sanhita|Adhiniyam|Code", claim) else []
         texts = [s.passage.text for s in scored]
         keys = [k for c in cits if c.label is Label.PROVISION for k in c.keys
-                if k.section and not any(_mentions_section(t, k.section) for t in texts)]  # fmt: skip
+                if k.section and not any(self._names(s.passage, k) for s in scored)]  # fmt: skip
         acts = {c.act for c in cits if c.label is Label.STATUTE and c.act and not c.said
                 and not any(c.text.lower() in t.lower() for t in texts)}  # fmt: skip
         best = max(scored, key=lambda s: s.match)
@@ -417,8 +449,9 @@ class OfflineAligner:
 
 
 def _mentions_section(text: str, section: str) -> bool:
-    """Does ``text`` refer to section ``section`` ("section 44", "sections 494 and 495", "section 13(1)")?"""
-    pattern = rf"(?i)\bs(?:ections?|s?\.)\s*(?:[\dA-Z()]+\s*(?:,|and|or|to)\s*){{0,12}}{re.escape(section)}(?![\dA-Z])"
+    """Does ``text`` refer to section ``section`` ("section 44", "sections 494 and 495", "section 13(1)",
+    the seventeenth of "sections 166A, 354A, ..., 376DB")?"""
+    pattern = rf"(?i)\bs(?:ections?|s?\.)\s*(?:[\dA-Z()]+\s*(?:,|and|or|to)\s*){{0,40}}{re.escape(section)}(?![\dA-Z])"
     return re.search(pattern, text) is not None
 
 

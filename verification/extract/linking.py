@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from graph_schema.errors import LegalRagError
+from graph_schema.errors import ActYearMismatchError, LegalRagError
 from graph_schema.model import CitationKey
 from verification.extract.pipeline import Candidate
 from verification.extract.provisions import provision_keys
@@ -36,10 +36,15 @@ _SPACED_INITIALS = re.compile(r"(?<=\.)\s+(?=[A-Z][a-z]?\.)")
 
 
 def resolve_statute(name: str, resolve_act: ActResolve) -> str | None:
-    """Act code for a statute as written, or None when no resolver spelling knows it."""
+    """Act code for a statute as written, or None when no resolver spelling knows it.
+
+    A name whose year is not its Act's ("Code of Criminal Procedure, 1898") is None: dropping the
+    year would make it the 1973 Code."""
     for candidate in _spellings(name):
         try:
             return resolve_act(candidate)
+        except ActYearMismatchError:
+            return None
         except LegalRagError:
             continue
     return None
