@@ -69,7 +69,7 @@ def chunk_section(s: SectionText, max_words: int = MAX_WORDS) -> list[Chunk]:
         return out
     first = s.units[top[0]]
     lead = s.text[: s.text.find(first[:40])].strip() if first[:40] and first[:40] in s.text else ""
-    if len(lead.split()) >= 6:
+    if _has_words(lead):
         emit(None, lead)
     for path in top:
         _emit_unit(path, s.units, max_words, emit)
@@ -85,10 +85,16 @@ def _emit_unit(path: str, units: dict[str, str], max_words: int, emit: Callable[
         emit(path, text)
         return
     head = text[: text.find(units[children[0]][:40])].strip() if units[children[0]][:40] in text else ""
-    if len(head.split()) >= 6:
+    if _has_words(head):
         emit(path, head)
     for child in children:
         _emit_unit(child, units, max_words, emit)
+
+
+def _has_words(lead: str) -> bool:
+    """A lead-in is kept however short: "Secondary evidence includes--" and "(2) Whoever,--" are the words the
+    clauses after them complete (a clause is quoted after its lead-in, and a quote of the lead-in checked)."""
+    return re.search(r"[A-Za-z]{2,}", lead) is not None
 
 
 def split_on_sentences(text: str, max_words: int) -> list[str]:

@@ -95,6 +95,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         query = " ".join(words) or query
     found = ctx.retriever.retrieve(query, k, as_of=state["as_of"])
     passages = _with_siblings(ctx, [to_passage(r) for r in found], top=SECTIONS_EXPANDED)
+    passages = _with_lead_ins(ctx, passages)
     if state["classification"].complexity is Complexity.ANALYTICAL:
         passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
     passages = _with_savings(ctx, passages, state["question"], state["as_of"])
@@ -156,6 +157,31 @@ def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> l
         for p in pinned + [s for s in sections if not s.pinned][:top]
         for c in ctx.retriever.section_chunks(p.act, p.section)[:SIBLINGS]
     ))  # fmt: skip
+
+
+_CLAUSE_UNIT = re.compile(r"[a-z]{1,6}")
+"""A clause's unit in a chunk id ("a", "ia", "iv" in "BNS:2:28/a:0"), as against a sub-section's ("1")."""
+
+
+def _with_lead_ins(ctx: WorkflowContext, passages: list[Passage]) -> list[Passage]:
+    """A clause retrieved without the words it completes ("(a) every commissioned officer in the Army ..." without
+    "(28) "public servant" means a person falling under any of the descriptions, namely:--") brings the chunk
+    of its parent unit, with the clause's score, relevance and pinning: a clause is quoted after its lead-in."""
+    have = {p.chunk_id for p in passages}
+    additions: list[tuple[Chunk, float, str | None, float]] = []
+    for p in passages:
+        parts = p.chunk_id.split(":")
+        if len(parts) < 4 or not _CLAUSE_UNIT.fullmatch(parts[2].split("/")[-1]):
+            continue
+        parent = "/".join(parts[2].split("/")[:-1]) or "-"
+        prefix = f"{parts[0]}:{parts[1]}:{parent}:"
+        if any(h.startswith(prefix) for h in have):
+            continue
+        for c in ctx.retriever.section_chunks(p.act, p.section):
+            if c.id.startswith(prefix):
+                have.add(c.id)
+                additions.append((c, p.score, p.pinned, p.relevance))
+    return _with_chunks(passages, additions)
 
 
 def _with_chunks(

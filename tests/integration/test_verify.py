@@ -224,6 +224,21 @@ def test_a_clause_quoted_after_its_lead_in_is_checked_against_the_chunk_that_hol
     assert verifier.verify(wrong, chunks, as_of="2025-03-01").quotes[1].status is not Q.EXACT
 
 
+def test_a_definition_with_its_own_quotation_marks_nested_curly_is_checked(verifier: Verifier) -> None:
+    # The statute's straight marks, made curly by the generator so that they nest in the answer's quotation.
+    lead = '(28) "public servant" means a person falling under any of the descriptions, namely:---'
+    clause = "(a) every commissioned officer in the Army, Navy or Air Force;"
+    chunks = [{"id": "BNS:2:28:0", "text": lead}, {"id": "BNS:2:28/a:0", "text": clause}]
+    nested = lead.replace('"public servant"', "\u201cpublic servant\u201d")
+    text = (f'Section 2(28) of the Bharatiya Nyaya Sanhita, 2023 provides: "{nested}" \u2026 "{clause}" '
+            "[BNS:2:28:0] [BNS:2:28/a:0]")
+    r = verifier.verify(text, chunks, as_of="2025-03-01")
+    assert [q.status for q in r.quotes] == [Q.NORMALISED, Q.EXACT] or [q.status for q in r.quotes] == [Q.EXACT] * 2
+    assert r.quotes[0].source is not None and r.quotes[0].source.startswith("BNS")
+    wrong = text.replace("commissioned officer", "non-commissioned officer")
+    assert verifier.verify(wrong, chunks, as_of="2025-03-01").quotes[1].status not in (Q.EXACT, Q.NORMALISED)
+
+
 def test_the_next_sentence_s_marker_is_not_this_quote_s(verifier: Verifier, loaded: Loaded) -> None:
     murder = loaded.store.get_section("IPC", "302")
     assert murder is not None and murder.text

@@ -207,6 +207,43 @@ def test_the_word_illustration_inside_a_rule_is_not_an_illustrations_block() -> 
                 pinned="cited")
     gen = ExtractiveGenerator(TITLES).generate("What does section 3(1) BNS say about general exceptions?", [p],
                                                as_of="2025-03-01", complexity=Complexity.SIMPLE)
+    nested = bns_3_1.replace('"General Exceptions"', "\u201cGeneral Exceptions\u201d")
     assert [s.text for s in gen.sentences] == [
-        f'Section 3(1) of the Bharatiya Nyaya Sanhita, 2023 provides: "{bns_3_1}"']
+        f'Section 3(1) of the Bharatiya Nyaya Sanhita, 2023 provides: "{nested}"']
 
+
+ITA_30 = "Every Certifying Authority shall,--"
+ITA_30_A = "(a) make use of hardware, software and procedures that are secure from intrusion and misuse;"
+ITA_30_B = ("(b) provide a reasonable level of reliability in its services which are reasonably suited to the "
+            "performance of intended functions;")  # fmt: skip
+
+
+def test_clauses_of_one_lead_in_are_quoted_in_the_statutes_order() -> None:
+    # Retrieval ranked (b) above (a); the answer still reads "shall,-- (a) ... (b) ...".
+    heading = "ITA s.30 Certifying Authority to follow certain procedures"
+    passages = [
+        Passage("ITA:30:b:0", "ITA", "30", heading, ITA_30_B, "in_force", relevance=0.8),
+        Passage("ITA:30:a:0", "ITA", "30", heading, ITA_30_A, "in_force", relevance=0.7),
+        Passage("ITA:30:-:0", "ITA", "30", heading, ITA_30, "in_force", relevance=0.7),
+    ]
+    gen = ExtractiveGenerator(TITLES).generate(
+        "What procedures must a Certifying Authority follow for security and reliability of its services?",
+        passages, as_of="2025-03-01", complexity=Complexity.STANDARD)
+    [sentence] = gen.sentences
+    assert sentence.text == (f'Section 30 of the Information Technology Act, 2000 provides: "{ITA_30}" \u2026 '
+                             f'"{ITA_30_A}" \u2026 "{ITA_30_B}"')  # fmt: skip
+    assert sentence.chunk_ids == ("ITA:30:-:0", "ITA:30:a:0", "ITA:30:b:0")
+
+
+def test_the_statutes_own_quotation_marks_are_nested_curly() -> None:
+    # Straight marks inside our straight quotation would end it at '(28) ': the verifier could not check it.
+    heading = "BNS s.2(28) Definitions"
+    lead = '(28) "public servant" means a person falling under any of the descriptions, namely:---'
+    clause = "(a) every commissioned officer in the Army, Navy or Air Force;"
+    passages = [Passage("BNS:2:28/a:0", "BNS", "2", heading, clause, "in_force", relevance=0.8),
+                Passage("BNS:2:28:0", "BNS", "2", heading, lead, "in_force", relevance=0.8)]
+    gen = ExtractiveGenerator(TITLES).generate("Is an army officer a public servant?", passages, as_of="2025-03-01",
+                                               complexity=Complexity.SIMPLE)
+    [sentence] = gen.sentences
+    nested = lead.replace('"public servant"', "\u201cpublic servant\u201d")
+    assert sentence.text == f'Section 2(28) of the Bharatiya Nyaya Sanhita, 2023 provides: "{nested}" \u2026 "{clause}"'

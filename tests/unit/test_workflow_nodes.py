@@ -80,6 +80,10 @@ def chunk(cid: str, text: str, heading: str, status: str = "in_force") -> Chunk:
 
 
 CHUNKS = {
+    "BNS:2:28:0": chunk("BNS:2:28:0", '(28) "public servant" means a person falling under any of the descriptions, '
+                        "namely:---", "BNS s.2(28) Definitions"),
+    "BNS:2:28/a:0": chunk("BNS:2:28/a:0", "(a) every commissioned officer in the Army, Navy or Air Force;",
+                          "BNS s.2(28)(a) Definitions"),
     "BNS:308:1:0": chunk("BNS:308:1:0", BNS_308_1, "BNS s.308(1) Extortion"),
     "BNS:308:2:0": chunk("BNS:308:2:0", BNS_308_2, "BNS s.308(2) Extortion"),
     "IPC:384:-:0": chunk("IPC:384:-:0", "Whoever commits extortion shall be punished with imprisonment of either "
@@ -273,6 +277,16 @@ def test_retrieve_sets_relevance_and_brings_the_whole_section() -> None:
     assert [p.relevance for p in out["passages"]] == [0.42, 0.42]
     pinned = steps.to_passage(retrieved("BNS:308:2:0", dense=0.1, pinned="cited"))
     assert pinned.relevance == 1.0
+
+
+def test_a_clause_brings_its_lead_in_and_a_sub_section_does_not() -> None:
+    c = ctx()
+    clause = steps.to_passage(retrieved("BNS:2:28/a:0", dense=0.5))
+    out = steps._with_lead_ins(c, [clause])
+    assert [(p.chunk_id, p.relevance) for p in out] == [("BNS:2:28/a:0", 0.5), ("BNS:2:28:0", 0.5)]
+    assert steps._with_lead_ins(c, out) == out  # already there: nothing added twice
+    sub_section = [steps.to_passage(retrieved("BNS:308:2:0"))]
+    assert steps._with_lead_ins(c, sub_section) == sub_section
 
 
 def test_analytical_questions_bring_the_other_side_of_the_2024_replacement() -> None:

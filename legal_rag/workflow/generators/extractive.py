@@ -293,11 +293,12 @@ class ExtractiveGenerator:
             for lead, items in runs:
                 if lead is None:
                     p, sentence = items[0]
-                    out.append(AnswerSentence(f'{self._cite(p)} provides: "{sentence}"', (p.chunk_id,)))
+                    out.append(AnswerSentence(f'{self._cite(p)} provides: "{_nested(sentence)}"', (p.chunk_id,)))
                 else:
                     lp, words = lead
-                    quotes = " \u2026 ".join(f'"{s}"' for _, s in items)
-                    out.append(AnswerSentence(f'{self._cite(lp)} provides: "{words}" \u2026 {quotes}',
+                    items = _in_clause_order(items)
+                    quotes = " \u2026 ".join(f'"{_nested(s)}"' for _, s in items)
+                    out.append(AnswerSentence(f'{self._cite(lp)} provides: "{_nested(words)}" \u2026 {quotes}',
                                               (lp.chunk_id, *(p.chunk_id for p, _ in items))))
         if not out:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
@@ -385,6 +386,39 @@ def _pinned_extra(passages: Sequence[Passage]) -> int:
 
 _CLAUSE = re.compile(r"^\((?:[a-z]{1,4}|\d{1,3}[A-Za-z]?)\)\s+[a-z]")
 """A clause that continues its lead-in: "(a) his wife, unable to maintain herself; or"."""
+
+
+_STRAIGHT_PAIR = re.compile(r'"([^"\n]*)"')
+
+
+def _nested(sentence: str) -> str:
+    """A statute's own quotation marks inside our quotation, made curly: '(28) "public servant" means' nested in
+    straight quotes would end our quotation at the second mark (the verifier pairs curly marks by direction
+    and compares them as straight ones)."""
+    if sentence.count('"') % 2:
+        return sentence
+    return _STRAIGHT_PAIR.sub("\u201c\\1\u201d", sentence)
+
+
+def _in_clause_order(items: list[tuple[Passage, str]]) -> list[tuple[Passage, str]]:
+    """Clauses of one lead-in in the statute's order ((a), (b), (c); (i), (ii), (iv)), whatever order they were
+    picked in."""
+    labels = [p.chunk_id.split(":")[2].split("/")[-1] if p.chunk_id.count(":") >= 3 else "" for p, _ in items]
+    roman = all(re.fullmatch(r"[ivx]+", x) for x in labels)
+
+    def key(i: int) -> tuple[int, str]:
+        x = labels[i]
+        return (_roman_value(x), x) if roman else (len(x), x)
+
+    return [items[i] for i in sorted(range(len(items)), key=key)]
+
+
+def _roman_value(numeral: str) -> int:
+    values = {"i": 1, "v": 5, "x": 10}
+    total = 0
+    for a, b in zip(numeral, numeral[1:] + " ", strict=True):
+        total += -values[a] if b != " " and values[a] < values[b] else values[a]
+    return total
 
 
 def _lead_in(p: Passage, sentence: str, passages: Sequence[Passage]) -> tuple[Passage, str] | None:
