@@ -232,11 +232,14 @@ def index_status_cmd(as_json: Annotated[bool, typer.Option("--json")] = False) -
 def export_vectors_cmd(
     out_dir: Annotated[Path | None, typer.Option("--out", help="Artifact folder (default: settings' data/vectors).")]
     = None,
+    reuse: Annotated[bool, typer.Option("--reuse", help="Keep the vectors the artifact already has for texts "
+                                        "still in the corpus (same model); embed only the rest.")] = False,
 ) -> None:
-    """Regenerate the shipped vectors from scratch: embed every chunk and heading of the graph's statutes.
+    """Regenerate the shipped vectors: embed every chunk and heading of the graph's statutes.
 
     Run it on a graph loaded with the shipped corpus only (``ingest --default``), after changing the
-    corpus or the model. Embedding ~18,000 texts takes several minutes on 2 CPU cores.
+    corpus or the model. Embedding ~18,000 texts takes several minutes on 2 CPU cores; with ``--reuse``
+    only the texts the artifact lacks are embedded, and texts no longer in the corpus are dropped.
     """
     from legal_rag.cli.progress import progress_reporter
     from legal_rag.retrieval.build import embedder, graph_chunks
@@ -255,7 +258,18 @@ def export_vectors_cmd(
     texts = sorted({c.indexed_text for c in chunks} | set(heading_texts(chunks)))
     emb = embedder(settings)
     target = out_dir or settings.retrieval.vectors_dir
+    kept: dict[str, object] = {}
+    if reuse:
+        from legal_rag.retrieval.vectors import ShippedVectors
+
+        positions, rows = ShippedVectors(target, emb.model_id).lookup(texts, normalise=False)
+        kept = {texts[i]: row for i, row in zip(positions, rows, strict=True)}
+    missing = [t for t in texts if t not in kept]
     with progress_reporter({"embed": "embedding chunks and headings"}) as progress:
-        vectors = emb.embed(texts, 32, progress=lambda done, total: progress("embed", done, total))
-    n = write_shipped_vectors(target, emb.model_id, zip(texts, vectors, strict=True))
-    out.print(f"wrote {n} vectors ({len(chunks)} chunks and their headings) to {target}", markup=False)
+        fresh: dict[str, object] = {}
+        if missing:
+            vectors = emb.embed(missing, 32, progress=lambda done, total: progress("embed", done, total))
+            fresh = dict(zip(missing, vectors, strict=True))
+    n = write_shipped_vectors(target, emb.model_id, {**kept, **fresh})
+    out.print(f"wrote {n} vectors ({len(chunks)} chunks and their headings; {len(missing)} embedded, "
+              f"{len(kept)} kept) to {target}", markup=False)

@@ -87,8 +87,9 @@ class ShippedVectors:
         assert self._keys is not None
         return len(self._keys)
 
-    def lookup(self, texts: Sequence[str]) -> tuple[list[int], npt.NDArray[np.float32]]:
-        """Which of ``texts`` have a shipped vector, and those vectors (float32, unit length).
+    def lookup(self, texts: Sequence[str], *, normalise: bool = True) -> tuple[list[int], npt.NDArray[np.float32]]:
+        """Which of ``texts`` have a shipped vector, and those vectors (float32; unit length unless ``normalise``
+        is False, which gives the stored rows exactly, for rewriting the artifact without drift).
 
         Returns:
             ``(positions, vectors)``: indexes into ``texts`` that were found, and their rows in that order.
@@ -106,6 +107,8 @@ class ShippedVectors:
         hit = table[at_c] == probe
         positions = [int(i) for i in np.flatnonzero(hit)]
         rows = np.asarray(self._vectors[at_c[hit]], dtype=np.float32)
+        if not normalise:
+            return positions, rows
         norms = np.linalg.norm(rows, axis=1, keepdims=True)
         unit: npt.NDArray[np.float32] = (rows / np.where(norms > 0, norms, 1.0)).astype(np.float32)
         return positions, unit

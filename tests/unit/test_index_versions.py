@@ -165,6 +165,23 @@ def test_shipped_lookup_returns_unit_rows_in_input_order(tmp_path: Path) -> None
     np.testing.assert_allclose(rows, want, atol=2e-3)
 
 
+def test_shipped_rows_rewritten_unnormalised_are_unchanged(tmp_path: Path) -> None:
+    # ``index export-vectors --reuse`` keeps the stored rows and embeds only new texts: the rewrite must not drift.
+    rng = np.random.default_rng(3)
+    vecs = rng.normal(size=(20, 8)).astype(np.float32)
+    texts = [f"text {i}" for i in range(20)]
+    write_shipped_vectors(tmp_path / "v", "m@1", zip(texts, vecs, strict=True))
+    found, rows = ShippedVectors(tmp_path / "v", "m@1").lookup(texts, normalise=False)
+    assert found == list(range(20))
+    np.testing.assert_array_equal(rows, vecs.astype(np.float16).astype(np.float32))  # the stored rows, as stored
+    kept = {texts[i]: r for i, r in zip(found, rows, strict=True)}
+    write_shipped_vectors(tmp_path / "v", "m@1", {**kept, "new text": np.ones(8, np.float32)})
+    shipped = ShippedVectors(tmp_path / "v", "m@1")
+    assert len(shipped) == 21
+    _, again = shipped.lookup(texts, normalise=False)
+    np.testing.assert_array_equal(again, rows)
+
+
 # -- many processes ---------------------------------------------------------------------------------
 
 
