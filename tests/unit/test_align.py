@@ -98,6 +98,9 @@ NEGATIONS = [
     (("BNS:103:1:0",), "Whoever commits murder shall not be punished with death or imprisonment for life.",
      ("shall not be punished", "shall be punished")),
     (("BNS:85:-:0",), "A husband who subjects his wife to cruelty is not liable to a fine.", ("is not liable",)),
+    # A copula's adjective that ordinary English counts as a stop word: BNS 65(1)'s proviso.
+    (("BNS:65:1:0",), "Under Section 65(1), such fine shall not be just and reasonable to meet the medical expenses "
+                      "and rehabilitation of the victim.", ("shall not be just", "shall be just")),
     # Negation removed: BNS s.20 "Nothing is an offence which is done by a child under seven years of age".
     (("BNS:20:-:0",), "An act done by a child under seven years of age is an offence.", ("nothing",)),
     # "No Magistrate ... shall authorise" negates the verb of its clause across the parenthesis.

@@ -378,6 +378,10 @@ def _neutralise(toks: list[str]) -> list[str]:
     return out
 
 
+_LEGAL_CONTENT = frozenset(("just",))
+"""Stop words of ordinary English that carry a rule in a statute: "such fine shall be just and reasonable"."""
+
+
 def _is_head(t: str) -> bool:
     """A content word that can head a verb phrase or a noun phrase (not an auxiliary, adverb or reference)."""
     adverb = t.endswith("ly") and len(t) > 4 and t not in _LY_VERBS
@@ -385,7 +389,7 @@ def _is_head(t: str) -> bool:
         t.isalpha()
         and not adverb
         and t not in _SKIP
-        and t not in STOPWORDS
+        and (t not in STOPWORDS or t in _LEGAL_CONTENT)
         and t not in _MODALS
         and t not in _BOILERPLATE
     )
