@@ -28,6 +28,20 @@ _REF_RE = re.compile(
 )
 
 
+_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+
+
+def roman_value(numeral: str) -> int:
+    """The value of a Roman numeral in either case ("iv" -> 4, "XIV" -> 14): a numeral before a larger one is
+    subtracted. Raises ``KeyError`` on a letter that is not a numeral.
+
+    >>> roman_value("ix"), roman_value("XL")
+    (9, 40)
+    """
+    values = [_ROMAN_VALUES[ch] for ch in numeral.lower()]
+    return sum(-v if i + 1 < len(values) and values[i + 1] > v else v for i, v in enumerate(values))
+
+
 def canonical_section(raw: str | int) -> str:
     """Return the canonical form of a bare section number.
 

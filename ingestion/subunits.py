@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from graph_schema.model import SubUnit
-from graph_schema.numbering import canonical_sub
+from graph_schema.numbering import canonical_sub, roman_value
 
 __all__ = ["parse_subunits"]
 
@@ -57,17 +57,6 @@ _ASIDE = re.compile(r"(?:^|\n\n)(?:Explanations?|Illustrations?|Exceptions?)\b")
 _STATE_AMENDMENT = re.compile(r"(?:^|\n\n)STATE\s+AMENDMENTS?\b", re.IGNORECASE)
 _RESTATED = re.compile(r"\n\n\d+[A-Z]{0,3}\.\s*[A-Z]")
 _ROMAN_RE = re.compile(r"^(?P<numeral>l?x{0,3}(?:ix|iv|v?i{0,3}))(?P<suffix>[a-z]{0,2})$")
-_ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50}
-
-
-def _roman_value(numeral: str) -> int:
-    total = 0
-    for i, ch in enumerate(numeral):
-        v = _ROMAN_VALUES[ch]
-        total += -v if i + 1 < len(numeral) and _ROMAN_VALUES[numeral[i + 1]] > v else v
-    return total
-
-
 def _suffix(s: str) -> float:
     """Position offset of an inserted label's letters: "a" in "ia"/"1A" sits just after its base."""
     return sum((ord(c) - 96) / 27.0 ** (k + 1) for k, c in enumerate(s.lower()))
@@ -88,7 +77,7 @@ def _readings(label: str) -> dict[str, float]:
     pure_roman = roman and not suffix and len(numeral) > 1  # "(ii)", "(iv)" are never letters
     upper = label.isupper()
     if roman:
-        out[_UPPER_ROMAN if upper else _ROMAN] = _roman_value(numeral) + _suffix(suffix)
+        out[_UPPER_ROMAN if upper else _ROMAN] = roman_value(numeral) + _suffix(suffix)
     if not pure_roman and len(lower) <= 3:
         out[_UPPER if upper else _LETTER] = (ord(lower[0]) - 96) + _suffix(lower[1:])
     return out

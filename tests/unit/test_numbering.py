@@ -6,7 +6,7 @@ import pytest
 
 from graph_schema.errors import InvalidSectionNumberError
 from graph_schema.model import CitationKey
-from graph_schema.numbering import canonical_section, parse_reference
+from graph_schema.numbering import canonical_section, parse_reference, roman_value
 
 
 @pytest.mark.parametrize(
@@ -66,3 +66,14 @@ def test_internal_dots_and_spaces_are_not_dropped(raw: str) -> None:
     # "302.5" must not become section "3025", nor "30 2" section "302".
     with pytest.raises(InvalidSectionNumberError):
         canonical_section(raw)
+
+
+@pytest.mark.parametrize(("numeral", "value"), [("i", 1), ("iv", 4), ("ix", 9), ("xiv", 14), ("XL", 40),
+                                                ("xlix", 49), ("C", 100)])  # fmt: skip
+def test_roman_value(numeral: str, value: int) -> None:
+    assert roman_value(numeral) == value
+
+
+def test_roman_value_rejects_a_letter_that_is_no_numeral() -> None:
+    with pytest.raises(KeyError):
+        roman_value("ia")

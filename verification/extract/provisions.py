@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from graph_schema.errors import InvalidSectionNumberError
-from graph_schema.numbering import canonical_section, canonical_sub
+from graph_schema.numbering import canonical_section, canonical_sub, roman_value
 
 # Hyphen, soft hyphen (U+00AD: "Sub\xadsection (2)" in the corpus), non-breaking hyphen and dashes.
 HY = "[-\u00ad\u2010\u2011\u2012\u2013]"
@@ -422,17 +422,10 @@ def _canon(number: str) -> str | None:
         return None
 
 
-_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
-
-
 def _arabic(number: str) -> str:
     s = number.upper().split("-")[0].strip()
     if s.isdigit():
         return s
-    if s and all(ch in _ROMAN_VALUES for ch in s):
-        total = 0
-        for a, b in zip(s, s[1:] + " ", strict=True):
-            v = _ROMAN_VALUES[a]
-            total += -v if b in _ROMAN_VALUES and _ROMAN_VALUES[b] > v else v
-        return str(total)
+    if s and all(ch in "IVXLC" for ch in s):
+        return str(roman_value(s))
     return s

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from graph_schema.numbering import roman_value
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.offences import is_offence, is_punishment_heading
 from legal_rag.retrieval.tokenize import light_stem
@@ -408,17 +409,9 @@ def _in_clause_order(items: list[tuple[Passage, str]]) -> list[tuple[Passage, st
 
     def key(i: int) -> tuple[int, str]:
         x = labels[i]
-        return (_roman_value(x), x) if roman else (len(x), x)
+        return (roman_value(x), x) if roman else (len(x), x)
 
     return [items[i] for i in sorted(range(len(items)), key=key)]
-
-
-def _roman_value(numeral: str) -> int:
-    values = {"i": 1, "v": 5, "x": 10}
-    total = 0
-    for a, b in zip(numeral, numeral[1:] + " ", strict=True):
-        total += -values[a] if b != " " and values[a] < values[b] else values[a]
-    return total
 
 
 def _lead_in(p: Passage, sentence: str, passages: Sequence[Passage]) -> tuple[Passage, str] | None:
