@@ -96,6 +96,12 @@ CURATED: tuple[CuratedAct, ...] = (
     CuratedAct("TPA", "the-transfer-of-property-act-1882", ("Transfer of Property Act", "T.P. Act", "TP Act")),
 )
 
+def slug_year(slug: str | None) -> int | None:
+    """The year an India Code slug ends with ("the-hindu-marriage-act-1955" -> 1955), or None."""
+    m = re.search(r"(\d{4})$", slug or "")
+    return int(m.group(1)) if m else None
+
+
 CURATED_BY_SLUG = {c.slug: c for c in CURATED if c.slug}
 CURATED_BY_CODE = {c.code: c for c in CURATED}
 

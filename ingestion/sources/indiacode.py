@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from graph_schema.acts import CURATED_BY_SLUG, STOPWORDS, generated_code, title_aliases
+from graph_schema.acts import CURATED_BY_SLUG, STOPWORDS, generated_code, slug_year, title_aliases
 from graph_schema.errors import InvalidSectionNumberError
 from graph_schema.model import Act, Section, SectionStatus
 from graph_schema.numbering import canonical_section
@@ -20,7 +20,6 @@ from ingestion.subunits import parse_subunits
 
 # The section index gives placeholder titles ("Page 12") where India Code had no heading.
 _PLACEHOLDER_TITLE = re.compile(r"^\s*Page\s+\d+\s*$", re.IGNORECASE)
-_YEAR_IN_SLUG = re.compile(r"(\d{4})$")
 _INSERTED_WHOLE = re.compile(r"^\s*\^(\d+)\[")
 
 
@@ -58,9 +57,9 @@ def act_codes_for_catalog(rows: list[dict[str, Any]]) -> dict[str, str]:
 
 
 def _act_year(r: Mapping[str, Any]) -> str | None:
-    m = _YEAR_IN_SLUG.search(str(r.get("slug", "")))
-    if m:
-        return m.group(1)
+    from_slug = slug_year(str(r.get("slug", "")))
+    if from_slug is not None:
+        return str(from_slug)
     year = text_or_none(r.get("actYear"))
     return year if year and year.isdigit() else None
 

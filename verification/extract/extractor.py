@@ -17,7 +17,7 @@ from collections.abc import Callable
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from graph_schema.acts import CURATED, REPEALED_CODES, ActResolver, normalise_alias, title_aliases
+from graph_schema.acts import CURATED, REPEALED_CODES, ActResolver, normalise_alias, slug_year, title_aliases
 from graph_schema.errors import UnknownActError
 from graph_schema.model import Act
 from verification.extract.linking import build_citations
@@ -36,16 +36,10 @@ CONSTITUTION = Act(
 def default_act_resolver() -> Callable[[str], str]:
     """Resolver over the curated Acts, the repealed criminal codes and the Constitution (no I/O)."""
     repealed = {a.code for a in REPEALED_CODES}
-    curated = [Act(code=c.code, title=c.aliases[0], aliases=c.aliases, year=_slug_year(c.slug))
+    # Each with its slug's year, so that "Arbitration Act, 1940" is not taken for the 1996 Act.
+    curated = [Act(code=c.code, title=c.aliases[0], aliases=c.aliases, year=slug_year(c.slug))
                for c in CURATED if c.code not in repealed]  # fmt: skip
     return _FastFail([*REPEALED_CODES, *curated, CONSTITUTION]).resolve
-
-
-def _slug_year(slug: str | None) -> int | None:
-    """The year at the end of an India Code slug ("the-hindu-marriage-act-1955"), so "Arbitration Act, 1940"
-    is not taken for the 1996 Act."""
-    m = re.search(r"-(\d{4})$", slug or "")
-    return int(m.group(1)) if m else None
 
 
 class _FastFail:
