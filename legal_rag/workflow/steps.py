@@ -15,7 +15,7 @@ from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.attempt import general_attempt_for
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.coverage import Coverage, question_coverage
-from legal_rag.workflow.generators.extractive import content_stems
+from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
 from legal_rag.workflow.results import (
     Claim,
     Confidence,
@@ -170,11 +170,9 @@ def _with_lead_ins(ctx: WorkflowContext, passages: list[Passage]) -> list[Passag
     have = {p.chunk_id for p in passages}
     additions: list[tuple[Chunk, float, str | None, float]] = []
     for p in passages:
-        parts = p.chunk_id.split(":")
-        if len(parts) < 4 or not _CLAUSE_UNIT.fullmatch(parts[2].split("/")[-1]):
+        prefix = parent_prefix(p.chunk_id)
+        if prefix is None or not _CLAUSE_UNIT.fullmatch(unit_of(p.chunk_id)):
             continue
-        parent = "/".join(parts[2].split("/")[:-1]) or "-"
-        prefix = f"{parts[0]}:{parts[1]}:{parent}:"
         if any(h.startswith(prefix) for h in have):
             continue
         for c in ctx.retriever.section_chunks(p.act, p.section):

@@ -401,10 +401,25 @@ def _nested(sentence: str) -> str:
     return _STRAIGHT_PAIR.sub("\u201c\\1\u201d", sentence)
 
 
+def unit_of(chunk_id: str) -> str:
+    """The innermost unit of a chunk: "a" for "BNS:2:28/a:0", "1" for "BNS:103:1:0", "" for a whole section."""
+    parts = chunk_id.split(":")
+    return "" if len(parts) < 4 or parts[2] in ("-", "") else parts[2].split("/")[-1]
+
+
+def parent_prefix(chunk_id: str) -> str | None:
+    """The id prefix of the chunks of the unit a sub-unit's chunk belongs to, whose text ends in its lead-in:
+    "BNS:2:28:" for "BNS:2:28/a:0", "ITA:30:-:" for "ITA:30:a:0"; None for a whole section's chunk."""
+    if not unit_of(chunk_id):
+        return None
+    act, section, path = chunk_id.split(":")[:3]
+    return f"{act}:{section}:{'/'.join(path.split('/')[:-1]) or '-'}:"
+
+
 def _in_clause_order(items: list[tuple[Passage, str]]) -> list[tuple[Passage, str]]:
     """Clauses of one lead-in in the statute's order ((a), (b), (c); (i), (ii), (iv)), whatever order they were
     picked in."""
-    labels = [p.chunk_id.split(":")[2].split("/")[-1] if p.chunk_id.count(":") >= 3 else "" for p, _ in items]
+    labels = [unit_of(p.chunk_id) for p, _ in items]
     roman = all(re.fullmatch(r"[ivx]+", x) for x in labels)
 
     def key(i: int) -> tuple[int, str]:
@@ -417,13 +432,11 @@ def _in_clause_order(items: list[tuple[Passage, str]]) -> list[tuple[Passage, st
 def _lead_in(p: Passage, sentence: str, passages: Sequence[Passage]) -> tuple[Passage, str] | None:
     """For a clause (``_CLAUSE``), the passage of the unit it belongs to and that unit's lead-in ("If any person
     having sufficient means neglects or refuses to maintain--"), when both were retrieved; else None."""
-    parts = p.chunk_id.split(":")
-    if not _CLAUSE.match(sentence) or len(parts) < 4 or parts[2] in ("-", ""):
+    prefix = parent_prefix(p.chunk_id)
+    if not _CLAUSE.match(sentence) or prefix is None:
         return None
-    parent = "/".join(parts[2].split("/")[:-1]) or "-"
     for q in passages:
-        qp = q.chunk_id.split(":")
-        if len(qp) >= 4 and qp[:2] == parts[:2] and qp[2] == parent:
+        if q.chunk_id.startswith(prefix):
             tail = _SENT.split(q.text.strip())[-1].strip()  # however short: "(2) Whoever,---"
             if tail and _LEAD_IN.search(tail) and not _CLAUSE.match(tail):
                 return q, tail
