@@ -237,7 +237,8 @@ class OfflineAligner:
         self.about = about
         self._extract = extract_citations
         self._cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
-        self._passage_cache: OrderedDict[str, list[Citation]] = OrderedDict()
+        # The citations a passage names, read once per passage text (``_names``).
+        self._passage_citations = lru_cache(maxsize=2048)(self._citations)
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
@@ -393,19 +394,6 @@ class OfflineAligner:
         return any(_norm_section(pk.section) == wanted and (pk.act or p.act) == k.act
                    for c in self._passage_citations(p.text) if c.label is Label.PROVISION
                    for pk in c.keys)  # fmt: skip
-
-    def _passage_citations(self, text: str) -> list[Citation]:
-        with self._lock:
-            found = self._passage_cache.get(text)
-            if found is not None:
-                self._passage_cache.move_to_end(text)
-                return found
-        found = self._citations(text)
-        with self._lock:
-            self._passage_cache[text] = found
-            while len(self._passage_cache) > 2048:
-                self._passage_cache.popitem(last=False)
-        return found
 
     def _citations(self, claim: str) -> list[Citation]:
         if self._extract is None:
