@@ -109,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the scores as JSON")
     ap.add_argument("--errors", type=int, default=0, metavar="N", help="print N false positives and negatives")
     ap.add_argument("--label", choices=LABELS, help="only show errors of this label")
+    ap.add_argument("--rules-only", action="store_true",
+                    help="PRECEDENT spans from the rules alone, without the learned tagger re-drawing them")
     args = ap.parse_args(argv)
 
     data = Path(args.data)
@@ -123,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             part = [s for i, s in enumerate(part) if (i in dev) == (args.subset == "dev")]
         sentences.extend(part)
 
-    extractor = CitationExtractor()
+    extractor = CitationExtractor(precedent_tagger=None) if args.rules_only else CitationExtractor()
     gold: Counter[str] = Counter()
     pred: Counter[str] = Counter()
     hit: Counter[str] = Counter()

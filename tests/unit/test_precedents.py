@@ -17,7 +17,7 @@ from verification.model import Label
 
 @pytest.fixture(scope="module")
 def ex() -> CitationExtractor:
-    return CitationExtractor()
+    return CitationExtractor(precedent_tagger=None)  # the rules alone: tests/unit/test_tagger.py has the tagger
 
 
 def _precedents(ex: CitationExtractor, text: str) -> list[str]:

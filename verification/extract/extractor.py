@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Literal
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -22,6 +23,7 @@ from graph_schema.errors import UnknownActError
 from graph_schema.model import Act
 from verification.extract.linking import build_citations
 from verification.extract.pipeline import build_pipeline
+from verification.extract.tagger import PrecedentTagger
 from verification.model import Citation, Label
 
 __all__ = ["CitationExtractor", "citations_to_json", "default_act_resolver"]
@@ -74,11 +76,18 @@ class CitationExtractor:
             raising ``graph_schema.errors.LegalRagError`` when it cannot. Defaults to
             ``default_act_resolver()``; pass a resolver built from the graph's Acts to resolve every
             central Act.
+        precedent_tagger: re-draws the rules' PRECEDENT spans; "shipped" (the default) for the learned tagger
+            that ships with the package, None for the rules alone.
     """
 
-    def __init__(self, resolve_act: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self,
+        resolve_act: Callable[[str], str] | None = None,
+        *,
+        precedent_tagger: PrecedentTagger | Literal["shipped"] | None = "shipped",
+    ) -> None:
         self._resolve_act = resolve_act or default_act_resolver()
-        self.nlp: Language = build_pipeline()
+        self.nlp: Language = build_pipeline(precedent_tagger)
 
     def extract(self, text: str) -> list[Citation]:
         """Every citation in ``text``, sorted by start, non-overlapping, with ``text == source[start:end]``.

@@ -17,6 +17,7 @@ import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 import spacy
 from spacy.language import Language
@@ -28,6 +29,7 @@ from verification.extract.notifications import find_notifications
 from verification.extract.precedents import find_precedents
 from verification.extract.provisions import ProvisionMatch, find_provisions
 from verification.extract.statutes import ABBREVIATIONS, find_named_statutes, find_said, year_tail
+from verification.extract.tagger import PrecedentTagger, shipped_tagger
 from verification.model import Label
 
 _TOKEN = re.compile(r"([^\W_]+|_+|[^\w\s])( )?|(\s+)")
@@ -150,12 +152,25 @@ def make_statute_component(nlp: Language, name: str) -> StatuteComponent:
     return StatuteComponent(nlp)
 
 
-@Language.component("citation_precedents")
-def precedents_component(doc: Doc) -> Doc:
-    """PRECEDENT candidates: case names, citation chains, and both joined."""
-    _add(doc, (Candidate(m.start, m.end, Label.PRECEDENT, m.kind, normalised=m.normalised)
-               for m in find_precedents(source_text(doc))))
-    return doc
+class PrecedentComponent:
+    """PRECEDENT candidates: case names, citation chains, and both joined (``precedents``); where ``tagger`` is
+    set (the shipped one by default), the learned tagger re-draws their edges (``tagger``)."""
+
+    def __init__(self, tagger: PrecedentTagger | None) -> None:
+        self.tagger = tagger
+
+    def __call__(self, doc: Doc) -> Doc:
+        text = source_text(doc)
+        found = find_precedents(text)
+        if self.tagger is not None:
+            found = self.tagger.retag(text, found)
+        _add(doc, (Candidate(m.start, m.end, Label.PRECEDENT, m.kind, normalised=m.normalised) for m in found))
+        return doc
+
+
+@Language.factory("citation_precedents")
+def make_precedent_component(nlp: Language, name: str) -> PrecedentComponent:
+    return PrecedentComponent(shipped_tagger())
 
 
 @Language.component("citation_notifications")
@@ -189,14 +204,22 @@ def resolver_component(doc: Doc) -> Doc:
     return doc
 
 
-def build_pipeline() -> Language:
-    """``spacy.blank("en")`` with the fast tokenizer and the citation components, in order."""
+def build_pipeline(precedent_tagger: PrecedentTagger | Literal["shipped"] | None = "shipped") -> Language:
+    """``spacy.blank("en")`` with the fast tokenizer and the citation components, in order.
+
+    ``precedent_tagger``: "shipped" for the tagger whose weights ship with the package, None for the rules alone.
+    """
     _ensure_extensions()
     nlp = spacy.blank("en")
     nlp.tokenizer = FastTokenizer(nlp.vocab)
     nlp.add_pipe("citation_provisions")
     nlp.add_pipe("citation_statutes")
-    nlp.add_pipe("citation_precedents")
+    if isinstance(precedent_tagger, str) and precedent_tagger != "shipped":
+        raise ValueError(f"precedent_tagger must be a PrecedentTagger, 'shipped' or None, not {precedent_tagger!r}")
+    precedents = nlp.add_pipe("citation_precedents")
+    if not isinstance(precedent_tagger, str):
+        assert isinstance(precedents, PrecedentComponent)
+        precedents.tagger = precedent_tagger
     nlp.add_pipe("citation_notifications")
     nlp.add_pipe("citation_resolver")
     return nlp
