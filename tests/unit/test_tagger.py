@@ -158,3 +158,24 @@ def test_two_cases_in_a_list_are_never_joined() -> None:
     # " and " between two of the rules' spans splits the tagged span; ":" between parallel citations does not.
     assert tg._unjoin(words, (1, 14), rule) == [(1, 5), (6, 14)]
     assert tg._unjoin(words, (6, 14), rule) == [(6, 14)]
+
+
+@pytest.mark.parametrize(("gap", "joins"), [
+    (["and"], True), (["&"], True), (["(para", "9);"], True), (["PC", "and"], True),
+    ([], False), ([":"], False), ([","], False), (["reported", "in"], False),
+])
+def test_list_joins(gap: list[str], joins: bool) -> None:
+    assert tg._list_join(gap) is joins
+
+
+@pytest.mark.parametrize(("text", "span", "names_a_case"), [
+    ("was chiefly placed on the observations in 1943 AC 627 (P).", (6, 7), False),  # "1943" cut from its citation
+    ("was chiefly placed on the observations in 1943 AC 627 (P).", (6, 10), True),
+    ("v. State of Punjab : (2005) 6 SCC 1 wherein", (0, 1), False),  # a "v." alone
+    ("in Akloo v. Chief Executive Officer, Corporation, Calcutta", (1, 8), True),
+    ("robbery [R V Lloyd, 4 C & P 233].", (1, 4), True),
+])
+def test_a_tagged_span_must_name_a_case(text: str, span: tuple[int, int], names_a_case: bool) -> None:
+    offsets = tg.word_offsets(text)
+    words = [text[s:e] for s, e in offsets]
+    assert tg._is_citation(words, text, offsets, span) is names_a_case

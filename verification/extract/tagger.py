@@ -36,10 +36,10 @@ MAX_WORD_PIECES = 12  # a long number or URL is cut to its first pieces
 _TOKENIZER_JSON = Path(__file__).resolve().parents[2] / "legal_rag/retrieval/minilm_tokenizer/tokenizer.json"
 
 # Words that make a window worth tagging even where the rules found nothing.
-_CUE = re.compile(
-    r"^(?:v|[vV]\.|[vV][sS]|[vV]/[sS]|[vV]ersus|VERSUS|[vV]rs)\.?,?$|^-?(?:v|vs|Vs)\.?-$"
-    r"|^[(\[]?(?:AIR|SCC|SCR|ILR|CrLJ|ITR|SCALE|WLR|DLT|MLJ|INSC|SCALE)\b"
-)
+_VERSUS = r"^(?:v|[vV]\.|[vV][sS]|[vV]/[sS]|[vV]ersus|VERSUS|[vV]rs)\.?,?$|^-?(?:v|vs|Vs)\.?-$"
+_CUE = re.compile(_VERSUS + r"|^[(\[]?(?:AIR|SCC|SCR|ILR|CrLJ|ITR|SCALE|WLR|DLT|MLJ|INSC)\b")
+# Inside a tagged span a bare capital V between two names is "versus" too ("R V Lloyd").
+_VERSUS_WORD = re.compile(_VERSUS + "|^V$")
 
 
 @dataclass
@@ -301,7 +301,8 @@ class PrecedentTagger:
                         scores[r][word] = logits[pos].tolist()
         spans = sorted((lo + s, lo + e) for (lo, hi), sc in zip(regions, scores, strict=True)
                        for s, e in trim(words[lo:hi], spans_of(decode(sc))))
-        spans = [part for span in spans for part in _unjoin(words, span, rule)]
+        spans = [part for span in spans for part in _unjoin(words, span, rule)
+                 if _is_citation(words, text, offsets, part)]
         by_words = {ws: p for p in found for ws in _to_words(offsets, [(p.start, p.end)])}
         out = [by_words.get((s, e)) or _match(text, offsets[s][0], _end(text, offsets[s][0], offsets[e - 1][1]))
                for s, e in spans]
@@ -312,21 +313,31 @@ class PrecedentTagger:
         return sorted(out, key=lambda p: p.start)
 
 
-_LIST_JOIN = frozenset({"and", "&", ";", "and;", "; and"})
-
-
 def _unjoin(words: list[str], span: tuple[int, int], rule: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """A tagged span over two of the rules' cases joined as a list ("Lalita Kumari v. Government of Uttar Pradesh
-    and 2024 INSC 123") is two spans: the tagger may join a citation to its parallel one (": (AIR 1986 SC 2110"),
-    not two cases."""
+    and 2024 INSC 123", "(2003) 4 SCC 524 (para 9); B.D. Shetty v. CEAT Ltd.") is two spans: the tagger may join
+    a citation to its parallel one (": (AIR 1986 SC 2110"), not two cases."""
     inside = [r for r in rule if span[0] <= r[0] and r[1] <= span[1]]
-    cuts = [(a[1], b[0]) for a, b in itertools.pairwise(inside)
-            if " ".join(words[a[1] : b[0]]).lower() in _LIST_JOIN]
+    cuts = [(a[1], b[0]) for a, b in itertools.pairwise(inside) if _list_join(words[a[1] : b[0]])]
     if not cuts:
         return [span]
     starts = [span[0]] + [b for _, b in cuts]
     ends = [a for a, _ in cuts] + [span[1]]
     return list(zip(starts, ends, strict=True))
+
+
+def _list_join(gap: list[str]) -> bool:
+    """Words between two cases of a list: "and", "&", "; and", "(para 9);", "PC and"."""
+    return 0 < len(gap) <= 4 and (gap[-1].lower() in ("and", "&") or gap[-1].endswith(";"))
+
+
+def _is_citation(words: list[str], text: str, offsets: list[tuple[int, int]], span: tuple[int, int]) -> bool:
+    """A tagged span names a case: a "v." between two words, or a whole reporter or neutral citation ("1943" cut
+    from "1943 AC 627" or a "v." alone is not one)."""
+    s, e = span
+    if any(_VERSUS_WORD.match(w) for w in words[s + 1 : e - 1]):
+        return True
+    return bool(find_cores(text[offsets[s][0] : offsets[e - 1][1]]))
 
 
 def _end(text: str, start: int, end: int) -> int:
