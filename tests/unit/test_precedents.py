@@ -12,12 +12,14 @@ import pytest
 
 from verification.extract import CitationExtractor
 from verification.extract.reporters import find_cores, find_loose_cores
+from verification.extract.tagger import RulesOnly
 from verification.model import Label
 
 
 @pytest.fixture(scope="module")
 def ex() -> CitationExtractor:
-    return CitationExtractor(precedent_tagger=None)  # the rules alone: tests/unit/test_tagger.py has the tagger
+    # The rules alone: tests/unit/test_tagger.py has the learned tagger.
+    return CitationExtractor(precedent_retagger=RulesOnly())
 
 
 def _precedents(ex: CitationExtractor, text: str) -> list[str]:

