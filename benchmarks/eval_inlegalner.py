@@ -27,8 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from verification.extract import CitationExtractor  # noqa: E402
-from verification.extract.tagger import RulesOnly  # noqa: E402
+from verification.extract import CitationExtractor, RulesOnly  # noqa: E402
 from verification.model import Label  # noqa: E402
 
 LABELS = ("PROVISION", "STATUTE", "PRECEDENT")
