@@ -340,25 +340,46 @@ def _names_a_case(text: str, start: int, end: int, found: list[PrecedentMatch]) 
 
 def _keep_rules(text: str, spans: list[tuple[int, int]], found: list[PrecedentMatch]) -> list[PrecedentMatch]:
     """The tagged spans as matches, then the rules' back wherever the tagger would lose one of their cases or
-    citation keys: a rule match no tagged span overlaps comes back as it is ("2024 INSC 123" is newer than the
-    tagger's training judgments; "R.v. James Lloyd"), and one whose key no tagged span carries (a span cut at
-    "A.I.R. 1938 Mad.") replaces the tagged spans over it."""
+    citation keys: a rule match that no tagged span overlaps, or whose key no tagged span over it carries (a span
+    cut at "A.I.R. 1938 Mad."), replaces the tagged spans over it ("2024 INSC 123" is newer than the tagger's
+    training judgments). Each match is judged by the spans over it, not by a key elsewhere in the text, since
+    verification checks each span's own citation. O(n log n): rule matches never overlap, nor do tagged spans."""
     by_span = {(p.start, p.end): p for p in found}
-    out = [by_span.get(span) or _match(text, *span) for span in spans]
-    while True:
-        keys = {p.normalised for p in out}
-        lost = next((p for p in found if p not in out and (
-            (p.normalised is not None and p.normalised not in keys)
-            or not any(q.start < p.end and p.start < q.end for q in out))), None)
-        if lost is None:
-            return sorted(out, key=lambda p: p.start)
-        out = [q for q in out if not (q.start < lost.end and lost.start < q.end)] + [lost]
+    out = sorted((by_span.get(span) or _match(text, *span) for span in spans), key=lambda q: q.start)
+    rules = sorted(found, key=lambda p: p.start)
+    out_starts = [q.start for q in out]
+    rule_starts = [p.start for p in rules]
+    alive = [True] * len(out)
+
+    def over(starts: list[int], items: list[PrecedentMatch], start: int, end: int) -> range:
+        """Indices of ``items`` (sorted, non-overlapping) that overlap [start, end)."""
+        first = max(0, bisect.bisect_right(starts, start) - 1)
+        if first < len(items) and items[first].end <= start:
+            first += 1
+        return range(first, bisect.bisect_left(starts, end))
+
+    restored: dict[int, PrecedentMatch] = {}
+    queue = list(range(len(rules)))
+    while queue:
+        k = queue.pop()
+        p = rules[k]
+        if k in restored:
+            continue
+        cover = [i for i in over(out_starts, out, p.start, p.end) if alive[i]]
+        if cover and (p.normalised is None or any(out[i].normalised == p.normalised for i in cover)):
+            continue
+        for i in cover:
+            alive[i] = False
+            queue.extend(over(rule_starts, rules, out[i].start, out[i].end))
+        restored[k] = p
+    return sorted([q for q, keep in zip(out, alive, strict=True) if keep] + list(restored.values()),
+                  key=lambda q: q.start)
 
 
 def _end(text: str, start: int, end: int) -> int:
-    """A tagged span's end without the punctuation glued to its last word: "273," -> "273", "621." -> "621";
-    an abbreviation's full stop stays ("Ors.", "S.C.R.")."""
-    while end - start > 1 and text[end - 1] in ",;:":
+    """A tagged span's end without the punctuation after its last word: "273," -> "273", "621." -> "621",
+    "Sri ," -> "Sri"; an abbreviation's full stop stays ("Ors.", "S.C.R.")."""
+    while end - start > 1 and (text[end - 1] in ",;:" or text[end - 1].isspace()):
         end -= 1
     if end - start > 1 and text[end - 1] == "." and (text[end - 2].isdigit() or text[end - 2] in ")]"):
         end -= 1
