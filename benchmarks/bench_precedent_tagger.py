@@ -26,7 +26,7 @@ from eval_inlegalner import FILES, dev_indices, read_bio  # noqa: E402
 
 from verification.extract import CitationExtractor, RulesOnly  # noqa: E402
 from verification.extract.precedents import find_precedents  # noqa: E402
-from verification.extract.tagger import _CUE  # noqa: E402
+from verification.extract.tagger import cue_words  # noqa: E402
 from verification.model import Label  # noqa: E402
 
 
@@ -57,7 +57,7 @@ def main() -> None:
         doc_parts.append(t)
         n_words += len(t.split())
     doc = " ".join(doc_parts)
-    cued = sum(1 for t in texts if find_precedents(t) or any(_CUE.search(w) for w in t.split()))
+    cued = sum(1 for t in texts if find_precedents(t) or cue_words(t.split()))
 
     extractors = {"rules": CitationExtractor(precedent_retagger=RulesOnly()), "tagger": CitationExtractor()}
     for ex in extractors.values():

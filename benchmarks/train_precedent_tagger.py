@@ -61,18 +61,21 @@ def read_words(path: Path) -> list[Sentence]:
 
 
 class Data:
-    """The encoded sentences and the batches and tensors made of them."""
+    """The encoded sentences, the rules' spans and cues over them, and the batches and tensors made of them."""
 
     def __init__(self, sents: list[Sentence], enc: tagger.Encoder, batch: int) -> None:
         self.sents = sents
-        self.rows = [enc.encode(words) for words, _ in sents]
+        self.rule_spans = [tagger.rule_word_spans(words) for words, _ in sents]
+        self.cue = [bool(spans or tagger.cue_words(words)) for (words, _), spans in zip(sents, self.rule_spans,
+                                                                                         strict=True)]
+        self.rows = [enc.encode(words, spans) for (words, _), spans in zip(sents, self.rule_spans, strict=True)]
         self.batch = batch
 
     def batches(self, idx: list[int], rng: random.Random | None) -> Iterator[list[Item]]:
         """Training (``rng`` given): shuffled, length-bucketed batches; otherwise length-sorted batches of 64."""
-        items = [(i, w) for i in idx for w in range(len(self.rows[i].windows))]
+        items = [(i, w) for i in idx for w in range(len(self.rows[i]))]
         def length(item: Item) -> int:
-            return len(self.rows[item[0]].windows[item[1]].ids)
+            return len(self.rows[item[0]][item[1]].ids)
 
         if rng is None:
             items.sort(key=length)
@@ -88,13 +91,13 @@ class Data:
     def tensors(self, group: list[Item]) -> tuple[Any, Any, Any, Any]:
         import torch
 
-        n = max(len(self.rows[i].windows[w].ids) for i, w in group)
+        n = max(len(self.rows[i][w].ids) for i, w in group)
         ids = torch.zeros((len(group), n), dtype=torch.long)
         types = torch.zeros_like(ids)
         mask = torch.zeros_like(ids)
         labels = torch.full_like(ids, -100)
         for r, (i, w) in enumerate(group):
-            win = self.rows[i].windows[w]
+            win = self.rows[i][w]
             ids[r, : len(win.ids)] = torch.tensor(win.ids)
             types[r, : len(win.types)] = torch.tensor(win.types)
             mask[r, : len(win.ids)] = 1
@@ -194,7 +197,7 @@ def predict(model: Any, data: Data, idx: list[int]) -> dict[int, set[tuple[int, 
             ids, types, mask, _ = data.tensors(group)
             logits = model(input_ids=ids, token_type_ids=types, attention_mask=mask).logits
             for r, (i, w) in enumerate(group):
-                win = data.rows[i].windows[w]
+                win = data.rows[i][w]
                 for pos, word in win.heads:
                     if win.owns(word):
                         scores[i][word] = logits[r, pos].tolist()
@@ -242,14 +245,14 @@ def main() -> None:
         model = BertForTokenClassification.from_pretrained(args.save)
     else:
         rng = random.Random(args.seed)
-        keep = [i for i in fit if data.rows[i].cue or "B" in sents[i][1] or rng.random() < args.neg]
+        keep = [i for i in fit if data.cue[i] or "B" in sents[i][1] or rng.random() < args.neg]
         print(f"training on {len(keep)} of {len(fit)} fit sentences", flush=True)
         model = train(data, keep, args)
         model.save_pretrained(args.save)
 
     preds = predict(model, data, dev)
     gold = {i: tagger.spans_of(sents[i][1]) for i in dev}
-    report("rules", [(gold[i], data.rows[i].rule_spans) for i in dev])
+    report("rules", [(gold[i], data.rule_spans[i]) for i in dev])
     report("tagger", [(gold[i], preds[i]) for i in dev])
     for i in [i for i in dev if gold[i] != preds[i]][: args.errors]:
         words = sents[i][0]

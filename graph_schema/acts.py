@@ -96,6 +96,7 @@ CURATED: tuple[CuratedAct, ...] = (
     CuratedAct("TPA", "the-transfer-of-property-act-1882", ("Transfer of Property Act", "T.P. Act", "TP Act")),
 )
 
+
 def slug_year(slug: str | None) -> int | None:
     """The year an India Code slug ends with ("the-hindu-marriage-act-1955" -> 1955), or None."""
     m = re.search(r"(\d{4})$", slug or "")

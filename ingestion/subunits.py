@@ -57,6 +57,8 @@ _ASIDE = re.compile(r"(?:^|\n\n)(?:Explanations?|Illustrations?|Exceptions?)\b")
 _STATE_AMENDMENT = re.compile(r"(?:^|\n\n)STATE\s+AMENDMENTS?\b", re.IGNORECASE)
 _RESTATED = re.compile(r"\n\n\d+[A-Z]{0,3}\.\s*[A-Z]")
 _ROMAN_RE = re.compile(r"^(?P<numeral>l?x{0,3}(?:ix|iv|v?i{0,3}))(?P<suffix>[a-z]{0,2})$")
+
+
 def _suffix(s: str) -> float:
     """Position offset of an inserted label's letters: "a" in "ia"/"1A" sits just after its base."""
     return sum((ord(c) - 96) / 27.0 ** (k + 1) for k, c in enumerate(s.lower()))

@@ -14,7 +14,7 @@ import bisect
 import json
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -55,13 +55,6 @@ class Window:
         return self.own_from <= word < self.own_to
 
 
-@dataclass
-class Encoded:
-    windows: list[Window]
-    rule_spans: set[tuple[int, int]] = field(default_factory=set)
-    cue: bool = False
-
-
 @lru_cache(maxsize=4)
 def _tokenizer(path: Path = MODEL_DIR / "tokenizer.json") -> Any:
     from tokenizers import Tokenizer
@@ -86,10 +79,8 @@ class Encoder:
     def settings(self) -> dict[str, bool]:
         return {"case": self.case, "marks": self.marks}
 
-    def encode(self, words: list[str], rule_spans: set[tuple[int, int]] | None = None) -> Encoded:
-        """``rule_spans`` as word ranges; by default those of the rules on the words joined by spaces."""
-        if rule_spans is None:
-            rule_spans = rule_word_spans(words)
+    def encode(self, words: list[str], rule_spans: set[tuple[int, int]]) -> list[Window]:
+        """The model's windows over ``words``, with ``rule_spans`` (word ranges) marked."""
         starts = {s for s, _ in rule_spans}
         ends = {e for _, e in rule_spans}
         pieces = [enc.ids[1:-1][:MAX_WORD_PIECES] or [UNK] for enc in _tokenizer(self.tokenizer).encode_batch(words)]
@@ -97,8 +88,7 @@ class Encoder:
         for i, (word, ids) in enumerate(zip(words, pieces, strict=True)):
             marks = [CLOSE] * (self.marks and i in ends) + [OPEN] * (self.marks and i in starts)
             units.append(_Unit(marks, ids, int(self.case and word[:1].isupper())))
-        cue = bool(rule_spans) or any(_CUE.search(w) for w in words)
-        return Encoded(_windows(units, len(words) in ends and self.marks), rule_spans, cue)
+        return _windows(units, len(words) in ends and self.marks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +143,14 @@ def word_offsets(text: str) -> list[tuple[int, int]]:
 
 
 def rule_word_spans(words: list[str]) -> set[tuple[int, int]]:
+    """The rules' PRECEDENT spans over ``words`` joined by spaces, as word ranges (training and benchmarks)."""
     text = " ".join(words)
     return _to_words(word_offsets(text), [(m.start, m.end) for m in find_precedents(text)])
+
+
+def cue_words(words: list[str]) -> list[int]:
+    """Indices of the words that make the text around them worth tagging: a "v." or a reporter's abbreviation."""
+    return [i for i, w in enumerate(words) if _CUE.search(w)]
 
 
 def _to_words(offsets: list[tuple[int, int]], spans: list[tuple[int, int]]) -> set[tuple[int, int]]:
@@ -273,7 +269,7 @@ class PrecedentTagger:
         offsets = word_offsets(text)
         words = [text[s:e] for s, e in offsets]
         rule = sorted(_to_words(offsets, [(p.start, p.end) for p in found]))
-        cues = sorted([i for i, w in enumerate(words) if _CUE.search(w)] + [i for s, e in rule for i in (s, e - 1)])
+        cues = sorted(cue_words(words) + [i for s, e in rule for i in (s, e - 1)])
         if not cues:
             return found
         self.open()
@@ -294,7 +290,7 @@ class PrecedentTagger:
         jobs: list[tuple[int, Window]] = []
         for r, (lo, hi) in enumerate(regions):
             inside = {(s - lo, e - lo) for s, e in rule if lo <= s and e <= hi}
-            jobs.extend((r, win) for win in self._encoder.encode(words[lo:hi], inside).windows)
+            jobs.extend((r, win) for win in self._encoder.encode(words[lo:hi], inside))
         scores = [[[1.0, 0.0, 0.0]] * (hi - lo) for lo, hi in regions]
         jobs.sort(key=lambda job: len(job[1].ids))
         for k in range(0, len(jobs), BATCH):
@@ -306,16 +302,32 @@ class PrecedentTagger:
         tagged = [(offsets[lo + s][0], _end(text, offsets[lo + s][0], offsets[lo + e - 1][1]))
                   for (lo, hi), sc in zip(regions, scores, strict=True)
                   for s, e in sorted(trim(words[lo:hi], spans_of(decode(sc))))]
-        spans = [part for span in tagged for part in _split(text, span, found)]
-        spans = [(s, e) for s, e in spans if _names_a_case(text, s, e, found)]
-        return _keep_rules(text, spans, found)
+        rules = _Sorted(found)
+        spans = [part for span in tagged for part in _split(text, span, rules)]
+        spans = [(s, e) for s, e in spans if _names_a_case(text, s, e, rules)]
+        return _keep_rules(text, spans, rules)
 
 
-def _split(text: str, span: tuple[int, int], found: list[PrecedentMatch]) -> list[tuple[int, int]]:
+class _Sorted:
+    """Matches that never overlap, by start, with the ones overlapping a range found by bisection."""
+
+    def __init__(self, matches: list[PrecedentMatch]) -> None:
+        self.items = sorted(matches, key=lambda p: p.start)
+        self._starts = [p.start for p in self.items]
+
+    def over(self, start: int, end: int) -> range:
+        """Indices of the matches that overlap [start, end)."""
+        first = max(0, bisect.bisect_right(self._starts, start) - 1)
+        if first < len(self.items) and self.items[first].end <= start:
+            first += 1
+        return range(first, bisect.bisect_left(self._starts, end))
+
+
+def _split(text: str, span: tuple[int, int], rules: _Sorted) -> list[tuple[int, int]]:
     """A tagged span over two of the rules' matches is cut between them when both carry a citation (each is
     checked on its own) or a list joins them ("Lalita Kumari v. Government of Uttar Pradesh and 2024 INSC 123",
     "(2003) 4 SCC 524 (para 9); B.D. Shetty v. CEAT Ltd."); a name before its citation stays with it."""
-    inside = sorted((p for p in found if span[0] <= p.start and p.end <= span[1]), key=lambda p: p.start)
+    inside = [p for p in (rules.items[k] for k in rules.over(*span)) if span[0] <= p.start and p.end <= span[1]]
     parts: list[tuple[int, int]] = []
     start = span[0]
     for a, b in zip(inside, inside[1:], strict=False):
@@ -329,50 +341,39 @@ def _split(text: str, span: tuple[int, int], found: list[PrecedentMatch]) -> lis
 _LIST_JOIN = re.compile(r"\band\b|&|;")
 
 
-def _names_a_case(text: str, start: int, end: int, found: list[PrecedentMatch]) -> bool:
+def _names_a_case(text: str, start: int, end: int, rules: _Sorted) -> bool:
     """A tagged span names a case: it holds the "v." of one of the rules' names, a "v." between two of its own
     words, or a whole reporter or neutral citation (not "1943" cut from "1943 AC 627", not a "v." alone)."""
-    if any(p.anchor is not None and start <= p.anchor < end for p in found):
+    if any(p.anchor is not None and start <= p.anchor < end for p in (rules.items[k] for k in rules.over(start, end))):
         return True
     inner = text[start:end].split()[1:-1]
     return any(_VERSUS_WORD.match(w) for w in inner) or bool(find_cores(text[start:end]))
 
 
-def _keep_rules(text: str, spans: list[tuple[int, int]], found: list[PrecedentMatch]) -> list[PrecedentMatch]:
+def _keep_rules(text: str, spans: list[tuple[int, int]], rules: _Sorted) -> list[PrecedentMatch]:
     """The tagged spans as matches, then the rules' back wherever the tagger would lose one of their cases or
     citation keys: a rule match that no tagged span overlaps, or whose key no tagged span over it carries (a span
     cut at "A.I.R. 1938 Mad."), replaces the tagged spans over it ("2024 INSC 123" is newer than the tagger's
     training judgments). Each match is judged by the spans over it, not by a key elsewhere in the text, since
     verification checks each span's own citation. O(n log n): rule matches never overlap, nor do tagged spans."""
-    by_span = {(p.start, p.end): p for p in found}
-    out = sorted((by_span.get(span) or _match(text, *span) for span in spans), key=lambda q: q.start)
-    rules = sorted(found, key=lambda p: p.start)
-    out_starts = [q.start for q in out]
-    rule_starts = [p.start for p in rules]
-    alive = [True] * len(out)
-
-    def over(starts: list[int], items: list[PrecedentMatch], start: int, end: int) -> range:
-        """Indices of ``items`` (sorted, non-overlapping) that overlap [start, end)."""
-        first = max(0, bisect.bisect_right(starts, start) - 1)
-        if first < len(items) and items[first].end <= start:
-            first += 1
-        return range(first, bisect.bisect_left(starts, end))
-
+    by_span = {(p.start, p.end): p for p in rules.items}
+    out = _Sorted([by_span.get(span) or _match(text, *span) for span in spans])
+    alive = [True] * len(out.items)
     restored: dict[int, PrecedentMatch] = {}
-    queue = list(range(len(rules)))
+    queue = list(range(len(rules.items)))
     while queue:
         k = queue.pop()
-        p = rules[k]
+        p = rules.items[k]
         if k in restored:
             continue
-        cover = [i for i in over(out_starts, out, p.start, p.end) if alive[i]]
-        if cover and (p.normalised is None or any(out[i].normalised == p.normalised for i in cover)):
+        cover = [i for i in out.over(p.start, p.end) if alive[i]]
+        if cover and (p.normalised is None or any(out.items[i].normalised == p.normalised for i in cover)):
             continue
         for i in cover:
             alive[i] = False
-            queue.extend(over(rule_starts, rules, out[i].start, out[i].end))
+            queue.extend(rules.over(out.items[i].start, out.items[i].end))
         restored[k] = p
-    return sorted([q for q, keep in zip(out, alive, strict=True) if keep] + list(restored.values()),
+    return sorted([q for q, keep in zip(out.items, alive, strict=True) if keep] + list(restored.values()),
                   key=lambda q: q.start)
 
 
