@@ -2,6 +2,12 @@
 
 A query that uses a term of art ("dying declaration") gets the statute's own wording appended as
 one more sentence, so BM25 finds the words and the heading channel gets a sentence to match.
+
+Some entries put a client's account of the facts into the statute's words ("secretly filmed her" ->
+"captures the image of a woman engaging in a private act"). Those are marked ``"when": "offence"``:
+they describe an offence, and are appended only when the question asks about one (what offence, who is
+liable, what punishment). Elsewhere they would pull the answer away from what was asked: "the victim
+told the doctor who had attacked her; can her statement be used?" is about a dying declaration, not hurt.
 """
 
 from __future__ import annotations
@@ -13,10 +19,33 @@ from pathlib import Path
 
 from graph_schema.errors import IngestError
 
+ASKS_OFFENCE = re.compile(
+    r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?)\b|\bcharged?\s+(?:(?:him|her|them)\s+)?with\b"
+    r"|\bguilty\s+of\b|\b(?:criminal(?:ly)?\s+)?liab(?:le|ility)\b|\bprosecuted\s+(?:for|under)\b"
+    r"|\bpunish(?:ed|able|ment)\b|\bsentence[ds]?\b|\bbook(?:ed)?\s+(?:him|her|them)\s+(?:for|under)\b"
+    r"|\b(?:case|complaint|fir|action)\s+against\b",
+    re.IGNORECASE,
+)
+"""The question asks about an offence: which one the facts make out, who is liable, what punishment, or
+what case can be brought against someone."""
+
+WHEN = frozenset({"always", "offence"})
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    pattern: re.Pattern[str]
+    expansion: str
+    offence_only: bool = False
+    """An account of facts in lay words: appended only to a question that asks about an offence."""
+
+    def applies(self, query: str) -> bool:
+        return bool(self.pattern.search(query)) and (not self.offence_only or bool(ASKS_OFFENCE.search(query)))
+
 
 @dataclass(frozen=True, slots=True)
 class TermsOfArt:
-    patterns: tuple[tuple[re.Pattern[str], str], ...]
+    terms: tuple[Term, ...]
 
     @classmethod
     def load(cls, path: Path) -> TermsOfArt:
@@ -25,7 +54,7 @@ class TermsOfArt:
         Raises:
             IngestError: a malformed line (file:line named).
         """
-        out: list[tuple[re.Pattern[str], str]] = []
+        out: list[Term] = []
         if not path.exists():
             return cls(())
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -35,7 +64,9 @@ class TermsOfArt:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise IngestError(f"{path}:{n}: malformed JSON: {exc.msg}") from exc
-            terms, expansion = obj.get("terms"), obj.get("expansion")
+            if not isinstance(obj, dict):
+                raise IngestError(f'{path}:{n}: expected {{"terms": [non-empty strings], "expansion": string}}')
+            terms, expansion, when = obj.get("terms"), obj.get("expansion"), obj.get("when", "always")
             if (
                 not isinstance(terms, list)
                 or not terms
@@ -44,15 +75,27 @@ class TermsOfArt:
                 or not expansion.strip()
             ):
                 raise IngestError(f'{path}:{n}: expected {{"terms": [non-empty strings], "expansion": string}}')
+            if when not in WHEN:
+                raise IngestError(f'{path}:{n}: "when" must be one of {sorted(WHEN)}, not {when!r}')
             alts = "|".join(
                 re.escape(t.strip()).replace(r"\ ", r"[\s-]+") for t in sorted(terms, key=len, reverse=True)
             )
-            out.append((re.compile(rf"(?<![\w-])(?:{alts})(?![\w-])", re.IGNORECASE), expansion.strip()))
+            pattern = re.compile(rf"(?<![\w-])(?:{alts})(?![\w-])", re.IGNORECASE)
+            out.append(Term(pattern, expansion.strip(), offence_only=when == "offence"))
         return cls(tuple(out))
+
+    def matches(self, query: str) -> list[tuple[re.Match[str], Term]]:
+        """The terms that apply to ``query``, each with where it first matched."""
+        out: list[tuple[re.Match[str], Term]] = []
+        for t in self.terms:
+            m = t.pattern.search(query)
+            if m is not None and t.applies(query):
+                out.append((m, t))
+        return out
 
     def expand(self, query: str) -> str:
         """``query`` plus the statutory wording of each term of art it uses (each once)."""
-        extra = [exp for pat, exp in self.patterns if pat.search(query)]
+        extra = [t.expansion for _, t in self.matches(query)]
         extra = [e for e in dict.fromkeys(extra) if e.lower() not in query.lower()]
         if not extra:
             return query

@@ -62,10 +62,9 @@ def question_coverage(question: str, evidence: Iterable[str], terms: TermsOfArt 
         return Coverage(1.0, ())
     found = set().union(*(content_stems(_HYPHENS.sub(" ", t)) for t in evidence))
     if terms is not None:
-        for pattern, expansion in terms.patterns:
-            m = pattern.search(question)
-            wording = content_stems(expansion) - GENERIC
-            if m and wording and len(wording & found) / len(wording) >= 0.5:
+        for m, term in terms.matches(question):
+            wording = content_stems(term.expansion) - GENERIC
+            if wording and len(wording & found) / len(wording) >= 0.5:
                 found |= content_stems(m.group(0))
     missing = tuple(w for s, w in subject.items() if s not in found)
     return Coverage(round(1 - len(missing) / len(subject), 4), missing)
