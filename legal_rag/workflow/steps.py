@@ -8,7 +8,6 @@ from collections.abc import Iterable, Sequence
 
 from langgraph.runtime import Runtime
 
-from graph_schema.model import main_section
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
@@ -16,6 +15,7 @@ from legal_rag.workflow.attempt import general_attempt_for
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.coverage import Coverage, question_coverage
 from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
+from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import (
     Claim,
     Confidence,
@@ -93,8 +93,19 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         k *= 2
         words = [w for w in query.split() if content_stems(w)]
         query = " ".join(words) or query
-    found = ctx.retriever.retrieve(query, k, as_of=state["as_of"])
-    passages = _with_siblings(ctx, [to_passage(r) for r in found], top=SECTIONS_EXPANDED)
+    found = [to_passage(r) for r in ctx.retriever.retrieve(query, k, as_of=state["as_of"])]
+    parts = question_parts(state["question"])
+    # A multi-part question: each ask's own best sections follow the whole question's, so that one ask's
+    # provisions do not crowd out the other's ("punishment for theft, and can a Magistrate grant bail?").
+    if parts:
+        head = {(p.act, p.section) for p in _first_per_section(found)[:SECTIONS_EXPANDED]}
+        # Among the Acts the whole question retrieved: the asks share its subject ("within what time must the
+        # complaint be filed" is about the cheque-bounce complaint of the first ask, not any complaint).
+        acts = {p.act for p in found}
+        extra = [to_passage(r) for part in parts
+                 for r in ctx.retriever.retrieve(part, PART_K, as_of=state["as_of"], acts=acts)]
+        found = _union(_union([p for p in found if (p.act, p.section) in head], extra), found)
+    passages = _with_siblings(ctx, found, top=SECTIONS_EXPANDED + PART_K * len(parts))
     passages = _with_lead_ins(ctx, passages)
     if state["classification"].complexity is Complexity.ANALYTICAL:
         passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
@@ -106,6 +117,8 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
 
 
 SECTIONS_EXPANDED = 4
+PART_K = 2
+"""Sections retrieved (and expanded whole) for each ask of a multi-part question."""
 SIBLINGS = 12
 COUNTERPARTS = 3
 
@@ -431,11 +444,9 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
     kept = [c for c in kept if not c.insufficient]
     provisions = [cit for c in kept for cit in c.citations if cit.label is Label.PROVISION]
     return conf.score(
-        question=state["question"], as_of=state["as_of"], complexity=state["classification"].complexity,
+        question=state["question"], as_of=state["as_of"],
         names_provision=any(c.label is Label.PROVISION for c in state.get("question_checks", [])),
         coverage=cover.share if cover is not None and kept else 0.0,
-        relevances=[c.relevance for c in kept],
-        cited=len({(p.act, main_section(p.section or "")) for p in provisions}),
         citation_statuses=[p.status for p in provisions],
     )  # fmt: skip
 

@@ -38,3 +38,41 @@ def test_a_malformed_line_is_named(tmp_path: Path) -> None:
     bad.write_text('{"terms": ["x"], "expansion": "y"}\n{"terms": "x"}\n', encoding="utf-8")
     with pytest.raises(IngestError, match="terms.jsonl:2"):
         TermsOfArt.load(bad)
+
+
+@pytest.mark.parametrize(
+    ("query", "wording"),
+    [
+        ("My client's husband secretly filmed her friend changing clothes. What offence is this?",
+         "captures the image of a woman engaging in a private act"),
+        ("In 2023 she entrusted her gold to a friend for safekeeping and the friend sold it. What offence?",
+         "dishonestly misappropriates"),
+        ("He took Rs 2 lakh promising a government job and disappeared. Can he be charged with anything?",
+         "fraudulently or dishonestly induces"),
+        ("Two brothers: one held him down while the other stabbed him. What is his liability?",
+         "in furtherance of the common intention"),
+    ],
+)  # fmt: skip
+def test_a_clients_account_of_facts_gets_the_offence_in_the_statutes_words(query: str, wording: str) -> None:
+    assert wording in TERMS.expand(query)
+
+
+def test_an_account_of_an_offence_is_not_expanded_when_the_question_asks_something_else() -> None:
+    """The facts of a dying-declaration question mention an attack; the question is about evidence, and hurt
+    provisions would crowd out BSA 26."""
+    q = "Before dying, the victim told the doctor who had attacked her. Can her statement be used at the trial?"
+    out = TERMS.expand(q)
+    assert "cause of his death" in out and "causes hurt" not in out
+    assert "causes hurt" in TERMS.expand("The neighbour attacked my client. What offence has he committed?")
+
+
+def test_evidence_and_procedure_wording_applies_whatever_is_asked() -> None:
+    assert "certificate identifying the electronic record" in TERMS.expand("Is the CCTV footage admissible?")
+    assert "undertrial prisoner" in TERMS.expand("My client is an undertrial in custody for three years.")
+
+
+def test_an_unknown_when_is_named(tmp_path: Path) -> None:
+    bad = tmp_path / "terms.jsonl"
+    bad.write_text('{"terms": ["x"], "expansion": "y", "when": "sometimes"}\n', encoding="utf-8")
+    with pytest.raises(IngestError, match=r"terms.jsonl:1: \"when\" must be one of"):
+        TermsOfArt.load(bad)

@@ -419,8 +419,8 @@ def test_every_citation_the_graph_did_not_verify_is_warned_about(label: str, sta
 
 def confidence_of(**kw: Any) -> Confidence:
     base: dict[str, Any] = dict(
-        question="What is the punishment for extortion?", as_of="2025-03-01", complexity=Complexity.SIMPLE,
-        names_provision=False, coverage=1.0, relevances=[0.7], cited=1, citation_statuses=[CitationStatus.VERIFIED],
+        question="What is the punishment for extortion?", as_of="2025-03-01",
+        names_provision=False, coverage=1.0, citation_statuses=[CitationStatus.VERIFIED],
     )
     base.update(kw)
     return score(**base)
@@ -430,22 +430,22 @@ def test_confidence_is_the_fitted_logistic_model_with_its_caps() -> None:
     on_point = confidence_of()
     z = INTERCEPT + sum(WEIGHTS[f.name] * f.value for f in on_point.factors)
     assert on_point.score == pytest.approx(1 / (1 + math.exp(-z)), abs=1e-4)
-    assert on_point.factor("question_coverage").value == 1.0 and on_point.factor("retrieval_relevance").value == 1.0
+    assert on_point.factor("question_coverage").value == 1.0 and on_point.factor("question_parts").value == 0.0
     # each factor moves the score the way its weight says
     assert confidence_of(coverage=0.6).score < on_point.score
     assert confidence_of(names_provision=True).score > on_point.score
-    analytical = confidence_of(complexity=Complexity.ANALYTICAL)
-    assert analytical.factor("question_complexity").value == 1.0
-    assert (analytical.score - on_point.score) * WEIGHTS["question_complexity"] >= 0  # its weight's sign, however small
-    assert confidence_of(question="Compare extortion and robbery.").factor("comparison").value == 1.0
     assert confidence_of(as_of="2023-01-01").score < on_point.score
+    two_asks = confidence_of(
+        question="What is the punishment for extortion, and when may the police arrest without warrant?"
+    )
+    assert two_asks.factor("question_parts").value == 0.5 and two_asks.score < on_point.score
     # evidence that does not address the question, or a citation nobody could check: never Medium or High
     assert confidence_of(coverage=0.4, names_provision=True).score <= NOT_ADDRESSED_CAP
     unchecked = confidence_of(names_provision=True, citation_statuses=[CitationStatus.UNCHECKED])
     assert unchecked.score <= UNVERIFIED_CAP and unchecked.label is ConfidenceLabel.LOW
     # a repealed citation is flagged by a warning, not by the score: it is the right answer to "under IPC 384..."
     assert confidence_of(citation_statuses=[CitationStatus.REPEALED]).score == on_point.score
-    assert confidence_of(relevances=[], cited=0, coverage=0.0).label is ConfidenceLabel.LOW  # nothing supports it
+    assert confidence_of(coverage=0.0).label is ConfidenceLabel.LOW  # nothing supports it
     assert [label_for(x) for x in (0.8, 0.79, 0.6, 0.59)] == ["High", "Medium", "Medium", "Low"]
     low = run_graph(
         ctx(
@@ -559,8 +559,8 @@ def test_confidence_factors_are_typed_with_their_weights() -> None:
     assert all(0.0 <= f.value <= 1.0 for f in factors)
     assert r.confidence.label is label_for(r.confidence.score)
     assert r.model_dump(mode="json")["confidence"]["factors"][-1] == {
-        "name": "old_code_facts",
-        "weight": WEIGHTS["old_code_facts"],
+        "name": "question_parts",
+        "weight": WEIGHTS["question_parts"],
         "value": 0.0,
     }
 

@@ -19,6 +19,7 @@ from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.offences import is_offence, is_punishment_heading
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.workflow.comparison import comparison_sides
+from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage
 
 INSUFFICIENT = (
@@ -277,8 +278,8 @@ class ExtractiveGenerator:
         groups: dict[tuple[str, str], list[Passage]] = {}
         for p in usable:
             groups.setdefault((p.act, p.section), []).append(p)
-        chosen = self._provisions(q, list(groups.items()), PROVISIONS[complexity] + _pinned_extra(usable),
-                                  question=question)
+        n = PROVISIONS[complexity] + _pinned_extra(usable) + max(0, len(question_parts(question)) - 1)
+        chosen = self._provisions(q, list(groups.items()), n, question=question)
         out: list[AnswerSentence] = []
         for _, ps in chosen:
             picked = self._sentences(q, ps, SENTENCES[complexity], pinned=_leading(ps))
@@ -320,7 +321,7 @@ class ExtractiveGenerator:
         counterparts = [g for g in others if any(p.pinned == "counterpart" for p in g[1])]
         rest = counterparts + [g for g in others if g not in counterparts][:candidates]
 
-        def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]]) -> float:
+        def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]], q: set[str] = q) -> float:
             rank, (_, ps) = item
             heading = content_stems(passage_title(ps[0]))
             # Recall and precision of the heading: "Theft" names the subject of "punishment for theft" exactly;
@@ -345,7 +346,15 @@ class ExtractiveGenerator:
             pick = side_pick(side, [g for g in others if g not in sides])
             if pick is not None:
                 sides.append(pick)
-        return (pinned + sides + [g for g in ranked if g not in sides])[:n]
+        # A multi-part question quotes each ask's best provision ("punishment for theft" and "bail").
+        asks: list[tuple[tuple[str, str], list[Passage]]] = []
+        for part in question_parts(question):
+            part_q = content_stems(self.terms.expand(part) if self.terms else part)
+            pool = [(r, g) for r, g in enumerate(rest) if g not in sides and g not in asks]
+            if part_q and pool:
+                asks.append(max(pool, key=lambda item: fit(item, part_q))[1])
+        first = pinned + sides + asks
+        return (first + [g for g in ranked if g not in first])[:n]
 
     def _sentences(
         self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool
