@@ -31,7 +31,7 @@ from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey
 from graph_schema.store import GraphStore
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.index import ChunkIndex
-from legal_rag.retrieval.offences import OffenceChannel, offence_cards
+from legal_rag.retrieval.offences import OffenceChannel, offence_cards, offence_partners
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.retrieval.types import Chunk, Embedder, Hit, IdFilter
 
@@ -171,6 +171,7 @@ class HybridRetriever:
         self.fusion = fusion or FusionConfig()
         self._find = find_provisions  # callable: text -> list[(start, end, CitationKey)]
         self._heading_table: tuple[int, dict[str, frozenset[str]]] | None = None
+        self._partners: tuple[int, dict[str, str]] | None = None
         self._offences: tuple[int, OffenceChannel] | None = None
         self._cols: tuple[npt.NDArray[np.str_], npt.NDArray[np.str_], npt.NDArray[np.int32],
                           npt.NDArray[np.int32], npt.NDArray[np.str_]] | None = None
@@ -361,6 +362,21 @@ class HybridRetriever:
                 if len({s.split(":")[0] for s in v}) <= SUBJECT_MAX_ACTS}  # fmt: skip
         self._heading_table = (version, keep)
         return keep
+
+    def offence_partner(self, act: str, section: str) -> tuple[str, str] | None:
+        """The section that punishes the offence this one defines, or defines the one it punishes
+        (``offences.offence_partners``: IPC 405 <-> 406), per index version; None when there is none."""
+        version = self.index.snapshot
+        if self._partners is None or self._partners[0] != version:
+            titles: dict[str, str] = {}
+            for c in self.index.chunks():
+                titles.setdefault(f"{c.act}:{c.section}", c.title or "")
+            self._partners = (version, offence_partners(titles))
+        other = self._partners[1].get(f"{act}:{section}")
+        if other is None:
+            return None
+        a, _, s = other.partition(":")
+        return a, s
 
     def _section_runs(self, runs: dict[str, list[Hit]]) -> tuple[dict[str, list[Hit]], dict[str, str]]:
         """Chunk runs to section runs: each retriever votes once per section, at its best chunk, so a

@@ -17,7 +17,7 @@ Measured on the AILA 2019 training queries against the whole statute index (``le
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from legal_rag.retrieval.lexical import BM25Index
@@ -62,6 +62,30 @@ def _subject(title: str, punishment: bool) -> str | None:
         t = rest
     words = _WORD.findall(t.lower())
     return " ".join(light_stem(w) for w in words) if words else None
+
+
+def offence_partners(titles: Mapping[str, str]) -> dict[str, str]:
+    """Section key ("IPC:405") -> its partner in the same Act: the section headed "Punishment for X" for the one
+    headed "X", and back. The old codes define an offence in one section and punish it in another (IPC 405
+    "Criminal breach of trust", 406 "Punishment for criminal breach of trust"; 378/379 theft, 300/302 murder); an
+    answer about the offence needs both. ``titles`` maps section keys to their headings. Only one-to-one pairs:
+    a subject defined or punished twice in an Act pairs nothing."""
+    defined: dict[tuple[str, str], list[str]] = {}
+    punished: dict[tuple[str, str], list[str]] = {}
+    for key, title in titles.items():
+        act = key.split(":")[0]
+        if _PUNISHMENT_FOR.match(title):
+            subject = _subject(title, punishment=True)
+            if subject:
+                punished.setdefault((act, subject), []).append(key)
+        elif (subject := _subject(title, punishment=False)) is not None:
+            defined.setdefault((act, subject), []).append(key)
+    out: dict[str, str] = {}
+    for pair, keys in punished.items():
+        other = defined.get(pair, [])
+        if len(keys) == 1 and len(other) == 1 and keys[0] != other[0]:
+            out[keys[0]], out[other[0]] = other[0], keys[0]
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,9 @@ class Retriever(Protocol):
     def counterparts(self, act: str, section: str) -> list[tuple[str, Chunk]]:
         """("successor" | "predecessor", chunk) across the 2024 criminal-law replacement, any date."""
 
+    def offence_partner(self, act: str, section: str) -> tuple[str, str] | None:
+        """The section that punishes the offence this one defines, or defines the one it punishes."""
+
 
 class Verifier(Protocol):
     def verify(

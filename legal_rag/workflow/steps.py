@@ -106,6 +106,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
                  for r in ctx.retriever.retrieve(part, PART_K, as_of=state["as_of"], acts=acts)]
         found = _union(_union([p for p in found if (p.act, p.section) in head], extra), found)
     passages = _with_siblings(ctx, found, top=SECTIONS_EXPANDED + PART_K * len(parts))
+    passages = _with_partners(ctx, passages, top=SECTIONS_EXPANDED + PART_K * len(parts))
     passages = _with_lead_ins(ctx, passages)
     if state["classification"].complexity is Complexity.ANALYTICAL:
         passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
@@ -156,6 +157,18 @@ def _with_general_attempt(ctx: WorkflowContext, passages: list[Passage], questio
     general = general_attempt_for(question, as_of, passages)
     return passages if general is None else _with_chunks(passages, (
         (c, float("inf"), "attempt", 1.0) for c in ctx.retriever.section_chunks(*general)[:SIBLINGS]
+    ))  # fmt: skip
+
+
+def _with_partners(ctx: WorkflowContext, passages: list[Passage], top: int) -> list[Passage]:
+    """The old codes define an offence in one section and punish it in another (IPC 405 and 406): each of the
+    top sections brings its partner whole, with the relevance and pinning of the passage that brought it, so
+    that an answer quoting the one can quote the other."""
+    return _with_chunks(passages, (
+        (c, p.score, p.pinned, p.relevance)
+        for p in _first_per_section(passages)[:top]
+        if (partner := ctx.retriever.offence_partner(p.act, p.section)) is not None
+        for c in ctx.retriever.section_chunks(*partner)[:SIBLINGS]
     ))  # fmt: skip
 
 

@@ -247,3 +247,35 @@ def test_the_statutes_own_quotation_marks_are_nested_curly() -> None:
     [sentence] = gen.sentences
     nested = lead.replace('"public servant"', "\u201cpublic servant\u201d")
     assert sentence.text == f'Section 2(28) of the Bharatiya Nyaya Sanhita, 2023 provides: "{nested}" \u2026 "{clause}"'
+
+
+IPC_405 = (
+    "Whoever, being in any manner entrusted with property, or with any dominion over property, dishonestly "
+    "misappropriates or converts to his own use that property, or dishonestly uses or disposes of that property "
+    "in violation of any direction of law prescribing the mode in which such trust is to be discharged, commits "
+    "\u201ccriminal breach of trust\u201d."
+)
+IPC_406 = (
+    "Whoever commits criminal breach of trust shall be punished with imprisonment of either description for a term "
+    "which may extend to three years, or with fine, or with both."
+)
+IPC_409 = (
+    "Whoever, being in any manner entrusted with property, or with any dominion over property in his capacity of a "
+    "public servant or in the way of his business as a banker, merchant, factor, broker, attorney or agent, commits "
+    "criminal breach of trust in respect of that property, shall be punished with imprisonment for life."
+)
+
+
+def test_an_offence_defined_in_one_section_and_punished_in_another_is_quoted_whole() -> None:
+    # The IPC defines criminal breach of trust in s.405 and punishes it in s.406; a STANDARD answer of three
+    # provisions had 405, 408 and 409 and never the punishment.
+    question = "In 2023 she entrusted her jewellery to a friend, who sold it. What offence has the friend committed?"
+    ps = [
+        passage("IPC:405:-:0", "IPC s.405 Criminal breach of trust", IPC_405, 0.62),
+        passage("IPC:409:-:0", "IPC s.409 Criminal breach of trust by public servant, or by banker, merchant or "
+                "agent", IPC_409, 0.6),
+        passage("IPC:406:-:0", "IPC s.406 Punishment for criminal breach of trust", IPC_406, 0.5),
+    ]  # fmt: skip
+    gen = ExtractiveGenerator(TITLES).generate(question, ps, as_of="2023-03-01", complexity=Complexity.SIMPLE)
+    got = [s.chunk_ids[0] for s in gen.sentences]
+    assert got[:2] == ["IPC:405:-:0", "IPC:406:-:0"]

@@ -16,7 +16,7 @@ import pytest
 from graph_schema.acts import CURATED_BY_SLUG
 from ingestion.footnotes import clean_text
 from legal_rag.retrieval.lexical import BM25Index
-from legal_rag.retrieval.offences import OffenceCard, OffenceChannel, is_offence, offence_cards
+from legal_rag.retrieval.offences import OffenceCard, OffenceChannel, is_offence, offence_cards, offence_partners
 from legal_rag.retrieval.tokenize import legal_tokens
 from legal_rag.retrieval.types import Chunk
 
@@ -129,3 +129,23 @@ def test_allow_filters_the_channel() -> None:
     ipc_only = {c.chunk_id for c in cards if c.key.startswith("IPC:")}
     hits = ch.search(facts, 10, ipc_only)
     assert hits and all(h.chunk_id in ipc_only for h in hits)
+
+
+def test_offence_partners_pair_a_definition_with_its_punishment_one_to_one() -> None:
+    titles = {  # real headings
+        "IPC:405": "Criminal breach of trust.", "IPC:406": "Punishment for criminal breach of trust.",
+        "IPC:409": "Criminal breach of trust by public servant, or by banker, merchant or agent.",
+        "IPC:300": "Murder.", "IPC:302": "Punishment for murder.", "IPC:303": "Punishment for murder by life-convict.",
+        "IPC:415": "Cheating.", "IPC:417": "Punishment for cheating.",
+        "BNS:303": "Theft.",  # defines and punishes in one section: no partner
+        "BNS:318": "Cheating.",
+        "NIA:138": "Dishonour of cheque for insufficiency, etc., of funds in the account.",
+        # a subject punished twice in one Act pairs nothing
+        "XYZ:1": "Trespass.", "XYZ:2": "Punishment for trespass.", "XYZ:3": "Punishment for trespass.",
+    }  # fmt: skip
+    got = offence_partners(titles)
+    assert got["IPC:405"] == "IPC:406" and got["IPC:406"] == "IPC:405"
+    assert got["IPC:300"] == "IPC:302" and got["IPC:415"] == "IPC:417"
+    assert "IPC:409" not in got and "IPC:303" not in got  # "murder by life-convict" is another subject
+    assert "BNS:303" not in got and "BNS:318" not in got  # the IPC's punishment is not the BNS's partner
+    assert not {"XYZ:1", "XYZ:2", "XYZ:3"} & set(got)

@@ -119,6 +119,9 @@ class FakeRetriever:
     def section_chunks(self, act: str, section: str) -> list[Chunk]:
         return [c for c in CHUNKS.values() if (c.act, c.section) == (act, section)]
 
+    def offence_partner(self, act: str, section: str) -> tuple[str, str] | None:
+        return None
+
 
 @dataclass
 class FakeGenerator:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from graph_schema.numbering import roman_value
 from legal_rag.retrieval.expand import TermsOfArt
-from legal_rag.retrieval.offences import is_offence, is_punishment_heading
+from legal_rag.retrieval.offences import is_offence, is_punishment_heading, offence_partners
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.workflow.comparison import comparison_sides
 from legal_rag.workflow.parts import question_parts
@@ -354,7 +354,7 @@ class ExtractiveGenerator:
             if part_q and pool:
                 asks.append(max(pool, key=lambda item: fit(item, part_q))[1])
         first = pinned + sides + asks
-        return (first + [g for g in ranked if g not in first])[:n]
+        return _with_partners((first + [g for g in ranked if g not in first])[:n], groups)
 
     def _sentences(
         self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool
@@ -387,6 +387,25 @@ provision of a matter pending across 2024-07-01, and the general attempt provisi
 own section does not provide for: quoted first.
 ("counterpart", the other side of the 2024 replacement added for ANALYTICAL questions, competes
 with the rest on how well it covers the question.)"""
+
+
+def _with_partners(
+    chosen: list[tuple[tuple[str, str], list[Passage]]], groups: Sequence[tuple[tuple[str, str], list[Passage]]]
+) -> list[tuple[tuple[str, str], list[Passage]]]:
+    """Each chosen offence provision followed by its partner when it was retrieved: the section that punishes
+    the offence it defines, or defines the one it punishes (IPC 405 "Criminal breach of trust" and 406
+    "Punishment for criminal breach of trust"). A provision named in the question is quoted alone."""
+    by_key = {f"{act}:{section}": g for g in groups for act, section in (g[0],)}
+    partners = offence_partners({k: passage_title(g[1][0]) for k, g in by_key.items()})
+    out: list[tuple[tuple[str, str], list[Passage]]] = []
+    for g in chosen:
+        if g in out:
+            continue
+        out.append(g)
+        other = partners.get(f"{g[0][0]}:{g[0][1]}")
+        if other is not None and not _leading(g[1]) and by_key[other] not in out and by_key[other] not in chosen:
+            out.append(by_key[other])
+    return out
 
 
 def _pinned_extra(passages: Sequence[Passage]) -> int:
