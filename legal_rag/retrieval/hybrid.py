@@ -29,6 +29,7 @@ import numpy.typing as npt
 from graph_schema.errors import StoreUnavailableError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey
 from graph_schema.store import GraphStore
+from legal_rag.retrieval.definitions import asked_terms, defined_terms
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.retrieval.offences import OffenceChannel, offence_cards, offence_partners
@@ -77,7 +78,8 @@ class Retrieved:
     """Per retriever ("bm25", "dense") and "fused". "bm25" is absent when BM25 did not return the chunk;
     "dense" is always there (the cosine, filled in for chunks the dense run did not reach)."""
     pinned: str | None = None
-    """"cited", "successor" or "predecessor" for provisions named in the query."""
+    """"cited", "successor" or "predecessor" for provisions named in the query; "definition" for the clause
+    defining the term a definition question asks about."""
 
 
 def fuse(runs: dict[str, list[Hit]], cfg: FusionConfig, query: str = "") -> list[tuple[str, float]]:
@@ -172,6 +174,7 @@ class HybridRetriever:
         self._find = find_provisions  # callable: text -> list[(start, end, CitationKey)]
         self._heading_table: tuple[int, dict[str, frozenset[str]]] | None = None
         self._partners: tuple[int, dict[str, str]] | None = None
+        self._definitions: tuple[int, dict[str, list[str]]] | None = None
         self._offences: tuple[int, OffenceChannel] | None = None
         self._cols: tuple[npt.NDArray[np.str_], npt.NDArray[np.str_], npt.NDArray[np.int32],
                           npt.NDArray[np.int32], npt.NDArray[np.str_]] | None = None
@@ -413,7 +416,7 @@ class HybridRetriever:
         return list(self._find(query))  # type: ignore[operator]
 
     def _pinned(self, query: str, day: str) -> list[tuple[str, str]]:
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, str]] = [(cid, "definition") for cid in self._defining(query, day)]
         for _, _, key in self._provisions(query):
             if not key.act:
                 continue
@@ -421,6 +424,26 @@ class HybridRetriever:
             for rel, other in self._related(key, day):
                 out.extend((cid, rel) for cid in self.index.ids_for(other.act, other.section, other.sub)[:3])
         return out
+
+    def _defining(self, query: str, day: str) -> list[str]:
+        """For a definition question, the clauses in force on ``day`` that define its term (``definitions.py``):
+        those of an Act the question names by its code first ("under CrPC"), then the general criminal codes;
+        at most ``MAX_DEFINITIONS``."""
+        terms = asked_terms(query)
+        if not terms:
+            return []
+        version = self.index.snapshot
+        if self._definitions is None or self._definitions[0] != version:
+            self._definitions = (version, defined_terms(self.index.chunks()))
+        allow = self.allowed(as_of=day)
+        ids = [cid for t in terms for cid in self._definitions[1].get(t, []) if allow is None or cid in allow]
+        named = {w.upper() for w in _WORD.findall(query.lower())}
+
+        def order(cid: str) -> tuple[bool, bool]:
+            act = cid.split(":")[0]
+            return act not in named, act not in GENERAL_CODES
+
+        return sorted(dict.fromkeys(ids), key=order)[:MAX_DEFINITIONS]
 
     def counterparts(self, act: str, section: str) -> list[tuple[str, Chunk]]:
         """The chunks of what replaced an old-code section ("successor") or what a new-code section
@@ -464,6 +487,9 @@ class HybridRetriever:
         return out
 
 
+MAX_DEFINITIONS = 2
+GENERAL_CODES = frozenset({"BNS", "BNSS", "BSA", "IPC", "CRPC", "IEA"})
+"""Where a term defined in many Acts ("offence", "document") is looked up first."""
 SUBJECT_MAX_WORDS = 40
 """Longer queries are fact descriptions: a heading word in them ("hurt", "theft") is not their subject."""
 SUBJECT_MAX_HEADING_WORDS = 8

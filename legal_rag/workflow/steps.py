@@ -181,8 +181,18 @@ def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> l
     return _with_chunks(passages, (
         (c, p.score, p.pinned, p.relevance)
         for p in pinned + [s for s in sections if not s.pinned][:top]
-        for c in ctx.retriever.section_chunks(p.act, p.section)[:SIBLINGS]
+        for c in _unit_chunks(ctx, p)[:SIBLINGS]
     ))  # fmt: skip
+
+
+def _unit_chunks(ctx: WorkflowContext, p: Passage) -> list[Chunk]:
+    """The section of ``p`` whole, except for a defining clause: only that clause and its own sub-clauses (the
+    rest of a definitions section defines other terms)."""
+    chunks = ctx.retriever.section_chunks(p.act, p.section)
+    if p.pinned != "definition":
+        return chunks
+    unit = p.chunk_id.rsplit(":", 1)[0]
+    return [c for c in chunks if c.id.startswith((unit + ":", unit + "/"))]
 
 
 _CLAUSE_UNIT = re.compile(r"[a-z]{1,6}")

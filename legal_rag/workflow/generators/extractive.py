@@ -282,7 +282,8 @@ class ExtractiveGenerator:
         chosen = self._provisions(q, list(groups.items()), n, question=question)
         out: list[AnswerSentence] = []
         for _, ps in chosen:
-            picked = self._sentences(q, ps, SENTENCES[complexity], pinned=_leading(ps))
+            picked = self._sentences(q, ps, SENTENCES[complexity], pinned=_leading(ps),
+                                     from_start=_leading(ps) and not any(p.pinned == "definition" for p in ps))
             # A clause is quoted after the words that introduce it ("If any person ... refuses to maintain--" ...
             # "(a) his wife ..."), cited to the unit that holds both; clauses of one lead-in share a sentence.
             runs: list[tuple[tuple[Passage, str] | None, list[tuple[Passage, str]]]] = []
@@ -357,16 +358,18 @@ class ExtractiveGenerator:
         return _with_partners((first + [g for g in ranked if g not in first])[:n], groups)
 
     def _sentences(
-        self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool
+        self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool, from_start: bool | None = None
     ) -> list[tuple[Passage, str]]:
         """The ``n`` sentences of a provision that share most with the question, in statute order.
-        A provision named in the question is quoted from its start (the lookup wants its text)."""
+        A provision named in the question is quoted from its start (the lookup wants its text) unless
+        ``from_start`` is False."""
         cands: list[tuple[float, int, Passage, str]] = []
         for order, (p, s) in enumerate(_quotable_in(passages, pinned=pinned)):
             overlap = len(q & content_stems(s)) / (len(q) or 1)
             if is_illustration(s):
                 overlap -= 0.6  # an example, not the rule: quoted only when nothing else matches
-            cands.append((overlap + (0.5 if pinned and order == 0 else 0.0), order, p, s))
+            start = pinned if from_start is None else from_start
+            cands.append((overlap + (0.5 if start and order == 0 else 0.0), order, p, s))
         if not cands:
             return []
         best = sorted(cands, key=lambda c: (-c[0], c[1]))[:n]
@@ -381,10 +384,11 @@ class ExtractiveGenerator:
         return f"Section {p.section}{sub} of the {title}"
 
 
-LEADING = ("cited", "successor", "predecessor", "savings", "attempt")
+LEADING = ("cited", "successor", "predecessor", "savings", "attempt", "definition")
 """Provisions named in the question, what replaced them or what they replaced, the repeal-and-savings
-provision of a matter pending across 2024-07-01, and the general attempt provision for an attempt the offence's
-own section does not provide for: quoted first.
+provision of a matter pending across 2024-07-01, the general attempt provision for an attempt the offence's
+own section does not provide for, and the clause defining the term a definition question asks about: quoted
+first. (A definitions section is quoted at the clause that matches, not from its start.)
 ("counterpart", the other side of the 2024 replacement added for ANALYTICAL questions, competes
 with the rest on how well it covers the question.)"""
 
