@@ -14,16 +14,12 @@ once on the held-out split (see the README for the numbers). The factors:
 - question_parts: asks beyond the first (``parts.py``): 0 for one, 0.5 for two, 1 for three or more. Each ask
   needs its own provision, and the one a short answer leaves out is the usual miss of a multi-part question.
 
-Factors that did not separate right from wrong answers on the development set are not in the model. Once
-fact patterns were answered from lay wording (``data/retrieval/terms_of_art.jsonl``) and multi-part questions
-ask by ask, four earlier factors no longer helped (5-fold cross-validated AUROC, mean of three shuffles: 0.763
-for the five above, 0.741-0.762 with any one of these added): retrieval relevance (the dense cosine of the
-quoted passages), provisions cited, the route taken, and whether the question compares. Also out: chunk
-agreement (1.0 for almost every answer), source recency and citation verification (a flagged repealed citation
-is usually a *right* answer to a question that cites it), and source authority (the index holds only statute
-text and the generator quotes only operative sentences, so it was constant). Two rules bound the fitted score:
-an answer whose evidence misses most of the question's subject scores at most ``NOT_ADDRESSED_CAP``; one that
-cites a provision the graph could not find or check at most ``UNVERIFIED_CAP``.
+Factors that did not separate right from wrong answers on the development set are not in the model (the README
+lists them with the cross-validation figures): retrieval relevance, provisions cited, the route taken, whether
+the question compares, chunk agreement, source recency, citation verification (a flagged repealed citation is
+usually a *right* answer to a question that cites it) and source authority (constant on statute text). Two
+rules bound the fitted score: an answer whose evidence misses most of the question's subject scores at most
+``NOT_ADDRESSED_CAP``; one that cites a provision the graph could not find or check at most ``UNVERIFIED_CAP``.
 
 High >= 0.8, Medium >= 0.6, Low below; a Low answer starts with a warning to verify independently.
 """

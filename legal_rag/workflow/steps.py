@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from langgraph.runtime import Runtime
 
+from graph_schema.model import main_section
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
@@ -456,7 +457,16 @@ def score_confidence(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
 
 
 def _coverage(state: WorkflowState, kept: Sequence[Claim], ctx: WorkflowContext) -> Coverage:
-    """The question's subject words in the kept claims and the headings of the provisions they quote."""
+    """The question's subject words in the kept claims and the headings of the provisions they quote. A question
+    that names a provision ("Text of section 103 BNS please", "Sec 307 IPC punishment?") is about that provision:
+    an answer quoting it (or its successor) addresses the question whatever other words it used."""
+    checks = [c for c in state.get("question_checks", []) if c.label is Label.PROVISION and c.act and c.section]
+    named = {(c.act, main_section(c.section or "")) for c in checks}
+    named |= {(s.act, main_section(s.section)) for c in checks for s in c.successors}  # "IPC 307" asked in 2025
+    quoted = {(parts[0], main_section(parts[1])) for c in kept for cid in c.chunk_ids
+              if len(parts := cid.split(":")) > 1}  # fmt: skip
+    if named & quoted:
+        return Coverage(1.0, ())
     by_id = {p.chunk_id: p for p in state.get("passages", [])}
     headings = [by_id[cid].heading for c in kept for cid in c.chunk_ids if cid in by_id]
     terms = getattr(ctx.retriever, "terms", None)

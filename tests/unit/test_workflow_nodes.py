@@ -462,6 +462,18 @@ def test_confidence_is_the_fitted_logistic_model_with_its_caps() -> None:
     assert any('do not mention "bribery"' in w for w in low["warnings"])
 
 
+def test_a_question_naming_a_provision_is_addressed_by_quoting_it() -> None:
+    """ "Text of section 308 of the BNS please" has subject words ("text", "please") no statute uses: the answer
+    quoting BNS 308 addresses it all the same, so no "may not answer" warning and no cap on the score."""
+    out = run_graph(ctx(), question="Text of Section 308 of the BNS please")
+    assert out["confidence"].factor("question_coverage").value == 1.0
+    assert out["confidence"].score > NOT_ADDRESSED_CAP
+    assert not any("may not answer" in w for w in out["warnings"])
+    # the same words without the provision named: nothing says what they are about
+    vague = run_graph(ctx(), question="Text please, the one about property and fear")
+    assert vague["confidence"].factor("question_coverage").value < 1.0
+
+
 # -- the compiled graph: loops are bounded --
 
 
