@@ -1,35 +1,58 @@
 """Definition questions: "Define 'cognizable offence'", "What is the meaning of public servant?".
 
-A statute defines its terms in clauses written one way: ``(c) "cognizable offence" means an offence for which ...``
-(CrPC 2(c)), ``For the purposes of section 85, "cruelty" means ...`` (BNS 86). Neither BM25 nor the embedding model
-ranks that clause first for "Define cognizable offence": the sections headed "Offences to be cognizable" share
-more words with the question. So the index's defining clauses are read once per index version into a table
-(term -> chunk ids), and a question that asks for a definition has the clause that defines its term pinned, like
-a provision it names.
+Statutes define a term by quoting it: ``(c) "cognizable offence" means ...`` (CrPC 2(c)), ``The words "public
+servant" denote ...`` (IPC 21), ``For the purposes of section 85, "cruelty" means ...`` (BNS 86). Neither BM25 nor
+the embedding model ranks that clause first for "Define cognizable offence": the sections headed "Offences to be
+cognizable" share more words with the question. So the index's defining clauses are read once per index version
+into a table (term -> clauses), and a question that asks for a definition has the clause that defines its term
+pinned, like a provision it names. A clause in a definitions section outranks one that defines a word for its
+own section only ("For the purposes of this sub-section ..."), which is never used for a question that does not
+name that section.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from legal_rag.retrieval.types import Chunk
 
+_OPEN = r"(?:[\"\u201c]|(?<![A-Za-z])['\u2018])"
+"""An opening quote; an apostrophe after a letter ("Act's") is not one."""
 _DEFINES = re.compile(
-    r"[\"\u201c\u2018']([^\"\u201c\u201d\u2018\u2019'\n]{2,80})[\"\u201d\u2019']\s*,?\s*"
-    r"(?:means|includes|denotes|shall\s+mean|shall\s+include|has\s+the\s+(?:same\s+)?meaning)\b",
+    rf"{_OPEN}([^\"\u201c\u201d\u2018\u2019'\n]{{2,80}})[\"\u201d\u2019']\s*(?:,\s*)?"
+    r"(?:means|includes|denotes?|shall\s+mean|shall\s+include|(?:is|are)\s+intended\s+to\s+include"
+    r"|has\s+the\s+(?:same\s+)?meaning)\b",
     re.IGNORECASE,
 )
-"""A quoted term followed by "means" (or "includes", "denotes"...): anywhere in a chunk, since some definition
+"""A quoted term followed by "means" (or "includes", "denote(s)"...): anywhere in a chunk, since some definition
 sections are held as a few long chunks (CrPC s.2)."""
-_STRONG_CUE = re.compile(r"\b(?:define[sd]?|definition\s+of|meaning\s+of|meant\s+by)\s*", re.IGNORECASE)
-_WHAT_IS = re.compile(r"\bwhat\s+(?:is|are)\s+(?:an?\s+|the\s+)?", re.IGNORECASE)
-_QUOTED = re.compile(r"[\"\u201c\u2018']([^\"\u201c\u201d\u2018\u2019']{2,80})[\"\u201d\u2019']")
-_TERM_END = re.compile(
-    r"\s+(?:under|in|as\s+per|according\s+to|for\s+the\s+purposes?|within|by)\b|[?.,;:!(]|$", re.IGNORECASE
+_OWN_SECTION = re.compile(
+    r"\b(?:in|for\s+the\s+purposes?\s+of)\s+this\s+(?:section|sub-section|clause|Explanation)\b", re.IGNORECASE
 )
+"""A definition that holds only inside its own section or clause ("For the purposes of this sub-section")."""
+_EXPLANATION = re.compile(r"\W*Explanation\b", re.IGNORECASE)
+_DEFINITIONS_HEADING = re.compile(r"\b(?:definitions?|interpretation|meaning)\b", re.IGNORECASE)
+_STRONG_CUE = re.compile(r"\b(?:define[sd]?|definition\s+of|meaning\s+of|meant\s+by)\s*", re.IGNORECASE)
+_WHAT_IS = re.compile(r"^\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?", re.IGNORECASE)
+"""Only at the start of the question: "What is the offence?" after a fact pattern asks what the facts make out."""
+_QUOTED = re.compile(rf"{_OPEN}([^\"\u201c\u201d\u2018\u2019'\n]{{2,80}})[\"\u201d\u2019']")
+_WORDS = re.compile(r"[A-Za-z][A-Za-z\-']*")
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
-MAX_TERM_WORDS = 6
+MAX_TERM_WORDS = 8
+GENERIC = frozenset({
+    "offence", "offences", "punishment", "penalty", "sentence", "remedy", "procedure", "law", "section",
+    "provision", "difference", "liability", "position", "effect", "consequence", "rule", "right", "rights",
+})  # fmt: skip
+"""Words a question asks about without asking for their definition ("What is the punishment ...")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    chunk_id: str
+    general: bool
+    """In a definitions section, or at least not limited to its own section."""
 
 
 def normalise(term: str) -> str:
@@ -37,30 +60,45 @@ def normalise(term: str) -> str:
     return _ARTICLE.sub("", " ".join(term.lower().split()))
 
 
-def defined_terms(chunks: Iterable[Chunk]) -> dict[str, list[str]]:
-    """Normalised term -> ids of the chunks whose text defines it, in index order."""
-    out: dict[str, list[str]] = {}
+def defined_terms(chunks: Iterable[Chunk]) -> dict[str, list[Definition]]:
+    """Normalised term -> the clauses that define it, those of a definitions section first, then index order."""
+    out: dict[str, list[Definition]] = {}
     for c in chunks:
+        heading = bool(_DEFINITIONS_HEADING.search(c.title or ""))
         for m in _DEFINES.finditer(c.text):
-            ids = out.setdefault(normalise(m.group(1)), [])
-            if c.id not in ids:
-                ids.append(c.id)
+            own = bool(_OWN_SECTION.search(c.text, 0, m.start()) or
+                       _EXPLANATION.match(c.text))  # fmt: skip
+            found = out.setdefault(normalise(m.group(1)), [])
+            if all(d.chunk_id != c.id for d in found):
+                found.append(Definition(c.id, heading or not own))
+    for found in out.values():
+        found.sort(key=lambda d: not d.general)
     return out
 
 
 def asked_terms(question: str) -> list[str]:
-    """The terms a definition question asks about, normalised: the quoted ones, else the words after the cue
-    ("Define cognizable offence under CrPC", "What is the meaning of public servant?"). [] when it asks for none."""
+    """Candidate terms a definition question asks about, normalised, longest first: the quoted ones, else the
+    words after the cue, every prefix of up to ``MAX_TERM_WORDS`` words ("Define officer in charge of a police
+    station under the BNSS" -> "officer in charge of a police station under the bnss", ..., "officer"); the
+    caller keeps the first the index defines. Plurals also as singulars. [] when it asks for no definition."""
     cue = _STRONG_CUE.search(question) or _WHAT_IS.search(question)
     if cue is None:
         return []
     quoted = [normalise(q) for q in _QUOTED.findall(question)]
     if quoted:
-        return quoted
-    rest = question[cue.end() :]
-    end = _TERM_END.search(rest)
-    term = normalise(rest[: end.start() if end else len(rest)])
-    if not term or len(term.split()) > MAX_TERM_WORDS:
-        return []
-    # a plural asked, a singular defined ("bailable offences" / "bailable offence")
-    return [term, term[:-1]] if term.endswith("s") and len(term) > 3 else [term]
+        return _with_singulars(quoted)
+    words = _WORDS.findall(question[cue.end() :].split("?")[0].split(".")[0].split(",")[0])
+    words = [w.lower() for w in words][:MAX_TERM_WORDS]
+    prefixes = [normalise(" ".join(words[:n])) for n in range(len(words), 0, -1)]
+    return _with_singulars([p for p in prefixes if p and p not in GENERIC])
+
+
+def _with_singulars(terms: list[str]) -> list[str]:
+    out: list[str] = []
+    for t in terms:
+        out.append(t)
+        if t.endswith("ies") and len(t) > 4:
+            out.append(t[:-3] + "y")
+        elif t.endswith("s") and not t.endswith("ss") and len(t) > 3:
+            out.append(t[:-1])
+    return list(dict.fromkeys(out))

@@ -21,13 +21,29 @@ from graph_schema.errors import IngestError
 
 ASKS_OFFENCE = re.compile(
     r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?)\b|\bcharged?\s+(?:(?:him|her|them)\s+)?with\b"
-    r"|\bguilty\s+of\b|\b(?:criminal(?:ly)?\s+)?liab(?:le|ility)\b|\bprosecuted\s+(?:for|under)\b"
-    r"|\bpunish(?:ed|able|ment)\b|\bsentence[ds]?\b|\bbook(?:ed)?\s+(?:him|her|them)\s+(?:for|under)\b"
-    r"|\b(?:case|complaint|fir|action)\s+against\b",
+    r"|\bguilty\s+of\b|\bcriminal(?:ly)?\s+liab(?:le|ility)\b|\bprosecuted\s+(?:for|under)\b"
+    r"|\bpunish(?:ed|able|ment)\b|\bsentence[ds]?\b|\bbook(?:ed)?\s+(?:him|her|them\s+)?(?:for|under)\b|\bbe\s+booked\b"
+    r"|\b(?:case|complaint|fir|action)\s+against\b|\bis\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime|criminal)\b"
+    r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:of\s+\w+\s+)?(?:apply|applies|attract|is|are|can|could)\b"
+    r"|\bunder\s+which\s+(?:section|provision)|\bhas\s+(?:he|she|they|it)\s+committed\b|\bcommitted\s+(?:an?\s+)?"
+    r"(?:offen[cs]e|crime)\b",
     re.IGNORECASE,
 )
 """The question asks about an offence: which one the facts make out, who is liable, what punishment, or
-what case can be brought against someone."""
+what case can be brought against someone. A bare "liable" counts only with ``CRIMINAL`` context: "are the
+sons liable for his debts?" is about succession."""
+_LIABLE = re.compile(r"\bliab(?:le|ility)\b", re.IGNORECASE)
+CRIMINAL = re.compile(
+    r"\b(?:accused|police|fir|arrest\w*|murder\w*|kill\w*|stab\w*|assault\w*|beat\w*|crime|criminal|offen[cs]es?"
+    r"|ipc|bns|theft|stole\w*|cheat\w*|rap(?:e|ed)|attack\w*|weapon|injur\w*|dowry|forg\w*|bribe\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_offence(question: str) -> bool:
+    """Whether ``question`` asks about an offence (``ASKS_OFFENCE``, or "liable" in a criminal matter)."""
+    return bool(ASKS_OFFENCE.search(question)) or (bool(_LIABLE.search(question)) and bool(CRIMINAL.search(question)))
+
 
 WHEN = frozenset({"always", "offence"})
 
@@ -38,9 +54,6 @@ class Term:
     expansion: str
     offence_only: bool = False
     """An account of facts in lay words: appended only to a question that asks about an offence."""
-
-    def applies(self, query: str) -> bool:
-        return bool(self.pattern.search(query)) and (not self.offence_only or bool(ASKS_OFFENCE.search(query)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +100,16 @@ class TermsOfArt:
     def matches(self, query: str) -> list[tuple[re.Match[str], Term]]:
         """The terms that apply to ``query``, each with where it first matched."""
         out: list[tuple[re.Match[str], Term]] = []
+        offence: bool | None = None  # computed once, and only if an offence term matches
         for t in self.terms:
             m = t.pattern.search(query)
-            if m is not None and t.applies(query):
-                out.append((m, t))
+            if m is None:
+                continue
+            if t.offence_only:
+                offence = asks_offence(query) if offence is None else offence
+                if not offence:
+                    continue
+            out.append((m, t))
         return out
 
     def expand(self, query: str) -> str:

@@ -3,7 +3,9 @@
 A query that names a provision ("Section 420 IPC", "u/s 138 N.I. Act") gets that provision first,
 resolved through the graph, then its successor (old code cited for facts on/after 2024-07-01) or
 predecessor (new code cited for earlier facts); the rest of the query still goes through hybrid
-search.
+search. A definition question ("Define 'cognizable offence'") gets the clause in force that defines its
+term first (``definitions.py``). ``offence_partner`` pairs the section that defines an offence with the
+one that punishes it (IPC 405 and 406, ``offences.offence_partners``).
 
 The dense run has two channels: the whole query against chunk text, and each query sentence
 against section headings (a section scores the better of the two). Fact descriptions also get the
@@ -29,7 +31,7 @@ import numpy.typing as npt
 from graph_schema.errors import StoreUnavailableError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey
 from graph_schema.store import GraphStore
-from legal_rag.retrieval.definitions import asked_terms, defined_terms
+from legal_rag.retrieval.definitions import Definition, asked_terms, defined_terms
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.retrieval.offences import OffenceChannel, offence_cards, offence_partners
@@ -174,7 +176,7 @@ class HybridRetriever:
         self._find = find_provisions  # callable: text -> list[(start, end, CitationKey)]
         self._heading_table: tuple[int, dict[str, frozenset[str]]] | None = None
         self._partners: tuple[int, dict[str, str]] | None = None
-        self._definitions: tuple[int, dict[str, list[str]]] | None = None
+        self._definitions: tuple[int, dict[str, list[Definition]]] | None = None
         self._offences: tuple[int, OffenceChannel] | None = None
         self._cols: tuple[npt.NDArray[np.str_], npt.NDArray[np.str_], npt.NDArray[np.int32],
                           npt.NDArray[np.int32], npt.NDArray[np.str_]] | None = None
@@ -426,9 +428,10 @@ class HybridRetriever:
         return out
 
     def _defining(self, query: str, day: str) -> list[str]:
-        """For a definition question, the clauses in force on ``day`` that define its term (``definitions.py``):
-        those of an Act the question names by its code first ("under CrPC"), then the general criminal codes;
-        at most ``MAX_DEFINITIONS``."""
+        """For a definition question, the clauses in force on ``day`` that define its term (``definitions.py``),
+        for the longest candidate term the index defines: those of an Act the question names by its code first
+        ("under CrPC"), then the criminal codes; at most ``MAX_DEFINITIONS``. Definitions that hold only inside
+        their own section ("For the purposes of this sub-section") are left to ordinary retrieval."""
         terms = asked_terms(query)
         if not terms:
             return []
@@ -436,14 +439,18 @@ class HybridRetriever:
         if self._definitions is None or self._definitions[0] != version:
             self._definitions = (version, defined_terms(self.index.chunks()))
         allow = self.allowed(as_of=day)
-        ids = [cid for t in terms for cid in self._definitions[1].get(t, []) if allow is None or cid in allow]
         named = {w.upper() for w in _WORD.findall(query.lower())}
 
         def order(cid: str) -> tuple[bool, bool]:
             act = cid.split(":")[0]
             return act not in named, act not in GENERAL_CODES
 
-        return sorted(dict.fromkeys(ids), key=order)[:MAX_DEFINITIONS]
+        for term in terms:
+            ids = [d.chunk_id for d in self._definitions[1].get(term, [])
+                   if d.general and (allow is None or d.chunk_id in allow)]  # fmt: skip
+            if ids:
+                return sorted(ids, key=order)[:MAX_DEFINITIONS]
+        return []
 
     def counterparts(self, act: str, section: str) -> list[tuple[str, Chunk]]:
         """The chunks of what replaced an old-code section ("successor") or what a new-code section

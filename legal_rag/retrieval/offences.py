@@ -12,6 +12,8 @@ words: a term is dropped when offence provisions use it relatively less than the
 ("appellant", "prosecution", "evidence"), which leaves the conduct ("stab", "dowry", "forged").
 
 Measured on the AILA 2019 training queries against the whole statute index (``legal-rag eval offences``).
+``offence_partners`` reads the same headings to pair the section that defines an offence with the one that
+punishes it ("Criminal breach of trust", "Punishment for criminal breach of trust").
 """
 
 from __future__ import annotations

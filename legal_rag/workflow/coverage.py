@@ -32,6 +32,17 @@ GENERIC = frozenset(content_stems(
 """Stems that any legal question may contain: they do not name its subject."""
 
 
+LOOKUP = frozenset(content_stems(
+    "text bare full copy share read out give show sec new number numbers replaced replace replaces replacement "
+    "corresponding correspond equivalent counterpart still force valid repealed omitted changed kya hai batao "
+    "details detail about contents content"
+))  # fmt: skip
+"""Stems a question that names a provision uses to ask for it ("Text of section 103 BNS please", "Section 351 BNS
+kya hai?", "which BNSS section replaced 167 CrPC?"): the named provision is their subject."""
+
+
+_SENTENCE = re.compile(r"[^.?!]+[.?!]?")
+
 _HYPHENS = re.compile(r"[\-\u2013\u2014]+")
 """Statutes join words ("house-breaking"); questions seldom do."""
 
@@ -55,9 +66,19 @@ def subject_words(question: str) -> dict[str, str]:
     return out
 
 
-def question_coverage(question: str, evidence: Iterable[str], terms: TermsOfArt | None = None) -> Coverage:
-    """How much of the question's subject the ``evidence`` (kept claims, headings) contains."""
-    subject = subject_words(question)
+def question_coverage(
+    question: str, evidence: Iterable[str], terms: TermsOfArt | None = None, *, names_quoted: bool = False
+) -> Coverage:
+    """How much of the question's subject the ``evidence`` (kept claims, headings) contains. ``names_quoted``:
+    the question names a provision and the evidence quotes it, so the words that only ask for it (``LOOKUP``)
+    are addressed, and the facts told around it are context; any other words of its asks ("is it bailable,
+    and which court tries it?") still have to be found."""
+    if names_quoted:
+        # the asks, without the facts told around them ("charged under 406 and 420 IPC for an investment fraud.")
+        asks = [s for s in _SENTENCE.findall(question) if s.rstrip().endswith("?")]
+        subject = {s: w for s, w in subject_words(" ".join(asks) or question).items() if s not in LOOKUP}
+    else:
+        subject = subject_words(question)
     if not subject:
         return Coverage(1.0, ())
     found = set().union(*(content_stems(_HYPHENS.sub(" ", t)) for t in evidence))

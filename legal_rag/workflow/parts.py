@@ -2,10 +2,12 @@
 
 "What is the punishment for theft, and can a Magistrate release the accused on bail?" asks two things, answered
 by two provisions (BNS 303, BNSS 480). Retrieved and ranked as one query, the provisions about the larger part
-crowd out the other: the answer quotes three bail sections and never the theft one. Asks are split where a
-question mark is followed by more text, or at "and" followed by a question word ("..., and when can the spouses
-divorce", "... and within what time must he be produced"). A piece that only states facts ("A wife died of burns
-in May 2025; ...") belongs to the ask that follows it.
+crowd out the other: the answer quotes three bail sections and never the theft one. The question is cut where a
+question mark is followed by more text, and at "and" followed by a question word ("..., and when can the spouses
+divorce", "... and is it bailable?"). A piece is an ask when a clause of it opens with a wh-word ("what", "when",
+"within what time"), or when it ends with the question mark and opens with one of the other question words ("can",
+"is", "does"): "He was arrested on 3 March and is still in custody" states facts. Facts belong to the ask that
+follows them.
 """
 
 from __future__ import annotations
@@ -14,27 +16,36 @@ import re
 
 from verification.claims.terms import STOPWORDS
 
-_ASK_WORDS = frozenset((
-    "what", "when", "which", "who", "whom", "whose", "how", "where", "why", "within", "whether",
-    "can", "could", "may", "must", "should", "is", "are", "does", "do", "did", "will", "would",
-))  # fmt: skip
-_ASK = "(?:" + "|".join(sorted(_ASK_WORDS)) + ")"
-_JOIN = re.compile(rf"(?:,\s*|\s+)and\s+(?={_ASK}\b)|\?\s+(?=\S)", re.IGNORECASE)
-_ASKS = re.compile(rf"(?:^|[.:;,]\s+)(?:(?:by|under|in|on|for|to|from|at|with)\s+)?{_ASK}\b", re.IGNORECASE)
-"""A piece asks something when one of its clauses opens with a question word ("By when must he pay")."""
+_WH = ("what", "when", "which", "who", "whom", "whose", "how", "where", "why", "within", "whether")
+_AUX = ("can", "could", "may", "must", "should", "is", "are", "does", "do", "did", "will", "would")
+_ASK_WORDS = frozenset(_WH + _AUX)
+_ANY = "(?:" + "|".join(sorted(_ASK_WORDS)) + ")"
+_JOIN = re.compile(rf"(?:,\s*|\s+)and\s+(?={_ANY}\b)|\?\s+(?=\S)", re.IGNORECASE)
+_PREP = r"(?:(?:by|under|in|on|for|to|from|at|with)\s+)?"
+_OPENS_WH = re.compile(rf"(?:^|[.:;,]\s+){_PREP}(?:{'|'.join(_WH)})\b", re.IGNORECASE)
+_OPENS_AUX = re.compile(rf"(?:^|[.:;,]\s+)(?:{'|'.join(_AUX)})\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]+")
-MIN_WORDS = 2
-"""A piece needs this many content words to be an ask of its own ("and how?" is not)."""
+_CONTENT = STOPWORDS | _ASK_WORDS
+MIN_WORDS = 1
+"""A piece needs a content word to be an ask of its own ("and how?" has none; "is it bailable?" has one)."""
 MAX_PARTS = 3
 
 
 def question_parts(question: str) -> tuple[str, ...]:
     """The question's asks, as written (without the joining "and" or "?"); () when it asks one thing."""
+    text = question.strip()
+    pieces: list[tuple[str, bool]] = []  # (piece, ends with "?")
+    start = 0
+    for m in _JOIN.finditer(text):
+        pieces.append((text[start : m.start()], m.group(0).startswith("?")))
+        start = m.end()
+    pieces.append((text[start:], text.endswith("?")))
     asks: list[str] = []
     facts = ""
-    for piece in _JOIN.split(question.strip()):
-        piece = piece.strip(" ,;?")
-        if not _ASKS.search(piece) or _content_words(piece) < MIN_WORDS:
+    for raw, questioned in pieces:
+        piece = raw.strip(" ,;?")
+        is_ask = bool(_OPENS_WH.search(piece)) or (questioned and bool(_OPENS_AUX.search(piece)))
+        if not is_ask or _content_words(piece) < MIN_WORDS:
             facts = f"{facts} {piece}".strip()  # joins the next ask (or the last one, at the end)
             continue
         asks.append(f"{facts} {piece}".strip())
@@ -45,4 +56,4 @@ def question_parts(question: str) -> tuple[str, ...]:
 
 
 def _content_words(text: str) -> int:
-    return sum(1 for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in STOPWORDS | _ASK_WORDS)
+    return sum(1 for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in _CONTENT)

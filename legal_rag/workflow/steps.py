@@ -100,11 +100,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     # provisions do not crowd out the other's ("punishment for theft, and can a Magistrate grant bail?").
     if parts:
         head = {(p.act, p.section) for p in _first_per_section(found)[:SECTIONS_EXPANDED]}
-        # Among the Acts the whole question retrieved: the asks share its subject ("within what time must the
-        # complaint be filed" is about the cheque-bounce complaint of the first ask, not any complaint).
-        acts = {p.act for p in found}
-        extra = [to_passage(r) for part in parts
-                 for r in ctx.retriever.retrieve(part, PART_K, as_of=state["as_of"], acts=acts)]
+        extra = [p for part in parts for p in _ask_passages(ctx, part, state["as_of"], {p.act for p in found})]
         found = _union(_union([p for p in found if (p.act, p.section) in head], extra), found)
     passages = _with_siblings(ctx, found, top=SECTIONS_EXPANDED + PART_K * len(parts))
     passages = _with_partners(ctx, passages, top=SECTIONS_EXPANDED + PART_K * len(parts))
@@ -116,6 +112,17 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
     return {"passages": passages, "retrieval_round": rnd}
+
+
+def _ask_passages(ctx: WorkflowContext, ask: str, as_of: str, acts: set[str]) -> list[Passage]:
+    """The best ``PART_K`` passages for one ask of a multi-part question, among the Acts the whole question
+    retrieved: the asks share its subject ("within what time must the complaint be filed" is about the
+    cheque-bounce complaint of the first ask, not any complaint). Over every Act when nothing there is relevant
+    (the other asks filled the whole question's results with their own Act)."""
+    found = [to_passage(r) for r in ctx.retriever.retrieve(ask, PART_K, as_of=as_of, acts=acts)]
+    if retrieval_is_weak(found, ctx.settings.weak_retrieval):
+        found = [to_passage(r) for r in ctx.retriever.retrieve(ask, PART_K, as_of=as_of)]
+    return found
 
 
 SECTIONS_EXPANDED = 4
@@ -163,12 +170,13 @@ def _with_general_attempt(ctx: WorkflowContext, passages: list[Passage], questio
 
 def _with_partners(ctx: WorkflowContext, passages: list[Passage], top: int) -> list[Passage]:
     """The old codes define an offence in one section and punish it in another (IPC 405 and 406): each of the
-    top sections brings its partner whole, with the relevance and pinning of the passage that brought it, so
-    that an answer quoting the one can quote the other."""
+    top sections retrieval found (not one the question named: a lookup is answered from what it names) brings
+    its partner whole, unpinned, with the relevance of the passage that brought it, so that an answer quoting
+    the one can quote the other."""
     return _with_chunks(passages, (
-        (c, p.score, p.pinned, p.relevance)
+        (c, p.score, None, p.relevance)
         for p in _first_per_section(passages)[:top]
-        if (partner := ctx.retriever.offence_partner(p.act, p.section)) is not None
+        if not p.pinned and (partner := ctx.retriever.offence_partner(p.act, p.section)) is not None
         for c in ctx.retriever.section_chunks(*partner)[:SIBLINGS]
     ))  # fmt: skip
 
@@ -187,8 +195,9 @@ def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> l
 
 
 def _unit_chunks(ctx: WorkflowContext, p: Passage) -> list[Chunk]:
-    """The section of ``p`` whole, except for a defining clause: only that clause and its own sub-clauses (the
-    rest of a definitions section defines other terms)."""
+    """The section of ``p`` whole, except for a defining clause: only its unit and that unit's sub-clauses (the
+    rest of a definitions section defines other terms). A section held as whole-section chunks (CrPC s.2:
+    ``CRPC:2:-:0``, ``-:1``...) has no smaller unit, so all its chunks come."""
     chunks = ctx.retriever.section_chunks(p.act, p.section)
     if p.pinned != "definition":
         return chunks
@@ -457,20 +466,19 @@ def score_confidence(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
 
 
 def _coverage(state: WorkflowState, kept: Sequence[Claim], ctx: WorkflowContext) -> Coverage:
-    """The question's subject words in the kept claims and the headings of the provisions they quote. A question
-    that names a provision ("Text of section 103 BNS please", "Sec 307 IPC punishment?") is about that provision:
-    an answer quoting it (or its successor) addresses the question whatever other words it used."""
+    """The question's subject words in the kept claims and the headings of the provisions they quote. When the
+    question names a provision and the answer quotes it (or its successor), the words that only ask
+    for it ("Text of section 103 BNS please", "Sec 307 IPC punishment?") count as addressed."""
     checks = [c for c in state.get("question_checks", []) if c.label is Label.PROVISION and c.act and c.section]
     named = {(c.act, main_section(c.section or "")) for c in checks}
     named |= {(s.act, main_section(s.section)) for c in checks for s in c.successors}  # "IPC 307" asked in 2025
     quoted = {(parts[0], main_section(parts[1])) for c in kept for cid in c.chunk_ids
               if len(parts := cid.split(":")) > 1}  # fmt: skip
-    if named & quoted:
-        return Coverage(1.0, ())
     by_id = {p.chunk_id: p for p in state.get("passages", [])}
     headings = [by_id[cid].heading for c in kept for cid in c.chunk_ids if cid in by_id]
     terms = getattr(ctx.retriever, "terms", None)
-    return question_coverage(state["question"], [c.text for c in kept] + headings, terms)
+    return question_coverage(state["question"], [c.text for c in kept] + headings, terms,
+                             names_quoted=bool(named & quoted))  # fmt: skip
 
 
 def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | None = None) -> Confidence:

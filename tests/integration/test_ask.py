@@ -118,6 +118,35 @@ def test_facts_before_july_2024_are_answered_from_the_ipc(answers: dict[str, Ask
     assert all(c.status == "verified" for c in r.citations if c.where == "answer")
 
 
+@pytest.mark.parametrize(
+    ("question", "as_of", "first"),
+    [
+        # answered from the Arms Act ("Offences to be cognizable") before definitions were looked up
+        ("Define 'cognizable offence' under CrPC.", "2022-07-07", "CRPC 2"),
+        ("Define 'cognizable offence'.", "2025-07-07", "BNSS 2(1)(g)"),
+    ],
+)
+def test_a_definition_question_quotes_the_defining_clause_in_force(
+    service: AskService, question: str, as_of: str, first: str
+) -> None:
+    r = service.ask(question, as_of)
+    answer = [f"{c.act} {c.section}" for c in r.citations if c.where == "answer"]
+    assert answer[0] == first and "cognizable offence" in r.answer and "means" in r.answer
+
+
+def test_an_offence_defined_in_one_section_and_punished_in_another_is_cited_whole(service: AskService) -> None:
+    r = service.ask("In 2021 a man dishonestly took his neighbour's bicycle from her porch without her consent. "
+                    "What offence has he committed?", "2021-05-01")  # fmt: skip
+    assert {"IPC 378", "IPC 379"} <= cited(r)  # "Theft" and "Punishment for theft"
+
+
+def test_each_ask_of_a_multi_part_question_gets_its_provision(service: AskService) -> None:
+    r = service.ask("What is the punishment for theft, and can a Magistrate release the accused on bail?",
+                    "2025-03-01")  # fmt: skip
+    provisions = {(c.act, c.section.split("(")[0]) for c in r.citations if c.where == "answer"}
+    assert ("BNS", "303") in provisions and {("BNSS", "478"), ("BNSS", "480")} & provisions  # theft, and bail
+
+
 def test_weak_retrieval_says_the_sources_do_not_answer(answers: dict[str, AskResult]) -> None:
     r = answers["q42"]  # the capital of France
     assert "do not answer" in r.answer and r.sources == []

@@ -23,6 +23,8 @@ from legal_rag.workflow.parts import question_parts
           "demanding a car as dowry. What offence", "what presumption applies")),
         ("Is a dying declaration admissible? Can the accused be convicted on it alone?",
          ("Is a dying declaration admissible", "Can the accused be convicted on it alone")),
+        # a one-word ask after "and" + a question word
+        ("What is robbery, and is it bailable?", ("What is robbery", "is it bailable")),
     ],
 )  # fmt: skip
 def test_each_ask_is_split_out_as_written(question: str, parts: tuple[str, ...]) -> None:
@@ -42,6 +44,9 @@ def test_each_ask_is_split_out_as_written(question: str, parts: tuple[str, ...])
         "What are the rights of an arrested person and the duties of the police?",
         # a second piece too thin to be an ask of its own
         "What is cheating, and how?",
+        # facts joined by "and is" / "and will" are not asks: only a piece ending at "?" asks with "is"
+        "He was arrested on 3 March and is still in custody. The police have not filed a chargesheet and will not "
+        "say why. Can he get default bail?",
         "",
     ],
 )

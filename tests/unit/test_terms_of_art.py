@@ -76,3 +76,32 @@ def test_an_unknown_when_is_named(tmp_path: Path) -> None:
     bad.write_text('{"terms": ["x"], "expansion": "y", "when": "sometimes"}\n', encoding="utf-8")
     with pytest.raises(IngestError, match=r"terms.jsonl:1: \"when\" must be one of"):
         TermsOfArt.load(bad)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # "liable" in a civil matter is no question about an offence
+        "A died intestate and was survived by his wife and two sons. Are the sons liable for his debts?",
+        "Is the insurance company liable to pay compensation for the accident?",
+        # words that also describe what is not an offence are not terms on their own
+        "The judge pointed out that the complaint was time-barred. Can it be revived?",
+        "The accused was in custody for 2 days. Was the confession admissible?",
+    ],
+)
+def test_no_offence_wording_where_no_offence_is_asked_about(question: str) -> None:
+    assert TERMS.expand(question) == question
+
+
+@pytest.mark.parametrize(
+    ("question", "wording"),
+    [
+        ("He beat his wife to death in 2025. What offence?", "culpable homicide"),
+        ("They hacked him to death with swords. Can they be charged with murder?", "culpable homicide"),
+        ("Under which section can a man who secretly filmed his tenant be booked?", "captures the image"),
+        ("Two brothers planned it; one held him down while the other stabbed him. What is his liability?",
+         "common intention"),
+    ],
+)  # fmt: skip
+def test_the_question_asks_about_an_offence_in_the_ways_lawyers_put_it(question: str, wording: str) -> None:
+    assert wording in TERMS.expand(question)

@@ -472,6 +472,10 @@ def test_a_question_naming_a_provision_is_addressed_by_quoting_it() -> None:
     # the same words without the provision named: nothing says what they are about
     vague = run_graph(ctx(), question="Text please, the one about property and fear")
     assert vague["confidence"].factor("question_coverage").value < 1.0
+    # naming a provision does not cover what else is asked: BNS 308(2) says nothing of bail or the trial court
+    more = run_graph(ctx(), question="Is the offence under Section 308 of the BNS bailable, and which court tries it?")
+    assert more["confidence"].factor("question_coverage").value < 0.5
+    assert more["confidence"].score <= NOT_ADDRESSED_CAP and any("may not answer" in w for w in more["warnings"])
 
 
 # -- the compiled graph: loops are bounded --

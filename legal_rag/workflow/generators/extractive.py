@@ -355,7 +355,8 @@ class ExtractiveGenerator:
             if part_q and pool:
                 asks.append(max(pool, key=lambda item: fit(item, part_q))[1])
         first = pinned + sides + asks
-        return _with_partners((first + [g for g in ranked if g not in first])[:n], groups)
+        # A pair (definition and punishment) takes two of the n places: the answer grows by no more than n.
+        return _with_partners(first + [g for g in ranked if g not in first], groups)[:n]
 
     def _sentences(
         self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool, from_start: bool | None = None
@@ -396,9 +397,10 @@ with the rest on how well it covers the question.)"""
 def _with_partners(
     chosen: list[tuple[tuple[str, str], list[Passage]]], groups: Sequence[tuple[tuple[str, str], list[Passage]]]
 ) -> list[tuple[tuple[str, str], list[Passage]]]:
-    """Each chosen offence provision followed by its partner when it was retrieved: the section that punishes
-    the offence it defines, or defines the one it punishes (IPC 405 "Criminal breach of trust" and 406
-    "Punishment for criminal breach of trust"). A provision named in the question is quoted alone."""
+    """``chosen`` in order, each offence provision followed by its partner when it was retrieved (moved up from
+    wherever it was): the section that punishes the offence it defines, or defines the one it punishes (IPC 405
+    "Criminal breach of trust" and 406 "Punishment for criminal breach of trust"). A provision named in the
+    question is quoted alone."""
     by_key = {f"{act}:{section}": g for g in groups for act, section in (g[0],)}
     partners = offence_partners({k: passage_title(g[1][0]) for k, g in by_key.items()})
     out: list[tuple[tuple[str, str], list[Passage]]] = []
@@ -407,13 +409,14 @@ def _with_partners(
             continue
         out.append(g)
         other = partners.get(f"{g[0][0]}:{g[0][1]}")
-        if other is not None and not _leading(g[1]) and by_key[other] not in out and by_key[other] not in chosen:
+        if other is not None and not _leading(g[1]) and by_key[other] not in out:
             out.append(by_key[other])
     return out
 
 
 def _pinned_extra(passages: Sequence[Passage]) -> int:
-    """Provisions named in the question (and their successor/predecessor) do not count against the limit."""
+    """Provisions quoted first (``LEADING``: named in the question, their successor or predecessor, the savings
+    and general attempt provisions, a defining clause) do not count against the limit."""
     return len({(p.act, p.section) for p in passages if p.pinned in LEADING})
 
 
