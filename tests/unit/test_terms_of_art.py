@@ -21,6 +21,7 @@ TERMS = TermsOfArt.load(Settings().retrieval.terms_of_art)
         ("Can the High Court quash the FIR?", "inherent powers of High Court"),
         ("hit-and-run case on the highway", "escaping without reporting"),
         ("ANTICIPATORY BAIL in a dowry case", "person apprehending arrest"),
+        ("Within what time must the complaint be filed?", "the date on which the cause of action arises"),
     ],
 )
 def test_terms_of_art_bring_the_statutory_wording(query: str, wording: str) -> None:
