@@ -86,7 +86,7 @@ def test_an_unknown_when_is_named(tmp_path: Path) -> None:
         "A died intestate and was survived by his wife and two sons. Are the sons liable for his debts?",
         "Is the insurance company liable to pay compensation for the accident?",
         # words that also describe what is not an offence are not terms on their own
-        "The judge pointed out that the complaint was time-barred. Can it be revived?",
+        "The judge pointed out that the complaint was defective. Can it be amended?",
         "The accused was in custody for 2 days. Was the confession admissible?",
     ],
 )
