@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 from legal_rag.retrieval.types import Chunk
 
-_OPEN = r"(?:[\"\u201c]|(?<![A-Za-z])['\u2018])"
-"""An opening quote; an apostrophe after a letter ("Act's") is not one."""
+_QUOTED_TERM = r"(?:[\"\u201c]|(?<![A-Za-z])['\u2018])([^\"\u201c\u201d\u2018\u2019'\n]{2,80})[\"\u201d\u2019']"
+"""A term in quotation marks (an apostrophe after a letter, "Act's", opens none)."""
 _DEFINES = re.compile(
-    rf"{_OPEN}([^\"\u201c\u201d\u2018\u2019'\n]{{2,80}})[\"\u201d\u2019']\s*(?:,\s*)?"
+    rf"{_QUOTED_TERM}\s*(?:,\s*)?"
     r"(?:means|includes|denotes?|shall\s+mean|shall\s+include|(?:is|are)\s+intended\s+to\s+include"
     r"|has\s+the\s+(?:same\s+)?meaning)\b",
     re.IGNORECASE,
@@ -37,7 +37,7 @@ _DEFINITIONS_HEADING = re.compile(r"\b(?:definitions?|interpretation|meaning)\b"
 _STRONG_CUE = re.compile(r"\b(?:define[sd]?|definition\s+of|meaning\s+of|meant\s+by)\s*", re.IGNORECASE)
 _WHAT_IS = re.compile(r"^\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?", re.IGNORECASE)
 """Only at the start of the question: "What is the offence?" after a fact pattern asks what the facts make out."""
-_QUOTED = re.compile(rf"{_OPEN}([^\"\u201c\u201d\u2018\u2019'\n]{{2,80}})[\"\u201d\u2019']")
+_QUOTED = re.compile(_QUOTED_TERM)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z\-']*")
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 MAX_TERM_WORDS = 8

@@ -8,7 +8,6 @@ from collections.abc import Iterable, Sequence
 
 from langgraph.runtime import Runtime
 
-from graph_schema.model import main_section
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
@@ -102,8 +101,8 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         head = {(p.act, p.section) for p in _first_per_section(found)[:SECTIONS_EXPANDED]}
         extra = [p for part in parts for p in _ask_passages(ctx, part, state["as_of"], {p.act for p in found})]
         found = _union(_union([p for p in found if (p.act, p.section) in head], extra), found)
-    passages = _with_siblings(ctx, found, top=SECTIONS_EXPANDED + PART_K * len(parts))
-    passages = _with_partners(ctx, passages, top=SECTIONS_EXPANDED + PART_K * len(parts))
+    top = SECTIONS_EXPANDED + PART_K * len(parts)
+    passages = _with_partners(ctx, _with_siblings(ctx, found, top=top), top=top)
     passages = _with_lead_ins(ctx, passages)
     if state["classification"].complexity is Complexity.ANALYTICAL:
         passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
@@ -470,15 +469,14 @@ def _coverage(state: WorkflowState, kept: Sequence[Claim], ctx: WorkflowContext)
     question names a provision and the answer quotes it (or its successor), the words that only ask
     for it ("Text of section 103 BNS please", "Sec 307 IPC punishment?") count as addressed."""
     checks = [c for c in state.get("question_checks", []) if c.label is Label.PROVISION and c.act and c.section]
-    named = {(c.act, main_section(c.section or "")) for c in checks}
-    named |= {(s.act, main_section(s.section)) for c in checks for s in c.successors}  # "IPC 307" asked in 2025
-    quoted = {(parts[0], main_section(parts[1])) for c in kept for cid in c.chunk_ids
-              if len(parts := cid.split(":")) > 1}  # fmt: skip
+    named = {f"{c.act} {c.section}" for c in checks}
+    named |= {f"{s.act} {s.section}" for c in checks for s in c.successors}  # "IPC 307" asked in 2025
+    names_quoted = any(same_provision(cid, label) for label in named for c in kept for cid in c.chunk_ids)
     by_id = {p.chunk_id: p for p in state.get("passages", [])}
     headings = [by_id[cid].heading for c in kept for cid in c.chunk_ids if cid in by_id]
     terms = getattr(ctx.retriever, "terms", None)
     return question_coverage(state["question"], [c.text for c in kept] + headings, terms,
-                             names_quoted=bool(named & quoted))  # fmt: skip
+                             names_quoted=names_quoted)  # fmt: skip
 
 
 def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | None = None) -> Confidence:

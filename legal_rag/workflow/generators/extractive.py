@@ -278,12 +278,14 @@ class ExtractiveGenerator:
         groups: dict[tuple[str, str], list[Passage]] = {}
         for p in usable:
             groups.setdefault((p.act, p.section), []).append(p)
-        n = PROVISIONS[complexity] + _pinned_extra(usable) + max(0, len(question_parts(question)) - 1)
-        chosen = self._provisions(q, list(groups.items()), n, question=question)
+        parts = question_parts(question)
+        n = PROVISIONS[complexity] + _pinned_extra(usable) + max(0, len(parts) - 1)
+        chosen = self._provisions(q, list(groups.items()), n, question=question, parts=parts)
         out: list[AnswerSentence] = []
         for _, ps in chosen:
-            picked = self._sentences(q, ps, SENTENCES[complexity], pinned=_leading(ps),
-                                     from_start=_leading(ps) and not any(p.pinned == "definition" for p in ps))
+            leading = _leading(ps)
+            picked = self._sentences(q, ps, SENTENCES[complexity], pinned=leading,
+                                     from_start=leading and not any(p.pinned == "definition" for p in ps))
             # A clause is quoted after the words that introduce it ("If any person ... refuses to maintain--" ...
             # "(a) his wife ..."), cited to the unit that holds both; clauses of one lead-in share a sentence.
             runs: list[tuple[tuple[Passage, str] | None, list[tuple[Passage, str]]]] = []
@@ -309,7 +311,7 @@ class ExtractiveGenerator:
 
     def _provisions(
         self, q: set[str], groups: list[tuple[tuple[str, str], list[Passage]]], n: int, candidates: int = 8,
-        question: str = "",
+        question: str = "", parts: Sequence[str] = (),
     ) -> list[tuple[tuple[str, str], list[Passage]]]:
         """Provisions named in the question first; then, of the first ``candidates`` retrieved, those
         whose best sentence covers most of the question (retrieval order breaks ties): "punishment
@@ -349,7 +351,7 @@ class ExtractiveGenerator:
                 sides.append(pick)
         # A multi-part question quotes each ask's best provision ("punishment for theft" and "bail").
         asks: list[tuple[tuple[str, str], list[Passage]]] = []
-        for part in question_parts(question):
+        for part in parts:
             part_q = content_stems(self.terms.expand(part) if self.terms else part)
             pool = [(r, g) for r, g in enumerate(rest) if g not in sides and g not in asks]
             if part_q and pool:
@@ -359,18 +361,17 @@ class ExtractiveGenerator:
         return _with_partners(first + [g for g in ranked if g not in first], groups)[:n]
 
     def _sentences(
-        self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool, from_start: bool | None = None
+        self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool, from_start: bool
     ) -> list[tuple[Passage, str]]:
         """The ``n`` sentences of a provision that share most with the question, in statute order.
-        A provision named in the question is quoted from its start (the lookup wants its text) unless
-        ``from_start`` is False."""
+        ``from_start``: a provision named in the question is quoted from its start (the lookup wants its text),
+        a defining clause at the words that match."""
         cands: list[tuple[float, int, Passage, str]] = []
         for order, (p, s) in enumerate(_quotable_in(passages, pinned=pinned)):
             overlap = len(q & content_stems(s)) / (len(q) or 1)
             if is_illustration(s):
                 overlap -= 0.6  # an example, not the rule: quoted only when nothing else matches
-            start = pinned if from_start is None else from_start
-            cands.append((overlap + (0.5 if start and order == 0 else 0.0), order, p, s))
+            cands.append((overlap + (0.5 if from_start and order == 0 else 0.0), order, p, s))
         if not cands:
             return []
         best = sorted(cands, key=lambda c: (-c[0], c[1]))[:n]
