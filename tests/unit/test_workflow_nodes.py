@@ -27,6 +27,7 @@ from legal_rag.workflow.confidence import (
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.generators.extractive import INSUFFICIENT, ExtractiveGenerator
 from legal_rag.workflow.graph import STAGES, build_workflow
+from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import (
     AskResult,
     Claim,
@@ -84,6 +85,8 @@ CHUNKS = {
                         "namely:---", "BNS s.2(28) Definitions"),
     "BNS:2:28/a:0": chunk("BNS:2:28/a:0", "(a) every commissioned officer in the Army, Navy or Air Force;",
                           "BNS s.2(28)(a) Definitions"),
+    "BNS:2:2:0": chunk("BNS:2:2:0", '(2) "animal" means any living creature, other than a human being;',
+                       "BNS s.2(2) Definitions"),
     "BNS:308:1:0": chunk("BNS:308:1:0", BNS_308_1, "BNS s.308(1) Extortion"),
     "BNS:308:2:0": chunk("BNS:308:2:0", BNS_308_2, "BNS s.308(2) Extortion"),
     "IPC:384:-:0": chunk("IPC:384:-:0", "Whoever commits extortion shall be punished with imprisonment of either "
@@ -96,6 +99,7 @@ CHUNKS = {
 class FakeRetriever:
     results: list[Retrieved]
     queries: list[tuple[str, int]] = field(default_factory=list)
+    acts_asked: list[tuple[str, frozenset[str] | None]] = field(default_factory=list)
 
     def retrieve(
         self,
@@ -108,6 +112,7 @@ class FakeRetriever:
         include_repealed: bool = False,
     ) -> list[Retrieved]:
         self.queries.append((query, k))
+        self.acts_asked.append((query, frozenset(acts) if acts is not None else None))
         return list(self.results)
 
     def retrieve_many(self, queries: Sequence[str], k: int = 10, *, as_of: str | None = None) -> list[list[Retrieved]]:
@@ -280,6 +285,21 @@ def test_retrieve_sets_relevance_and_brings_the_whole_section() -> None:
     assert [p.relevance for p in out["passages"]] == [0.42, 0.42]
     pinned = steps.to_passage(retrieved("BNS:308:2:0", dense=0.1, pinned="cited"))
     assert pinned.relevance == 1.0
+
+
+def test_a_defining_clause_brings_its_own_sub_clauses_not_the_rest_of_its_definitions_section() -> None:
+    state = {"question": "What is the meaning of public servant?", "as_of": "2025-03-01",
+             "classification": Classification(Complexity.SIMPLE, "fake")}  # fmt: skip
+    c = ctx(retriever=FakeRetriever([retrieved("BNS:2:28:0", pinned="definition")]))
+    ids = [p.chunk_id for p in steps.retrieve(state, Runtime(c))["passages"]]  # type: ignore[arg-type]
+    assert ids == ["BNS:2:28:0", "BNS:2:28/a:0"]  # not 2(2), "animal"
+    c = ctx(retriever=FakeRetriever([retrieved("BNS:2:2:0", pinned="definition")]))
+    ids = [p.chunk_id for p in steps.retrieve(state, Runtime(c))["passages"]]  # type: ignore[arg-type]
+    assert ids == ["BNS:2:2:0"]  # not 2(28), though its id starts "BNS:2:2"
+    # found by ordinary retrieval, the section comes whole
+    c = ctx(retriever=FakeRetriever([retrieved("BNS:2:28:0")]))
+    ids = [p.chunk_id for p in steps.retrieve(state, Runtime(c))["passages"]]  # type: ignore[arg-type]
+    assert set(ids) == {"BNS:2:28:0", "BNS:2:28/a:0", "BNS:2:2:0"}
 
 
 def test_a_clause_brings_its_lead_in_and_a_sub_section_does_not() -> None:
@@ -479,6 +499,25 @@ def test_a_question_naming_a_provision_is_addressed_by_quoting_it() -> None:
 
 
 # -- the compiled graph: loops are bounded --
+
+
+TWO_ASKS = "What is the punishment for extortion, and when may the police arrest without warrant?"
+
+
+def test_each_ask_of_a_multi_part_question_is_retrieved_among_the_acts_the_question_found() -> None:
+    retriever = FakeRetriever([retrieved("BNS:308:2:0", dense=0.6)])
+    run_graph(ctx(retriever=retriever), question=TWO_ASKS)
+    asks = [(q, a) for q, a in retriever.acts_asked if q in question_parts(TWO_ASKS)]
+    assert asks == [("What is the punishment for extortion", frozenset({"BNS"})),
+                    ("when may the police arrest without warrant", frozenset({"BNS"}))]  # fmt: skip
+    assert all(k == steps.PART_K for q, k in retriever.queries if q in question_parts(TWO_ASKS))
+
+
+def test_an_ask_with_nothing_relevant_among_those_acts_is_retrieved_over_every_act() -> None:
+    retriever = FakeRetriever([retrieved("BNS:308:2:0", dense=0.05)])
+    run_graph(ctx(retriever=retriever, settings=WorkflowSettings(max_retrievals=1)), question=TWO_ASKS)
+    ask = "when may the police arrest without warrant"
+    assert [a for q, a in retriever.acts_asked if q == ask] == [frozenset({"BNS"}), None]
 
 
 def test_weak_retrieval_widens_once_then_stops() -> None:
