@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow.generators.extractive import ExtractiveGenerator
 from legal_rag.workflow.generators.llm_common import question_text, render_documents
-from legal_rag.workflow.types import Complexity, Passage
+from legal_rag.workflow.types import Complexity, Passage, Pin
 
 SYSTEM = """\
 You are a legal research assistant for Indian law. You answer questions using only the statutory \
@@ -62,7 +62,7 @@ class ContextChunk:
         return {"id": self.id, "text": self.text}
 
 
-def passage_of(chunk: Chunk, *, pinned: str | None = None) -> Passage:
+def passage_of(chunk: Chunk, *, pinned: Pin | None = None) -> Passage:
     return Passage(chunk_id=chunk.id, act=chunk.act, section=chunk.section, heading=chunk.heading, text=chunk.text,
                    status=chunk.status, pinned=pinned, in_force_from=chunk.in_force_from,
                    in_force_to=chunk.in_force_to, relevance=1.0 if pinned else 0.5)  # fmt: skip
@@ -97,7 +97,7 @@ class OfflineAnswerer:
 
     def quote(self, question: str, chunk: Chunk, as_of: str) -> list[str]:
         """Answer sentences quoting ``chunk``, each ending with ``[chunk id]`` (empty if none quotable)."""
-        gen = self._gen.generate(question, [passage_of(chunk, pinned="cited")], as_of=as_of,
+        gen = self._gen.generate(question, [passage_of(chunk, pinned=Pin.CITED)], as_of=as_of,
                                  complexity=Complexity.SIMPLE)  # fmt: skip
         if gen.insufficient:
             return []

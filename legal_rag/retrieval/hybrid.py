@@ -37,6 +37,7 @@ from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.retrieval.offences import OffenceChannel, offence_cards, offence_partners
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.retrieval.types import Chunk, Embedder, Hit, IdFilter
+from verification.claims.types import Pin
 
 OLD_TO_NEW = {"IPC": "BNS", "CRPC": "BNSS", "IEA": "BSA"}
 NEW_TO_OLD = {v: k for k, v in OLD_TO_NEW.items()}
@@ -79,9 +80,9 @@ class Retrieved:
     scores: dict[str, float]
     """Per retriever ("bm25", "dense") and "fused". "bm25" is absent when BM25 did not return the chunk;
     "dense" is always there (the cosine, filled in for chunks the dense run did not reach)."""
-    pinned: str | None = None
-    """"cited", "successor" or "predecessor" for provisions named in the query; "definition" for the clause
-    defining the term a definition question asks about."""
+    pinned: Pin | None = None
+    """CITED, SUCCESSOR or PREDECESSOR for provisions named in the query; DEFINITION for the clause defining
+    the term a definition question asks about."""
 
 
 def fuse(runs: dict[str, list[Hit]], cfg: FusionConfig, query: str = "") -> list[tuple[str, float]]:
@@ -417,12 +418,12 @@ class HybridRetriever:
             return []
         return list(self._find(query))  # type: ignore[operator]
 
-    def _pinned(self, query: str, day: str) -> list[tuple[str, str]]:
-        out: list[tuple[str, str]] = [(cid, "definition") for cid in self._defining(query, day)]
+    def _pinned(self, query: str, day: str) -> list[tuple[str, Pin]]:
+        out: list[tuple[str, Pin]] = [(cid, Pin.DEFINITION) for cid in self._defining(query, day)]
         for _, _, key in self._provisions(query):
             if not key.act:
                 continue
-            out.extend((cid, "cited") for cid in self.index.ids_for(key.act, key.section, key.sub)[:3])
+            out.extend((cid, Pin.CITED) for cid in self.index.ids_for(key.act, key.section, key.sub)[:3])
             for rel, other in self._related(key, day):
                 out.extend((cid, rel) for cid in self.index.ids_for(other.act, other.section, other.sub)[:3])
         return out
@@ -452,21 +453,20 @@ class HybridRetriever:
                 return sorted(ids, key=order)[:MAX_DEFINITIONS]
         return []
 
-    def counterparts(self, act: str, section: str) -> list[tuple[str, Chunk]]:
-        """The chunks of what replaced an old-code section ("successor") or what a new-code section
-        replaced ("predecessor"), whatever the date: for questions about how the law changed."""
-        rel = "successor" if act in OLD_TO_NEW else "predecessor" if act in NEW_TO_OLD else None
-        if rel is None:
+    def counterparts(self, act: str, section: str) -> list[tuple[Pin, Chunk]]:
+        """The chunks of what replaced an old-code section (SUCCESSOR) or what a new-code section replaced
+        (PREDECESSOR), whatever the date: for questions about how the law changed."""
+        if act not in OLD_TO_NEW and act not in NEW_TO_OLD:
             return []
-        out: list[tuple[str, Chunk]] = []
-        for why, key in self._related(CitationKey(act, section, ()), None, rel == "successor"):
+        out: list[tuple[Pin, Chunk]] = []
+        for why, key in self._related(CitationKey(act, section, ()), None, act in OLD_TO_NEW):
             out.extend((why, c) for cid in self.index.ids_for(key.act, key.section, key.sub)[:3]
                        if (c := self.index.get(cid)) is not None)
         return out
 
     def _related(
         self, key: CitationKey, day: str | None, successors: bool | None = None
-    ) -> list[tuple[str, CitationKey]]:
+    ) -> list[tuple[Pin, CitationKey]]:
         """Successors of an old-code provision for facts on/after 2024-07-01; predecessors of a
         new-code provision for earlier facts (``successors`` given: that direction, any date)."""
         if self.graph is None:
@@ -489,7 +489,7 @@ class HybridRetriever:
         out = []
         for p in refs:
             sub = tuple(x.strip(")") for x in p.section.split("(")[1:])
-            out.append(("successor" if want_succ else "predecessor",
+            out.append((Pin.SUCCESSOR if want_succ else Pin.PREDECESSOR,
                         CitationKey(p.act, p.section.split("(")[0], sub)))
         return out
 

@@ -10,6 +10,7 @@ from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.settings import WorkflowSettings
 from legal_rag.workflow.types import Aligner, Classifier, Generator
+from verification.claims.types import Pin
 from verification.model import VerificationReport
 
 
@@ -30,8 +31,8 @@ class Retriever(Protocol):
 
     def section_chunks(self, act: str, section: str) -> list[Chunk]: ...
 
-    def counterparts(self, act: str, section: str) -> list[tuple[str, Chunk]]:
-        """("successor" | "predecessor", chunk) across the 2024 criminal-law replacement, any date."""
+    def counterparts(self, act: str, section: str) -> list[tuple[Pin, Chunk]]:
+        """(SUCCESSOR | PREDECESSOR, chunk) across the 2024 criminal-law replacement, any date."""
 
     def offence_partner(self, act: str, section: str) -> tuple[str, str] | None:
         """The section that punishes the offence this one defines, or defines the one it punishes."""

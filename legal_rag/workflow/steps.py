@@ -27,7 +27,7 @@ from legal_rag.workflow.results import (
 )
 from legal_rag.workflow.state import WorkflowState
 from legal_rag.workflow.transition import savings_for
-from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Verdict
+from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Pin, Verdict
 from verification.model import CitationCheck, CitationStatus, Label, QuoteStatus
 from verification.verify import same_provision
 
@@ -63,7 +63,7 @@ def to_passage(r: Retrieved) -> Passage:
     return _passage(r.chunk, score=r.score, pinned=r.pinned, relevance=round(relevance, 4))
 
 
-def _passage(c: Chunk, *, score: float, pinned: str | None, relevance: float) -> Passage:
+def _passage(c: Chunk, *, score: float, pinned: Pin | None, relevance: float) -> Passage:
     return Passage(
         chunk_id=c.id, act=c.act, section=c.section, heading=c.heading, text=c.text, status=c.status,
         score=score, pinned=pinned, in_force_from=c.in_force_from, in_force_to=c.in_force_to, relevance=relevance,
@@ -133,7 +133,7 @@ COUNTERPARTS = 3
 
 def _with_counterparts(ctx: WorkflowContext, passages: list[Passage], question: str, top: int) -> list[Passage]:
     """ANALYTICAL questions (compare, how it changed) get the other side of the 2024 replacement
-    (marked ``pinned="counterpart"``) for the ``top`` old- or new-code sections that share most
+    (pinned ``Pin.COUNTERPART``) for the ``top`` old- or new-code sections that share most
     words with the question, whatever the date: the date filter would hide it."""
     q = content_stems(question)
     best: dict[tuple[str, str], tuple[int, Passage]] = {}
@@ -144,7 +144,7 @@ def _with_counterparts(ctx: WorkflowContext, passages: list[Passage], question: 
             best[key] = (hit, p)
     chosen = [p for _, p in sorted(best.values(), key=lambda hp: -hp[0])[:top]]
     return _with_chunks(passages, (
-        (c, p.score, "counterpart", p.relevance)
+        (c, p.score, Pin.COUNTERPART, p.relevance)
         for p in chosen for _, c in ctx.retriever.counterparts(p.act, p.section)
     ))  # fmt: skip
 
@@ -153,7 +153,7 @@ def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, 
     """A matter pending across 2024-07-01 is governed by the new code's repeal-and-savings provision (BNSS 531,
     BNS 358, BSA 170) as well as the substantive one: bring it in, pinned so that it is quoted."""
     return _with_chunks(passages, (
-        (c, float("inf"), "savings", 1.0)
+        (c, float("inf"), Pin.SAVINGS, 1.0)
         for act, section in savings_for(question, as_of) for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
     ))  # fmt: skip
 
@@ -163,7 +163,7 @@ def _with_general_attempt(ctx: WorkflowContext, passages: list[Passage], questio
     the general attempt provision (BNS 62, IPC 511): bring it in, pinned so that it is quoted."""
     general = general_attempt_for(question, as_of, passages)
     return passages if general is None else _with_chunks(passages, (
-        (c, float("inf"), "attempt", 1.0) for c in ctx.retriever.section_chunks(*general)[:SIBLINGS]
+        (c, float("inf"), Pin.ATTEMPT, 1.0) for c in ctx.retriever.section_chunks(*general)[:SIBLINGS]
     ))  # fmt: skip
 
 
@@ -198,7 +198,7 @@ def _unit_chunks(ctx: WorkflowContext, p: Passage) -> list[Chunk]:
     rest of a definitions section defines other terms). A section held as whole-section chunks (CrPC s.2:
     ``CRPC:2:-:0``, ``-:1``...) has no smaller unit, so all its chunks come."""
     chunks = ctx.retriever.section_chunks(p.act, p.section)
-    if p.pinned != "definition":
+    if p.pinned is not Pin.DEFINITION:
         return chunks
     unit = p.chunk_id.rsplit(":", 1)[0]
     return [c for c in chunks if c.id.startswith((unit + ":", unit + "/"))]
@@ -213,7 +213,7 @@ def _with_lead_ins(ctx: WorkflowContext, passages: list[Passage]) -> list[Passag
     "(28) "public servant" means a person falling under any of the descriptions, namely:--") brings the chunk
     of its parent unit, with the clause's score, relevance and pinning: a clause is quoted after its lead-in."""
     have = {p.chunk_id for p in passages}
-    additions: list[tuple[Chunk, float, str | None, float]] = []
+    additions: list[tuple[Chunk, float, Pin | None, float]] = []
     for p in passages:
         prefix = parent_prefix(p.chunk_id)
         if prefix is None or not _CLAUSE_UNIT.fullmatch(unit_of(p.chunk_id)):
@@ -228,7 +228,7 @@ def _with_lead_ins(ctx: WorkflowContext, passages: list[Passage]) -> list[Passag
 
 
 def _with_chunks(
-    passages: list[Passage], additions: Iterable[tuple[Chunk, float, str | None, float]]
+    passages: list[Passage], additions: Iterable[tuple[Chunk, float, Pin | None, float]]
 ) -> list[Passage]:
     """``passages`` plus each added ``(chunk, score, pinned, relevance)`` whose chunk is not there yet."""
     out = list(passages)

@@ -16,11 +16,11 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from graph_schema.errors import LegalRagError, RetryableError
-from verification.claims.types import Aligner, Alignment, Passage, Verdict
+from verification.claims.types import Aligner, Alignment, Passage, Pin, Verdict
 
 __all__ = [
     "Aligner", "Alignment", "AnswerSentence", "Classification", "Classifier", "Complexity", "Generation",
-    "GenerationError", "Generator", "ModelOverloadedError", "Passage", "Usage", "Verdict",
+    "GenerationError", "Generator", "ModelOverloadedError", "Passage", "Pin", "Usage", "Verdict",
 ]  # fmt: skip
 
 

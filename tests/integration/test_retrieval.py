@@ -11,6 +11,7 @@ from legal_rag.retrieval.hybrid import HybridRetriever
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.settings import Settings
 from tests.conftest import INDEX_ACTS, Loaded
+from verification.claims import Pin
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -50,19 +51,19 @@ def sections(results: list, n: int) -> list[str]:  # type: ignore[type-arg]
 def test_exact_reference_comes_first(retriever: HybridRetriever, query: str, as_of: str, first: str) -> None:
     results = retriever.retrieve(query, 10, as_of=as_of)
     assert sections(results, 1) == [first]
-    assert results[0].pinned == "cited"
+    assert results[0].pinned is Pin.CITED
 
 
 def test_old_code_for_recent_facts_brings_its_successor(retriever: HybridRetriever) -> None:
     results = retriever.retrieve("Section 420 IPC", 10, as_of="2025-01-01")
     assert sections(results, 1) == ["IPC 420"]
-    succ = [r for r in results if r.pinned == "successor"]
+    succ = [r for r in results if r.pinned is Pin.SUCCESSOR]
     assert succ and succ[0].chunk.act == "BNS" and succ[0].chunk.section == "318"
 
 
 def test_new_code_for_old_facts_brings_its_predecessor(retriever: HybridRetriever) -> None:
     results = retriever.retrieve("Section 103 BNS", 10, as_of="2023-06-01")
-    assert [r.chunk.act + " " + r.chunk.section for r in results if r.pinned == "predecessor"][:1] == ["IPC 302"]
+    assert [r.chunk.act + " " + r.chunk.section for r in results if r.pinned is Pin.PREDECESSOR][:1] == ["IPC 302"]
 
 
 # Fact descriptions as a client would give them, and the provision that should be in the top 5.

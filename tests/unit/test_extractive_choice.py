@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from legal_rag.workflow.generators.extractive import ExtractiveGenerator, quotable, stands_alone
-from legal_rag.workflow.types import Complexity, Passage
+from legal_rag.workflow.types import Complexity, Passage, Pin
 
 TITLES = {"BNS": "The Bharatiya Nyaya Sanhita, 2023", "ITA": "The Information Technology Act, 2000"}
 
@@ -111,7 +111,7 @@ def test_a_lead_in_retrieval_brought_in_is_not_quoted_but_one_asked_for_is() -> 
                  passage("BNS:4:-:0", "BNS s.4 Punishments", BNS_4_LEAD_IN, 0.72)]  # fmt: skip
     assert cited("What is the punishment for extortion?", retrieved) == ["BNS:308:2:0"]
     asked = [retrieved[0], Passage("BNS:4:-:0", "BNS", "4", "BNS s.4 Punishments", BNS_4_LEAD_IN, "in_force",
-                                   relevance=0.72, pinned="cited")]  # fmt: skip
+                                   relevance=0.72, pinned=Pin.CITED)]  # fmt: skip
     assert "BNS:4:-:0" in cited("What does Section 4 BNS provide on punishments?", asked)
 
 
@@ -191,7 +191,7 @@ BNS_62 = (
 def test_illustrations_are_never_quoted_even_from_a_provision_asked_for() -> None:
     pinned = Passage("BNS:62:-:0", "BNS", "62", "BNS s.62 Punishment for attempting to commit offences punishable "
                      "with imprisonment for life or other imprisonment", BNS_62, "in_force", relevance=1.0,
-                     pinned="attempt")  # fmt: skip
+                     pinned=Pin.ATTEMPT)  # fmt: skip
     gen = ExtractiveGenerator(TITLES).generate("What is the punishment for attempt to commit theft of jewels?",
                                                [pinned], as_of="2025-03-01", complexity=Complexity.SIMPLE)
     quoted = [s.text for s in gen.sentences]
@@ -204,7 +204,7 @@ def test_the_word_illustration_inside_a_rule_is_not_an_illustrations_block() -> 
                "exceptions contained in the Chapter entitled \"General Exceptions\", though those exceptions are not "
                "repeated in such definition, penal provision, or Illustration.")
     p = Passage("BNS:3:1:0", "BNS", "3", "BNS s.3(1) General explanations", bns_3_1, "in_force", relevance=1.0,
-                pinned="cited")
+                pinned=Pin.CITED)
     gen = ExtractiveGenerator(TITLES).generate("What does section 3(1) BNS say about general exceptions?", [p],
                                                as_of="2025-03-01", complexity=Complexity.SIMPLE)
     nested = bns_3_1.replace('"General Exceptions"', "\u201cGeneral Exceptions\u201d")

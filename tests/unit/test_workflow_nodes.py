@@ -47,6 +47,7 @@ from legal_rag.workflow.types import (
     Generation,
     GenerationError,
     Passage,
+    Pin,
     Verdict,
 )
 from verification.model import CitationCheck, CitationStatus, Label, QuoteCheck, QuoteStatus, VerificationReport
@@ -118,8 +119,8 @@ class FakeRetriever:
     def retrieve_many(self, queries: Sequence[str], k: int = 10, *, as_of: str | None = None) -> list[list[Retrieved]]:
         return [self.retrieve(q, k, as_of=as_of) for q in queries]
 
-    def counterparts(self, act: str, section: str) -> list[tuple[str, Chunk]]:
-        return [("predecessor", c) for c in CHUNKS.values() if c.act == "IPC"] if act == "BNS" else []
+    def counterparts(self, act: str, section: str) -> list[tuple[Pin, Chunk]]:
+        return [(Pin.PREDECESSOR, c) for c in CHUNKS.values() if c.act == "IPC"] if act == "BNS" else []
 
     def section_chunks(self, act: str, section: str) -> list[Chunk]:
         return [c for c in CHUNKS.values() if (c.act, c.section) == (act, section)]
@@ -210,7 +211,7 @@ class FakeClassifier:
         return Classification(self.complexity, "fake")
 
 
-def retrieved(cid: str, dense: float = 0.6, pinned: str | None = None) -> Retrieved:
+def retrieved(cid: str, dense: float = 0.6, pinned: Pin | None = None) -> Retrieved:
     return Retrieved(CHUNKS[cid], 1.0, {"dense": dense, "fused": 1.0}, pinned)
 
 
@@ -283,17 +284,17 @@ def test_retrieve_sets_relevance_and_brings_the_whole_section() -> None:
     ids = [p.chunk_id for p in out["passages"]]
     assert ids == ["BNS:308:1:0", "BNS:308:2:0"]  # 308(2), where the punishment is, came with its section
     assert [p.relevance for p in out["passages"]] == [0.42, 0.42]
-    pinned = steps.to_passage(retrieved("BNS:308:2:0", dense=0.1, pinned="cited"))
+    pinned = steps.to_passage(retrieved("BNS:308:2:0", dense=0.1, pinned=Pin.CITED))
     assert pinned.relevance == 1.0
 
 
 def test_a_defining_clause_brings_its_own_sub_clauses_not_the_rest_of_its_definitions_section() -> None:
     state = {"question": "What is the meaning of public servant?", "as_of": "2025-03-01",
              "classification": Classification(Complexity.SIMPLE, "fake")}  # fmt: skip
-    c = ctx(retriever=FakeRetriever([retrieved("BNS:2:28:0", pinned="definition")]))
+    c = ctx(retriever=FakeRetriever([retrieved("BNS:2:28:0", pinned=Pin.DEFINITION)]))
     ids = [p.chunk_id for p in steps.retrieve(state, Runtime(c))["passages"]]  # type: ignore[arg-type]
     assert ids == ["BNS:2:28:0", "BNS:2:28/a:0"]  # not 2(2), "animal"
-    c = ctx(retriever=FakeRetriever([retrieved("BNS:2:2:0", pinned="definition")]))
+    c = ctx(retriever=FakeRetriever([retrieved("BNS:2:2:0", pinned=Pin.DEFINITION)]))
     ids = [p.chunk_id for p in steps.retrieve(state, Runtime(c))["passages"]]  # type: ignore[arg-type]
     assert ids == ["BNS:2:2:0"]  # not 2(28), though its id starts "BNS:2:2"
     # found by ordinary retrieval, the section comes whole
@@ -319,7 +320,7 @@ def test_analytical_questions_bring_the_other_side_of_the_2024_replacement() -> 
     assert "IPC:384:-:0" not in [p.chunk_id for p in plain["passages"]]
     out = steps.retrieve({**state, "classification": Classification(Complexity.ANALYTICAL, "f")}, Runtime(c))  # type: ignore[arg-type]
     ipc = [p for p in out["passages"] if p.chunk_id == "IPC:384:-:0"]
-    assert ipc and ipc[0].pinned == "counterpart"
+    assert ipc and ipc[0].pinned is Pin.COUNTERPART
 
 
 def test_generate_falls_back_when_the_model_fails_and_feeds_back_failures() -> None:

@@ -3,6 +3,6 @@ contradict one (``contradictions``)? The types it works on are in ``types``; ``t
 and stemmer it shares with the retrieval tokeniser."""
 
 from verification.claims.align import OfflineAligner, is_verbatim
-from verification.claims.types import Aligner, Alignment, Embedder, Passage, Verdict
+from verification.claims.types import Aligner, Alignment, Embedder, Passage, Pin, Verdict
 
-__all__ = ["Aligner", "Alignment", "Embedder", "OfflineAligner", "Passage", "Verdict", "is_verbatim"]
+__all__ = ["Aligner", "Alignment", "Embedder", "OfflineAligner", "Passage", "Pin", "Verdict", "is_verbatim"]

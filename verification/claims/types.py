@@ -14,6 +14,25 @@ import numpy as np
 import numpy.typing as npt
 
 
+class Pin(StrEnum):
+    """Why a passage is in the evidence whatever its retrieval score."""
+
+    CITED = "cited"
+    """The question names the provision."""
+    SUCCESSOR = "successor"
+    """What replaced an old-code provision the question names."""
+    PREDECESSOR = "predecessor"
+    """What a new-code provision the question names replaced."""
+    DEFINITION = "definition"
+    """The clause defining the term a definition question asks about."""
+    SAVINGS = "savings"
+    """The repeal-and-savings provision for a case pending across 2024-07-01."""
+    ATTEMPT = "attempt"
+    """The general attempt provision, for an attempt to commit an offence with no attempt provision of its own."""
+    COUNTERPART = "counterpart"
+    """The other side of the 2024 replacement, added for ANALYTICAL questions; it competes for a place."""
+
+
 @dataclass(frozen=True, slots=True)
 class Passage:
     """A retrieved chunk as the generator and aligner see it."""
@@ -27,8 +46,8 @@ class Passage:
     status: str
     score: float = 0.0
     """Fused retrieval score (``inf`` for a provision named in the question)."""
-    pinned: str | None = None
-    """ "cited", "successor" or "predecessor" when the question named the provision."""
+    pinned: Pin | None = None
+    """Why the passage is evidence whatever its score (``Pin``); None for one retrieval ranked in."""
     in_force_from: str | None = None
     in_force_to: str | None = None
     relevance: float = 0.0

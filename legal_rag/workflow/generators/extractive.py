@@ -20,7 +20,7 @@ from legal_rag.retrieval.offences import is_offence, is_punishment_heading, offe
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.workflow.comparison import comparison_sides
 from legal_rag.workflow.parts import question_parts
-from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage
+from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage, Pin
 
 INSUFFICIENT = (
     "The loaded statutes do not answer this question: no retrieved provision is close enough to it. "
@@ -285,7 +285,7 @@ class ExtractiveGenerator:
         for _, ps in chosen:
             leading = _leading(ps)
             picked = self._sentences(q, ps, SENTENCES[complexity], pinned=leading,
-                                     from_start=leading and not any(p.pinned == "definition" for p in ps))
+                                     from_start=leading and not any(p.pinned is Pin.DEFINITION for p in ps))
             # A clause is quoted after the words that introduce it ("If any person ... refuses to maintain--" ...
             # "(a) his wife ..."), cited to the unit that holds both; clauses of one lead-in share a sentence.
             runs: list[tuple[tuple[Passage, str] | None, list[tuple[Passage, str]]]] = []
@@ -321,7 +321,7 @@ class ExtractiveGenerator:
         pinned = [g for g in groups if _leading(g[1])]
         # A provision the question did not name is a candidate only if it has a sentence that can be quoted.
         others = [g for g in groups if g not in pinned and _quotable_in(g[1])]
-        counterparts = [g for g in others if any(p.pinned == "counterpart" for p in g[1])]
+        counterparts = [g for g in others if any(p.pinned is Pin.COUNTERPART for p in g[1])]
         rest = counterparts + [g for g in others if g not in counterparts][:candidates]
 
         def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]], q: set[str] = q) -> float:
@@ -386,12 +386,12 @@ class ExtractiveGenerator:
         return f"Section {p.section}{sub} of the {title}"
 
 
-LEADING = ("cited", "successor", "predecessor", "savings", "attempt", "definition")
+LEADING = frozenset({Pin.CITED, Pin.SUCCESSOR, Pin.PREDECESSOR, Pin.SAVINGS, Pin.ATTEMPT, Pin.DEFINITION})
 """Provisions named in the question, what replaced them or what they replaced, the repeal-and-savings
 provision of a matter pending across 2024-07-01, the general attempt provision for an attempt the offence's
 own section does not provide for, and the clause defining the term a definition question asks about: quoted
 first. (A definitions section is quoted at the clause that matches, not from its start.)
-("counterpart", the other side of the 2024 replacement added for ANALYTICAL questions, competes
+(COUNTERPART, the other side of the 2024 replacement added for ANALYTICAL questions, competes
 with the rest on how well it covers the question.)"""
 
 
