@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from graph_schema.model import CitationKey
 from graph_schema.store import GraphStore
 from legal_rag.retrieval.chunking import SectionText, chunk_sections
-from legal_rag.retrieval.hybrid import Fusion, FusionConfig, HybridRetriever
+from legal_rag.retrieval.hybrid import Fusion, FusionConfig, HybridRetriever, NamedInQuery
 from legal_rag.retrieval.index import ChunkIndex, Progress, SyncReport
 from legal_rag.retrieval.types import Chunk, DenseIndex, Embedder
 from legal_rag.retrieval.vectors import ShippedVectors
@@ -95,14 +95,14 @@ def fusion_config(settings: Settings) -> FusionConfig:
 
 def provision_finder(
     resolve_act: Callable[[str], str] | None, extractor: CitationExtractor | None = None
-) -> Callable[[str], list[tuple[int, int, CitationKey]]]:
-    """Provisions named in a query, via the citation extractor (linked to their statute)."""
+) -> Callable[[str], NamedInQuery]:
+    """Provisions and Acts named in a query, via the citation extractor (provisions linked to their statute)."""
     from verification.extract import CitationExtractor, adjacent_sections
     from verification.model import Label
 
     ex = extractor or CitationExtractor(resolve_act)
 
-    def find(text: str) -> list[tuple[int, int, CitationKey]]:
+    def find(text: str) -> NamedInQuery:
         cits = ex.extract(text)
         out: list[tuple[int, int, CitationKey]] = []
         for c in cits:
@@ -111,7 +111,8 @@ def provision_finder(
         # "IPC 420", "BNS 318(4)": a number beside a statute's name names its section as surely.
         out.extend((pos, pos + len(number), CitationKey(statute.act, number, ()))
                    for pos, statute, number in adjacent_sections(text, cits) if statute.act)  # fmt: skip
-        return sorted(out, key=lambda f: f[0])
+        acts = {c.act for c in cits if c.label is Label.STATUTE and c.act} | {k.act for _, _, k in out}
+        return NamedInQuery(sorted(out, key=lambda f: f[0]), frozenset(acts))
 
     return find
 
@@ -128,7 +129,7 @@ def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphStore | N
 
     terms = TermsOfArt.load(settings.retrieval.terms_of_art)
     find = provision_finder(resolver.resolve if resolver else None, extractor)
-    return HybridRetriever(index, graph=graph, find_provisions=find, fusion=fusion_config(settings), terms=terms)
+    return HybridRetriever(index, graph=graph, find_named=find, fusion=fusion_config(settings), terms=terms)
 
 
 def graph_chunks(graph: GraphStore) -> list[Chunk]:

@@ -20,7 +20,7 @@ Filters are computed once per (filter, index version) and memoised by the indexe
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
@@ -71,6 +71,15 @@ class FusionConfig:
         if self.long_weights is not None and len(query.split()) >= self.long_query_words:
             return self.long_weights
         return self.weights
+
+
+@dataclass(frozen=True, slots=True)
+class NamedInQuery:
+    """What a query names: its provisions (character span and key, in order) and the Acts it names by title,
+    short title or abbreviation, with those of its provisions."""
+
+    provisions: list[tuple[int, int, CitationKey]]
+    acts: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +175,7 @@ class HybridRetriever:
         index: ChunkIndex,
         *,
         graph: GraphStore | None = None,
-        find_provisions: object | None = None,
+        find_named: Callable[[str], NamedInQuery] | None = None,
         fusion: FusionConfig | None = None,
         terms: TermsOfArt | None = None,
     ) -> None:
@@ -174,7 +183,7 @@ class HybridRetriever:
         self.terms = terms
         self.graph = graph
         self.fusion = fusion or FusionConfig()
-        self._find = find_provisions  # callable: text -> list[(start, end, CitationKey)]
+        self._find = find_named
         self._heading_table: tuple[int, dict[str, frozenset[str]]] | None = None
         self._partners: tuple[int, dict[str, str]] | None = None
         self._definitions: tuple[int, dict[str, list[Definition]]] | None = None
@@ -322,7 +331,7 @@ class HybridRetriever:
     def search_text(self, query: str) -> str:
         """What goes to BM25 and the embedder: the query without the provisions it names (they are
         pinned instead) unless too little is left, plus the statutory wording of its terms of art."""
-        rest = _without_spans(query, [(s, e) for s, e, _ in self._provisions(query)])
+        rest = _without_spans(query, [(s, e) for s, e, _ in self._named(query).provisions])
         text = rest if len(rest.split()) >= 3 else query
         return self.terms.expand(text) if self.terms is not None else text
 
@@ -413,14 +422,12 @@ class HybridRetriever:
 
     # -- provisions named in the query --
 
-    def _provisions(self, query: str) -> list[tuple[int, int, CitationKey]]:
-        if self._find is None:
-            return []
-        return list(self._find(query))  # type: ignore[operator]
+    def _named(self, query: str) -> NamedInQuery:
+        return self._find(query) if self._find is not None else NamedInQuery([], frozenset())
 
     def _pinned(self, query: str, day: str) -> list[tuple[str, Pin]]:
         out: list[tuple[str, Pin]] = [(cid, Pin.DEFINITION) for cid in self._defining(query, day)]
-        for _, _, key in self._provisions(query):
+        for _, _, key in self._named(query).provisions:
             if not key.act:
                 continue
             out.extend((cid, Pin.CITED) for cid in self.index.ids_for(key.act, key.section, key.sub)[:3])
@@ -430,9 +437,10 @@ class HybridRetriever:
 
     def _defining(self, query: str, day: str) -> list[str]:
         """For a definition question, the clauses in force on ``day`` that define its term (``definitions.py``),
-        for the longest candidate term the index defines: those of an Act the question names by its code first
-        ("under CrPC"), then the criminal codes; at most ``MAX_DEFINITIONS``. Definitions that hold only inside
-        their own section ("For the purposes of this sub-section") are left to ordinary retrieval."""
+        for the longest candidate term the index defines: those of an Act the question names first ("under CrPC",
+        "under the Code of Criminal Procedure"), then the criminal codes; at most ``MAX_DEFINITIONS``.
+        Definitions that hold only inside their own section ("For the purposes of this sub-section") are left to
+        ordinary retrieval."""
         terms = asked_terms(query)
         if not terms:
             return []
@@ -440,7 +448,7 @@ class HybridRetriever:
         if self._definitions is None or self._definitions[0] != version:
             self._definitions = (version, defined_terms(self.index.chunks()))
         allow = self.allowed(as_of=day)
-        named = {w.upper() for w in _WORD.findall(query.lower())}
+        named = self._named(query).acts
 
         def order(cid: str) -> tuple[bool, bool]:
             act = cid.split(":")[0]

@@ -66,6 +66,20 @@ def test_new_code_for_old_facts_brings_its_predecessor(retriever: HybridRetrieve
     assert [r.chunk.act + " " + r.chunk.section for r in results if r.pinned is Pin.PREDECESSOR][:1] == ["IPC 302"]
 
 
+@pytest.mark.parametrize(("query", "first"), [
+    ("Define 'child' under the Protection of Women from Domestic Violence Act, 2005.", "PWDVA 2"),
+    ("What is a 'valuable security' under the Dowry Prohibition Act?", "DPA 2"),
+    ("Define 'child' under the BNS.", "BNS 2"),
+])  # fmt: skip
+def test_a_definition_is_looked_up_first_in_the_act_the_question_names(
+    retriever: HybridRetriever, query: str, first: str
+) -> None:
+    # 'child' is defined in BNS 2(3) and PWDVA 2(b): an Act named by its title used to count only by its code,
+    # so the BNS clause came first for a question about the PWDVA.
+    defining = [r for r in retriever.retrieve(query, 5, as_of="2025-03-01") if r.pinned is Pin.DEFINITION]
+    assert sections(defining, 1) == [first]
+
+
 # Fact descriptions as a client would give them, and the provision that should be in the top 5.
 FACT_QUERIES = [
     ("He knowingly used a forged sale deed as if it were genuine to claim the land", "BNS 340"),

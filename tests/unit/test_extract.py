@@ -590,4 +590,18 @@ def test_the_retriever_pins_a_section_written_beside_its_act() -> None:
     from legal_rag.retrieval.build import provision_finder
 
     found = provision_finder(None)("Has the punishment for cheating changed from IPC 420 to BNS 318? Analyse.")
-    assert [(k.act, k.section) for _, _, k in found] == [("IPC", "420"), ("BNS", "318")]
+    assert [(k.act, k.section) for _, _, k in found.provisions] == [("IPC", "420"), ("BNS", "318")]
+    assert found.acts == {"IPC", "BNS"}
+
+
+@pytest.mark.parametrize(("query", "acts"), [
+    ("Define 'cognizable offence' under the Code of Criminal Procedure.", {"CRPC"}),
+    ("What is a cognizable offence under the Cr.P.C.?", {"CRPC"}),
+    ("Meaning of 'document' under the Indian Evidence Act", {"IEA"}),
+    ("What is 'bail' under BNSS?", {"BNSS"}),
+    ("What does 'dishonestly' mean?", set()),
+])  # fmt: skip
+def test_the_retriever_reads_the_acts_a_query_names_by_title_or_abbreviation(query: str, acts: set[str]) -> None:
+    from legal_rag.retrieval.build import provision_finder
+
+    assert provision_finder(None)(query).acts == acts
