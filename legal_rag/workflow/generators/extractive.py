@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from graph_schema.numbering import roman_value
-from legal_rag.retrieval.expand import TermsOfArt
+from legal_rag.retrieval.expand import TermsOfArt, asks_offence
 from legal_rag.retrieval.offences import is_offence, is_punishment_heading, offence_partners
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.workflow.comparison import comparison_sides
@@ -167,14 +167,9 @@ def is_illustration(sentence: str) -> bool:
 
 _HEADING_PREFIX = re.compile(r"^\S+\s+s\.\s*\S+\s+")
 """The "BNS s.303(2) " a chunk heading starts with."""
-_ASKS_OFFENCE = re.compile(
-    r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?)\b|\bcharged\s+with\b|\bguilty\s+of\b"
-    r"|\b(?:criminal(?:ly)?\s+)?liab(?:le|ility)\b|\bprosecuted\s+(?:for|under)\b",
-    re.IGNORECASE,
-)
-"""A question that asks which offence facts make out ("What offence has he committed?", "can he be charged
-with ...", "is she liable"): answered from the provisions that define or punish offences."""
 OFFENCE_BONUS = 0.3
+"""Added to a provision that defines or punishes an offence when the question asks about one
+(``expand.asks_offence``: "What offence has he committed?", "is she criminally liable", "punishment for ...")."""
 
 
 def passage_title(p: Passage) -> str:
@@ -317,7 +312,7 @@ class ExtractiveGenerator:
         whose best sentence covers most of the question (retrieval order breaks ties): "punishment
         for theft" wants the section that says "whoever commits theft shall be punished", not the
         first section that mentions a punishment."""
-        asks_offence = bool(_ASKS_OFFENCE.search(question))
+        offence_q = asks_offence(question)
         pinned = [g for g in groups if _leading(g[1])]
         # A provision the question did not name is a candidate only if it has a sentence that can be quoted.
         others = [g for g in groups if g not in pinned and _quotable_in(g[1])]
@@ -339,7 +334,7 @@ class ExtractiveGenerator:
                 # Recall of the question by both, plus precision: a short rule beats a long one.
                 read = len(q & (stems | heading))
                 best = max(best, read / (len(q) or 1) + 0.5 * hit / (len(stems) or 1))
-            offence = OFFENCE_BONUS if asks_offence and is_offence(ps[0].act, passage_title(ps[0]), ps[0].text) else 0.0
+            offence = OFFENCE_BONUS if offence_q and is_offence(ps[0].act, passage_title(ps[0]), ps[0].text) else 0.0
             return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1) + offence
 
         ranked = [g for _, g in sorted(enumerate(rest), key=fit, reverse=True)]
