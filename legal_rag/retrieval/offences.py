@@ -54,6 +54,15 @@ def is_offence(act: str, title: str | None, text: str) -> bool:
     return act in PENAL_CODES or is_punishment_heading(title) or bool(_PUNISHING_TEXT.search(text))
 
 
+def punishes(title: str | None, text: str) -> bool:
+    """Whether a section sets a punishment (its heading says so, or its text "shall ... be punished"), as
+    against one that only defines ("Whoever commits ... is said to commit theft")."""
+    return is_punishment_heading(title) or bool(_SHALL_BE_PUNISHED.search(text))
+
+
+_SHALL_BE_PUNISHED = re.compile(r"\bshall(?:,[^.;:]{0,120}?,)?\s+be\s+punished\b", re.IGNORECASE)
+
+
 def _subject(title: str, punishment: bool) -> str | None:
     """ "Punishment for murder." -> "murder" (``punishment``), "Murder." -> "murder"; else None."""
     t = title.strip()

@@ -146,6 +146,67 @@ def test_a_question_asking_for_the_offence_is_answered_from_an_offence_provision
     assert got[0] == "BNS:316:1:0"
 
 
+IPC_380 = (
+    "Whoever commits theft in any building, tent or vessel, which building, tent or vessel is used as a human "
+    "dwelling, or used for the custody of property, shall be punished with imprisonment of either description for a "
+    "term which may extend to seven years, and shall also be liable to fine."
+)
+IPC_442 = (
+    "Whoever commits criminal trespass by entering into or remaining in any building, tent or vessel used as a human "
+    "dwelling or any building used as a place for worship, or as a place for the custody of property, is said to "
+    "commit \u201chouse-trespass\u201d."
+)
+IPC_444 = (
+    "Whoever commits lurking house-trespass after sunset and before sunrise, is said to commit \u201clurking "
+    "house-trespass by night\u201d."
+)
+IPC_457 = (
+    "Whoever commits lurking house-trespass by night, or house-breaking by night in order to the committing of any "
+    "offence punishable with imprisonment, shall be punished with imprisonment of either description for a term "
+    "which may extend to five years, and shall also be liable to fine;"
+)
+IPC_403 = (
+    "Whoever dishonestly misappropriates or converts to his own use any movable property, shall be punished with "
+    "imprisonment of either description for a term which may extend to two years, or with fine, or with both."
+)
+IPC_405 = (
+    "Whoever, being in any manner entrusted with property, or with any dominion over property, dishonestly "
+    "misappropriates or converts to his own use that property, or dishonestly uses or disposes off that property in "
+    "violation of any direction of law prescribing the mode in which such trust is to be discharged, or of any legal "
+    "contract, express or implied, which he has made touching the discharge of such trust, or wilfully suffers any "
+    "other person so to do, commits \u201ccriminal breach of trust\u201d."
+)
+IPC_406 = (
+    "Whoever commits criminal breach of trust shall be punished with imprisonment of either description for a term "
+    "which may extend to three years, or with fine, or with both."
+)
+
+
+def test_a_question_asking_for_the_offence_is_answered_from_the_section_that_punishes_it() -> None:
+    # A charge is framed under the punishing section: IPC 457, not the definitions in 442 and 444, which
+    # retrieval ranked first on the words of the lay wording "house-breaking by night".
+    got = ExtractiveGenerator({"IPC": "The Indian Penal Code, 1860"}).generate(
+        "In 2022 the accused broke into a house at night and stole jewellery. What offences has he committed?", [
+            passage("IPC:444:-:0", "IPC s.444 Lurking house-trespass by night", IPC_444, 0.81),
+            passage("IPC:442:-:0", "IPC s.442 House-trespass", IPC_442, 0.75),
+            passage("IPC:457:-:0", "IPC s.457 Lurking house-trespass or house-breaking by night in order to commit "
+                    "offence punishable with imprisonment", IPC_457, 0.82),
+            passage("IPC:380:-:0", "IPC s.380 Theft in dwelling house, etc", IPC_380, 0.93),
+        ], as_of="2022-03-03", complexity=Complexity.SIMPLE)  # fmt: skip
+    assert sorted(s.chunk_ids[0] for s in got.sentences) == ["IPC:380:-:0", "IPC:457:-:0"]
+
+
+def test_a_definition_quoted_with_its_punishing_partner_counts_as_punishing() -> None:
+    # IPC 405 defines criminal breach of trust and 406 punishes it: the pair answers the question, and the
+    # generic misappropriation section (403), which punishes in its own words, does not outrank it.
+    got = cited("My accountant misappropriated the money I gave him. What offence has he committed?", [
+        passage("IPC:403:-:0", "IPC s.403 Dishonest misappropriation of property", IPC_403, 0.80),
+        passage("IPC:405:-:0", "IPC s.405 Criminal breach of trust", IPC_405, 0.72),
+        passage("IPC:406:-:0", "IPC s.406 Punishment for criminal breach of trust", IPC_406, 0.60),
+    ])  # fmt: skip
+    assert got[:2] == ["IPC:405:-:0", "IPC:406:-:0"]
+
+
 BNSS_144_1 = "(1) If any person having sufficient means neglects or refuses to maintain\u2014"
 BNSS_144_1_A = "(a) his wife, unable to maintain herself; or"
 BNSS_144_1_B = "(b) his legitimate or illegitimate child, whether married or not, unable to maintain itself; or"

@@ -16,7 +16,14 @@ import pytest
 from graph_schema.acts import CURATED_BY_SLUG
 from ingestion.footnotes import clean_text
 from legal_rag.retrieval.lexical import BM25Index
-from legal_rag.retrieval.offences import OffenceCard, OffenceChannel, is_offence, offence_cards, offence_partners
+from legal_rag.retrieval.offences import (
+    OffenceCard,
+    OffenceChannel,
+    is_offence,
+    offence_cards,
+    offence_partners,
+    punishes,
+)
 from legal_rag.retrieval.tokenize import legal_tokens
 from legal_rag.retrieval.types import Chunk
 
@@ -149,3 +156,17 @@ def test_offence_partners_pair_a_definition_with_its_punishment_one_to_one() -> 
     assert "IPC:409" not in got and "IPC:303" not in got  # "murder by life-convict" is another subject
     assert "BNS:303" not in got and "BNS:318" not in got  # the IPC's punishment is not the BNS's partner
     assert not {"XYZ:1", "XYZ:2", "XYZ:3"} & set(got)
+
+
+@pytest.mark.parametrize(("title", "text", "expected"), [
+    ("Punishment for theft", "Whoever commits theft shall be punished with imprisonment ...", True),
+    ("Lurking house-trespass by night", "Whoever commits lurking house-trespass after sunset and before sunrise, is "
+     "said to commit \u201clurking house-trespass by night\u201d.", False),
+    ("Dishonour of cheque for insufficiency, etc., of funds in the account", "... such person shall be deemed to have "
+     "committed an offence and shall, without prejudice to any other provision of this Act, be punished with "
+     "imprisonment for a term which may be extended to two years", True),
+    ("Offence", "Except in the Chapters and sections mentioned in clauses 2 and 3 of this section, the word "
+     "\u201coffence\u201d denotes a thing made punishable by this Code.", False),
+])  # fmt: skip
+def test_a_section_punishes_when_its_heading_or_text_sets_a_punishment(title: str, text: str, expected: bool) -> None:
+    assert punishes(title, text) is expected

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from graph_schema.numbering import roman_value
 from legal_rag.retrieval.expand import TermsOfArt, asks_offence
-from legal_rag.retrieval.offences import is_offence, is_punishment_heading, offence_partners
+from legal_rag.retrieval.offences import is_offence, is_punishment_heading, offence_partners, punishes
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.workflow.comparison import comparison_sides
 from legal_rag.workflow.parts import question_parts
@@ -168,6 +168,7 @@ def is_illustration(sentence: str) -> bool:
 _HEADING_PREFIX = re.compile(r"^\S+\s+s\.\s*\S+\s+")
 """The "BNS s.303(2) " a chunk heading starts with."""
 OFFENCE_BONUS = 0.3
+PUNISHES_BONUS = 0.15
 """Added to a provision that defines or punishes an offence when the question asks about one
 (``expand.asks_offence``: "What offence has he committed?", "is she criminally liable", "punishment for ...")."""
 
@@ -318,6 +319,7 @@ class ExtractiveGenerator:
         others = [g for g in groups if g not in pinned and _quotable_in(g[1])]
         counterparts = [g for g in others if any(p.pinned is Pin.COUNTERPART for p in g[1])]
         rest = counterparts + [g for g in others if g not in counterparts][:candidates]
+        partners = _partners(groups)
 
         def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]], q: set[str] = q) -> float:
             rank, (_, ps) = item
@@ -334,7 +336,12 @@ class ExtractiveGenerator:
                 # Recall of the question by both, plus precision: a short rule beats a long one.
                 read = len(q & (stems | heading))
                 best = max(best, read / (len(q) or 1) + 0.5 * hit / (len(stems) or 1))
-            offence = OFFENCE_BONUS if offence_q and is_offence(ps[0].act, passage_title(ps[0]), ps[0].text) else 0.0
+            offence = 0.0
+            if offence_q and is_offence(ps[0].act, title := passage_title(ps[0]), ps[0].text):
+                # A charge is framed under the section that punishes ("IPC 457", not the definition in 444); a
+                # definition whose punishing partner was retrieved is quoted with it, so the pair punishes.
+                punishing = any(punishes(title, p.text) for p in ps) or f"{ps[0].act}:{ps[0].section}" in partners
+                offence = OFFENCE_BONUS + (PUNISHES_BONUS if punishing else 0.0)
             return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1) + offence
 
         ranked = [g for _, g in sorted(enumerate(rest), key=fit, reverse=True)]
@@ -398,7 +405,7 @@ def _with_partners(
     "Criminal breach of trust" and 406 "Punishment for criminal breach of trust"). A provision named in the
     question is quoted alone."""
     by_key = {f"{act}:{section}": g for g in groups for act, section in (g[0],)}
-    partners = offence_partners({k: passage_title(g[1][0]) for k, g in by_key.items()})
+    partners = _partners(groups)
     out: list[tuple[tuple[str, str], list[Passage]]] = []
     for g in chosen:
         if g in out:
@@ -408,6 +415,11 @@ def _with_partners(
         if other is not None and not _leading(g[1]) and by_key[other] not in out:
             out.append(by_key[other])
     return out
+
+
+def _partners(groups: Sequence[tuple[tuple[str, str], list[Passage]]]) -> dict[str, str]:
+    """``offence_partners`` among the retrieved provisions (section key "IPC:405" -> "IPC:406")."""
+    return offence_partners({f"{act}:{section}": passage_title(ps[0]) for (act, section), ps in groups})
 
 
 def _pinned_extra(passages: Sequence[Passage]) -> int:
