@@ -19,7 +19,7 @@ from graph_schema.acts import ActResolver
 from graph_schema.errors import ConfigurationError, StoreUnavailableError
 from graph_schema.model import main_section
 from graph_schema.store import GraphStore
-from verification.check.existence import CitationChecker, Verdict, unit_label
+from verification.check.existence import PENAL_CODE, SAVINGS, CitationChecker, Verdict, unit_label
 from verification.check.quotes import Passage, QuoteChecker, QuoteResult, QuoteSpan, find_quotes
 from verification.extract import CitationExtractor
 from verification.model import (
@@ -74,9 +74,16 @@ class Verifier:
         return self.extractor, self._checker, self.quotes
 
     def verify(
-        self, text: str, context_chunks: Sequence[ContextChunk] = (), as_of: str | None = None
+        self, text: str, context_chunks: Sequence[ContextChunk] = (), as_of: str | None = None,
+        *, offence_on: str | None = None,
     ) -> VerificationReport:
-        """Check every citation and quote in ``text`` for facts on ``as_of`` (default today)."""
+        """Check every citation and quote in ``text`` for facts on ``as_of`` (default today).
+
+        ``offence_on``: the day the offence was committed, when that is before the new codes and ``as_of`` is
+        after (an FIR lodged in August 2024 for cheating in March 2024). The penal codes are then checked on that
+        day: the IPC still governs the offence (BNS 358(2)), and the BNS, which came into force after it, does not
+        (its savings section itself is checked on ``as_of``). Procedure and evidence stay on ``as_of``.
+        """
         day = as_of or date.today().isoformat()
         extractor, checker, quote_checker = self._ready()
         cits = extractor.extract(text)
@@ -85,7 +92,7 @@ class Verifier:
         unreachable = False
         sources: list[tuple[int, str, str | None]] = []  # (position, label, text) of checked provisions
         for c in cits:
-            for verdict, key_label in self._check(c, checker, day, _cited_as(c, cits)):
+            for verdict, key_label in self._check(c, checker, day, _cited_as(c, cits), offence_on):
                 checks.append(_citation_out(c, verdict, key_label))
                 unreachable |= verdict.unreachable
                 if c.label is Label.PROVISION and verdict.act and verdict.section:
@@ -100,7 +107,7 @@ class Verifier:
                                   unchecked=unchecked)
 
     def _check(
-        self, c: Citation, checker: CitationChecker, day: str, cited_as: str
+        self, c: Citation, checker: CitationChecker, day: str, cited_as: str, offence_on: str | None = None
     ) -> list[tuple[Verdict, str | None]]:
         if c.label is Label.PROVISION:
             out: list[tuple[Verdict, str | None]] = []
@@ -110,11 +117,12 @@ class Verifier:
                 out += [(Verdict(CitationStatus.UNCHECKED, f"{unheld} was not checked"), unit_label(kind, k))
                         for kind, k in c.units]  # fmt: skip
                 return out
-            out += [(checker.check_provision(k, day, c.text), k.label) for k in c.keys]
+            out += [(checker.check_provision(k, _day_for(k.act, k.section, day, offence_on), c.text), k.label)
+                    for k in c.keys]  # fmt: skip
             out += [(checker.check_unit(kind, k, day, c.text), unit_label(kind, k)) for kind, k in c.units]
             return out or [(Verdict(CitationStatus.UNRESOLVED, f"'{c.text}' could not be read as a provision"), None)]
         if c.label is Label.STATUTE:
-            return [(checker.check_statute(c.act, cited_as, day), None)]
+            return [(checker.check_statute(c.act, cited_as, _day_for(c.act, None, day, offence_on)), None)]
         if c.label is Label.PRECEDENT:
             return [(checker.check_precedent(c.text), None)]
         return [(Verdict(CitationStatus.NOT_IN_REGISTRY, f"{c.text}: no registry of notifications is loaded; "
@@ -273,6 +281,18 @@ def _citation_out(c: Citation, v: Verdict, key_label: str | None) -> CitationChe
     )
 
 
+def _day_for(act: str | None, section: str | None, as_of: str, offence_on: str | None) -> str:
+    """The day a citation is checked on (``Verifier.verify``): the old penal code, and the new one's sections
+    other than its repeal-and-savings section, on the day of the offence; everything else, and the new penal
+    code named as a whole (``section`` None), on ``as_of``."""
+    if offence_on is None or act is None:
+        return as_of
+    new, savings = SAVINGS[PENAL_CODE]
+    if act == PENAL_CODE or (act == new and section is not None and section != savings):
+        return offence_on
+    return as_of
+
+
 def verify(
     text: str,
     context_chunks: Sequence[ContextChunk] = (),
@@ -280,8 +300,10 @@ def verify(
     *,
     store: GraphStore | None = None,
     verifier: Verifier | None = None,
+    offence_on: str | None = None,
 ) -> VerificationReport:
-    """Verify ``text``. Pass a built ``verifier`` (fast, reusable) or a ``store`` (one-off).
+    """Verify ``text``. Pass a built ``verifier`` (fast, reusable) or a ``store`` (one-off); ``offence_on`` as
+    in ``Verifier.verify``.
 
     Raises:
         ConfigurationError: neither a verifier nor a store was given.
@@ -290,4 +312,4 @@ def verify(
         if store is None:
             raise ConfigurationError("verify() needs store= (a GraphStore) or verifier= (a Verifier)")
         verifier = Verifier(store)
-    return verifier.verify(text, context_chunks, as_of)
+    return verifier.verify(text, context_chunks, as_of, offence_on=offence_on)

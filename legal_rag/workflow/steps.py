@@ -26,8 +26,9 @@ from legal_rag.workflow.results import (
     VerificationSummary,
 )
 from legal_rag.workflow.state import WorkflowState
-from legal_rag.workflow.transition import savings_for
+from legal_rag.workflow.transition import SAVINGS, offence_date, savings_for
 from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Pin, Verdict
+from verification.check.existence import PENAL_CODE
 from verification.model import CitationCheck, CitationStatus, Label, QuoteStatus
 from verification.verify import same_provision
 
@@ -107,6 +108,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     if state["classification"].complexity is Complexity.ANALYTICAL:
         passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
     passages = _with_savings(ctx, passages, state["question"], state["as_of"])
+    passages = _with_old_penal_code(ctx, passages, state["question"], state["as_of"])
     passages = _with_general_attempt(ctx, passages, state["question"], state["as_of"])
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
@@ -156,6 +158,20 @@ def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, 
         (c, float("inf"), Pin.SAVINGS, 1.0)
         for act, section in savings_for(question, as_of) for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
     ))  # fmt: skip
+
+
+def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question: str, as_of: str) -> list[Passage]:
+    """An offence committed before 2024-07-01 and tried after is governed by the IPC (BNS 358(2)), which the date
+    filter hides: its best ``SECTIONS_EXPANDED`` sections for the question, as in force on the day of the
+    offence, join the passages, and the new penal code's sections, which cannot punish an earlier act, leave
+    them (its savings section stays)."""
+    day = offence_date(question, as_of)
+    if day is None:
+        return passages
+    new, savings = SAVINGS["offence"]
+    kept = [p for p in passages if p.act != new or p.section == savings]
+    found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts={PENAL_CODE})
+    return _union([to_passage(r) for r in found], kept)
 
 
 def _with_general_attempt(ctx: WorkflowContext, passages: list[Passage], question: str, as_of: str) -> list[Passage]:
@@ -270,7 +286,8 @@ def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
     gen: Generation = state["generation"]
     text, spans = _marked_text(gen)
     chunks = [{"id": p.chunk_id, "text": p.text, "act": p.act, "section": p.section} for p in state["passages"]]
-    report = ctx.verifier.verify(text, chunks, state["as_of"])
+    report = ctx.verifier.verify(text, chunks, state["as_of"],
+                                 offence_on=offence_date(state["question"], state["as_of"]))
     drafts: list[DraftClaim] = []
     quoted = [(q.start, q.end) for q in report.quotes]
     # A section number inside a quotation is the statute's own cross-reference, not the answer's citation.

@@ -140,6 +140,20 @@ def test_an_offence_defined_in_one_section_and_punished_in_another_is_cited_whol
     assert {"IPC 378", "IPC 379"} <= cited(r)  # "Theft" and "Punishment for theft"
 
 
+def test_an_offence_committed_before_the_new_codes_and_tried_after_is_answered_under_the_ipc(
+    service: AskService,
+) -> None:
+    r = service.ask("In January 2024 the accused induced my client to pay him Rs 4 lakh by falsely promising to "
+                    "sell him a flat; the FIR was lodged in October 2024. Under which law should he be charged?",
+                    "2024-10-20")  # fmt: skip
+    statuses = {(c.act, c.section.split("(")[0]): c.status for c in r.citations if c.where == "answer"}
+    assert statuses.get(("IPC", "420")) == "verified"  # cheating and dishonestly inducing delivery of property
+    assert statuses.get(("BNS", "358")) == "verified"  # the IPC's savings
+    assert not {s for a, s in statuses if a == "BNS"} - {"358"}  # no BNS offence for an act done before it
+    ipc = next(c for c in r.citations if c.act == "IPC" and c.section == "420")
+    assert "in force on 2024-01-31" in ipc.message and any(s.act == "BNS" for s in ipc.successors)
+
+
 def test_each_ask_of_a_multi_part_question_gets_its_provision(service: AskService) -> None:
     r = service.ask("What is the punishment for theft, and can a Magistrate release the accused on bail?",
                     "2025-03-01")  # fmt: skip

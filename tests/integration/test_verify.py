@@ -70,6 +70,28 @@ def test_same_answer_for_facts_before_2024(verifier: Verifier) -> None:
     assert "BNS s.358 keeps it applicable" in ipc.message
 
 
+def test_an_offence_committed_before_the_new_codes_is_checked_on_its_day(verifier: Verifier) -> None:
+    # Cheating in March 2024, FIR in August 2024: the IPC governs the offence (BNS 358(2)), the BNS cannot punish
+    # it, and the procedure is the BNSS's.
+    text = ("The offence is charged under section 420 IPC, read with section 358 of the BNS; section 318(4) BNS "
+            "came later. The FIR is registered under section 173 BNSS, not section 154 CrPC, under the IPC.")
+    r = verifier.verify(text, as_of="2024-08-20", offence_on="2024-03-31")
+    statuses = {(c.act, c.section): c.status for c in r.citations if c.label == "PROVISION"}
+    assert statuses[("IPC", "420")] is S.VERIFIED
+    assert statuses[("BNS", "358")] is S.VERIFIED  # the savings section speaks on the day of the proceedings
+    assert statuses[("BNS", "318(4)")] is S.NOT_YET_IN_FORCE
+    assert statuses[("BNSS", "173")] is S.VERIFIED
+    assert statuses[("CRPC", "154")] is S.REPEALED
+    ipc = next(c for c in r.citations if c.section == "420")
+    assert "in force on 2024-03-31" in ipc.message and "BNS s.358 keeps it applicable" in ipc.message
+    ipc_named = [c.status for c in r.citations if c.label == "STATUTE" and c.act == "IPC"]
+    assert ipc_named and set(ipc_named) == {S.VERIFIED}
+    # Without the offence's day the same text is read for facts on 2024-08-20.
+    plain = {(c.act, c.section): c.status for c in verifier.verify(text, as_of="2024-08-20").citations
+             if c.label == "PROVISION"}  # fmt: skip
+    assert plain[("IPC", "420")] is S.REPEALED and plain[("BNS", "318(4)")] is S.VERIFIED
+
+
 def test_quote_attributed_to_a_context_chunk(verifier: Verifier) -> None:
     chunks = [{"id": "c1", "text": "(1) " + BNS_103_1 + "."}, {"id": "c2", "text": "Unrelated text about bail."}]
     text = f'The law says "{BNS_103_1}" [c1].'

@@ -8,7 +8,7 @@ import pytest
 
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.workflow.coverage import question_coverage, subject_words
-from legal_rag.workflow.transition import pending_across_cutover, savings_for
+from legal_rag.workflow.transition import dates_in, offence_date, pending_across_cutover, savings_for
 
 NI_142A = ("Notwithstanding anything contained in the Code of Criminal Procedure, 1973 ... all cases transferred to "
            "the court having jurisdiction under sub-section (2) of section 142")
@@ -54,3 +54,36 @@ def test_matters_pending_across_the_cutover_bring_their_savings_provision(
 ) -> None:
     assert savings_for(question, as_of) == want
     assert pending_across_cutover(question, as_of) is bool(want)
+
+
+@pytest.mark.parametrize(("question", "dates"), [
+    ("cheated him in March 2024; FIR lodged on 3rd August, 2024", ["2024-03-31", "2024-08-03"]),
+    ("murder committed on 15.05.2024, charge-sheet filed 2024-09-30", ["2024-05-15", "2024-09-30"]),
+    ("an appeal filed in 2023 and pending in 2025", ["2023-12-31", "2025-12-31"]),
+    ("on 31.02.2024 (no such day) and in Sept. 2024", ["2024-09-30"]),
+    ("Section 302 IPC and Rs 5 lakh", []),
+])  # fmt: skip
+def test_the_dates_a_question_gives(question: str, dates: list[str]) -> None:
+    assert dates_in(question) == dates
+
+
+@pytest.mark.parametrize(("question", "as_of", "day"), [
+    # the offence before 2024-07-01, the proceedings after: the IPC governs the offence (BNS 358(2))
+    ("My client allegedly cheated the complainant in March 2024, but the FIR was lodged only in August 2024. "
+     "Under which Penal Code should he be charged?", "2024-08-20", "2024-03-31"),
+    ("The theft was committed before 1 July 2024 and the FIR was registered in October. Which law applies?",
+     "2024-10-15", "2024-06-30"),
+    ("A murder trial under section 302 IPC that began in 2022 is still pending in 2025.", "2025-02-01",
+     "2022-12-31"),
+    # naming the IPC does not date the offence: an FIR under the IPC in 2025 is the mistake to flag
+    ("An FIR was registered against my client under section 420 IPC in 2025. Is that correct?", "2025-03-01", None),
+    # no offence: procedure only
+    ("A bail application filed in June 2024 came up for hearing in July 2024. Which law governs it?", "2024-07-15",
+     None),
+    # facts before the new codes are simply dated so
+    ("In 2022 the accused broke into a house at night. What offences has he committed?", "2022-03-03", None),
+])  # fmt: skip
+def test_an_offence_committed_before_the_new_codes_is_dated_from_the_question(
+    question: str, as_of: str, day: str | None
+) -> None:
+    assert offence_date(question, as_of) == day

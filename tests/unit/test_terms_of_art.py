@@ -102,6 +102,8 @@ def test_no_offence_wording_where_no_offence_is_asked_about(question: str) -> No
         ("Under which section can a man who secretly filmed his tenant be booked?", "captures the image"),
         ("Two brothers planned it; one held him down while the other stabbed him. What is his liability?",
          "common intention"),
+        ("He cheated the buyer into paying Rs 3 lakh for land he did not own. Under which law should he be charged?",
+         "induces the person so deceived to deliver any property"),
     ],
 )  # fmt: skip
 def test_the_question_asks_about_an_offence_in_the_ways_lawyers_put_it(question: str, wording: str) -> None:

@@ -153,10 +153,13 @@ class FakeVerifier:
 
     statuses: Mapping[str, CitationStatus] = field(default_factory=dict)
     misquoted: Collection[str] = ()
+    offence_days: list[str | None] = field(default_factory=list)
 
     def verify(
-        self, text: str, context_chunks: Sequence[Mapping[str, object]] = (), as_of: str | None = None
+        self, text: str, context_chunks: Sequence[Mapping[str, object]] = (), as_of: str | None = None,
+        *, offence_on: str | None = None,
     ) -> VerificationReport:
+        self.offence_days.append(offence_on)
         cits = []
         for m in _SECTION.finditer(text):
             key = f"{m.group(3)} {m.group(1)}"
@@ -352,14 +355,47 @@ def test_verify_citations_maps_checks_to_sentences_and_ignores_numbers_inside_qu
         "fake",
     )
     c = ctx(verifier=FakeVerifier({"BNS 999": CitationStatus.NOT_FOUND}))
-    out = steps.verify_citations({"generation": gen, "passages": [], "as_of": "2025-03-01"}, Runtime(c))  # type: ignore[arg-type]
+    state = {"question": "punishment for extortion", "generation": gen, "passages": [], "as_of": "2025-03-01"}
+    out = steps.verify_citations(state, Runtime(c))  # type: ignore[arg-type]
     first, second = out["drafts"]
     assert [x.section for x in first.citations] == ["308"]  # 309 is the statute quoting itself
     assert [x.status for x in second.citations] == [CitationStatus.NOT_FOUND]
     assert "BNS 999 is not_found" in out["feedback"]  # a model draft is sent back
     extractive = Generation(gen.sentences, "extractive")
-    out = steps.verify_citations({"generation": extractive, "passages": [], "as_of": "x"}, Runtime(c))  # type: ignore[arg-type]
+    out = steps.verify_citations({**state, "generation": extractive}, Runtime(c))  # type: ignore[arg-type]
     assert out["feedback"] is None  # regenerating verbatim quotes would give the same draft
+    assert c.verifier.offence_days == [None, None]  # type: ignore[attr-defined]
+
+
+@dataclass
+class ByActRetriever(FakeRetriever):
+    """Gives ``old`` to a search among the IPC only, ``results`` otherwise."""
+
+    old: list[Retrieved] = field(default_factory=list)
+
+    def retrieve(self, query: str, k: int = 10, **kw: Any) -> list[Retrieved]:
+        found = super().retrieve(query, k, **kw)
+        return list(self.old) if kw.get("acts") is not None and set(kw["acts"]) == {"IPC"} else found
+
+
+PENDING_CHEATING = ("He cheated the complainant of Rs 2 lakh in February 2024; the FIR was lodged in September 2024. "
+                    "Under which law can he be charged?")
+
+
+def test_an_offence_committed_before_the_new_codes_is_answered_and_checked_under_the_ipc() -> None:
+    c = ctx(retriever=ByActRetriever([retrieved("BNS:308:2:0")], old=[retrieved("IPC:384:-:0")]))
+    state = {"question": PENDING_CHEATING, "as_of": "2024-10-01", "classification": Classification(
+        Complexity.STANDARD, "f")}  # fmt: skip
+    ids = [p.chunk_id for p in steps.retrieve(state, Runtime(c))["passages"]]  # type: ignore[arg-type]
+    assert ids[0] == "IPC:384:-:0"  # the IPC section, searched as in force on the day of the offence
+    assert not any(i.startswith("BNS:308") for i in ids)  # the BNS cannot punish an act done before it
+    gen = Generation((AnswerSentence("Section 384 of the IPC punishes extortion.", ("IPC:384:-:0",)),), "extractive")
+    steps.verify_citations({**state, "generation": gen, "passages": []}, Runtime(c))  # type: ignore[arg-type]
+    assert c.verifier.offence_days == ["2024-02-29"]  # type: ignore[attr-defined]
+    # The same facts with no date before 2024-07-01 are read for the day of the proceedings.
+    later = {**state, "question": PENDING_CHEATING.replace("February 2024", "August 2024")}
+    ids = [p.chunk_id for p in steps.retrieve(later, Runtime(c))["passages"]]  # type: ignore[arg-type]
+    assert "IPC:384:-:0" not in ids and "BNS:308:2:0" in ids
 
 
 def test_verify_claims_simple_uses_cited_passages_other_routes_re_retrieve() -> None:

@@ -43,6 +43,8 @@ def unit_label(kind: str, key: CitationKey) -> str:
 # committed, and proceedings pending, before 2024-07-01 continue under the old code.
 SAVINGS = {"IPC": ("BNS", "358"), "CRPC": ("BNSS", "531"), "IEA": ("BSA", "170")}
 NEW_CODES = {new: old for old, (new, _) in SAVINGS.items()}
+PENAL_CODE = "IPC"
+"""The old penal code: an offence committed while it was in force is tried under it (BNS 358(2))."""
 
 
 @dataclass(frozen=True, slots=True)
