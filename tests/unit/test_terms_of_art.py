@@ -22,6 +22,11 @@ TERMS = TermsOfArt.load(Settings().retrieval.terms_of_art)
         ("hit-and-run case on the highway", "escaping without reporting"),
         ("ANTICIPATORY BAIL in a dowry case", "person apprehending arrest"),
         ("Within what time must the complaint be filed?", "the date on which the cause of action arises"),
+        # the names a practitioner uses for the courts and officers the statutes name otherwise
+        ("Can the Sessions Court grant bail after the Magistrate refused?", "Court of Session"),
+        ("The SHO refused to register my FIR.", "officer in charge of a police station"),
+        ("Can a JMFC try this offence?", "Judicial Magistrate of the first class"),
+        ("He was not produced before a magistrate for three days.", "not to be detained more than twenty-four hours"),
     ],
 )
 def test_terms_of_art_bring_the_statutory_wording(query: str, wording: str) -> None:
