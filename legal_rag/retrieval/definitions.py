@@ -28,6 +28,14 @@ _DEFINES = re.compile(
 )
 """A quoted term followed by "means" (or "includes", "denote(s)"...): anywhere in a chunk, since some definition
 sections are held as a few long chunks (CrPC s.2)."""
+_NAMES = re.compile(
+    r"(?:(?:is|are)\s+said\s+to\s+(?:commit|cause|be)|(?:is|are)\s+designated\s+as|\bcommits)\s+"
+    rf"(?:the\s+offence\s+of\s+)?{_QUOTED_TERM}",
+    re.IGNORECASE,
+)
+"""A quoted term after the conduct that makes it out: the penal codes define an offence so ("Whoever ... is said
+to commit \u201ctheft\u201d", BNS 303(1); "... commits \u201ccriminal breach of trust\u201d", IPC 405; "The following
+kinds of hurt only are designated as \u201cgrievous\u201d", BNS 116)."""
 _OWN_SECTION = re.compile(
     r"\b(?:in|for\s+the\s+purposes?\s+of)\s+this\s+(?:section|sub-section|clause|Explanation)\b", re.IGNORECASE
 )
@@ -35,8 +43,12 @@ _OWN_SECTION = re.compile(
 _EXPLANATION = re.compile(r"\W*Explanation\b", re.IGNORECASE)
 _DEFINITIONS_HEADING = re.compile(r"\b(?:definitions?|interpretation|meaning)\b", re.IGNORECASE)
 _STRONG_CUE = re.compile(r"\b(?:define[sd]?|definition\s+of|meaning\s+of|meant\s+by)\s*", re.IGNORECASE)
-_WHAT_IS = re.compile(r"^\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?", re.IGNORECASE)
+_WHAT_IS = re.compile(
+    r"^\s*(?:what\s+(?:is|are)|what\s+(?:amounts?|constitutes?)\s+(?:to\s+)?)\s*(?:an?\s+|the\s+)?", re.IGNORECASE
+)
 """Only at the start of the question: "What is the offence?" after a fact pattern asks what the facts make out."""
+_WHEN_IS = re.compile(r"^\s*when\s+(?:is|are|does|do)\b", re.IGNORECASE)
+"""Asks for a definition only with a quoted term: "When is hurt 'grievous'?"."""
 _QUOTED = re.compile(_QUOTED_TERM)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z\-']*")
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
@@ -65,7 +77,7 @@ def defined_terms(chunks: Iterable[Chunk]) -> dict[str, list[Definition]]:
     out: dict[str, list[Definition]] = {}
     for c in chunks:
         heading = bool(_DEFINITIONS_HEADING.search(c.title or ""))
-        for m in _DEFINES.finditer(c.text):
+        for m in (*_DEFINES.finditer(c.text), *_NAMES.finditer(c.text)):
             own = bool(_OWN_SECTION.search(c.text, 0, m.start()) or
                        _EXPLANATION.match(c.text))  # fmt: skip
             found = out.setdefault(normalise(m.group(1)), [])
@@ -82,11 +94,11 @@ def asked_terms(question: str) -> list[str]:
     station under the BNSS" -> "officer in charge of a police station under the bnss", ..., "officer"); the
     caller keeps the first the index defines. Plurals also as singulars. [] when it asks for no definition."""
     cue = _STRONG_CUE.search(question) or _WHAT_IS.search(question)
+    quoted = [normalise(q) for q in _QUOTED.findall(question)]
+    if quoted and (cue is not None or _WHEN_IS.search(question)):
+        return _with_singulars(quoted)
     if cue is None:
         return []
-    quoted = [normalise(q) for q in _QUOTED.findall(question)]
-    if quoted:
-        return _with_singulars(quoted)
     words = _WORDS.findall(question[cue.end() :].split("?")[0].split(".")[0].split(",")[0])
     words = [w.lower() for w in words][:MAX_TERM_WORDS]
     prefixes = [normalise(" ".join(words[:n])) for n in range(len(words), 0, -1)]

@@ -95,6 +95,38 @@ def test_questions_that_ask_for_no_definition(question: str) -> None:
     assert asked_terms(question) == []
 
 
+def test_the_penal_codes_define_an_offence_by_the_conduct_that_makes_it_out() -> None:
+    got = defined_terms([
+        chunk("BNS:116:-:0", "The following kinds of hurt only are designated as \u201cgrievous\u201d, namely:\u2014",
+              "Grievous hurt"),
+        chunk("IPC:383:-:0", "Whoever intentionally puts any person in fear of any injury to that person, or to any "
+              "other, and thereby dishonestly induces the person so put in fear to deliver to any person any "
+              "property, or valuable security or anything signed or sealed which may be converted into a valuable "
+              "security, commits \u201cextortion\u201d.", "Extortion"),
+        chunk("IPC:444:-:0", "Whoever commits lurking house-trespass after sunset and before sunrise, is said to "
+              "commit \u201clurking house-trespass by night\u201d.", "Lurking house-trespass by night"),
+        # the offence named unquoted is used, not defined
+        chunk("IPC:379:-:0", "Whoever commits theft shall be punished with imprisonment of either description for "
+              "a term which may extend to three years, or with fine, or with both.", "Punishment for theft"),
+    ])  # fmt: skip
+    assert got["grievous"] == [Definition("BNS:116:-:0", True)]
+    assert got["extortion"] == [Definition("IPC:383:-:0", True)]
+    assert got["lurking house-trespass by night"] == [Definition("IPC:444:-:0", True)]
+    assert "theft" not in got
+
+
+@pytest.mark.parametrize(("question", "terms"), [
+    ("When is hurt 'grievous', and what is the punishment for voluntarily causing grievous hurt?",
+     ["grievous", "grievou"]),
+    ("What amounts to extortion?", ["extortion"]),
+    ("What constitutes cruelty?", ["cruelty"]),
+    # "when" asks for a definition only of a quoted term
+    ("When is bail granted?", []),
+])  # fmt: skip
+def test_other_ways_of_asking_what_a_term_means(question: str, terms: list[str]) -> None:
+    assert asked_terms(question) == terms
+
+
 def test_a_long_run_of_spaces_after_a_quoted_term_is_read_in_linear_time() -> None:
     text = "\u201cterm\u201d" + " " * 20000 + "x"
     start = time.perf_counter()
