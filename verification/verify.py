@@ -85,6 +85,11 @@ class Verifier:
         (its savings section itself is checked on ``as_of``). Procedure and evidence stay on ``as_of``.
         """
         day = as_of or date.today().isoformat()
+        if offence_on is not None:
+            try:
+                date.fromisoformat(offence_on)
+            except ValueError:
+                raise ValueError(f"offence_on must be a date as YYYY-MM-DD, not {offence_on!r}") from None
         extractor, checker, quote_checker = self._ready()
         cits = extractor.extract(text)
         checker.prefetch([k for c in cits if c.label is Label.PROVISION for k in c.keys])

@@ -21,7 +21,8 @@ from graph_schema.errors import IngestError
 
 ASKS_OFFENCE = re.compile(
     r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?)\b|\bcharged?\s+(?:(?:him|her|them)\s+)?with\b"
-    r"|\bguilty\s+of\b|\bcriminal(?:ly)?\s+liab(?:le|ility)\b|\bprosecuted\s+(?:for|under)\b|\bbe\s+charged\b"
+    r"|\bguilty\s+of\b|\bcriminal(?:ly)?\s+liab(?:le|ility)\b|\bprosecuted\s+(?:for|under)\b"
+    r"|\b(?:he|she|they|accused|client|person|husband|wife|man|woman)\s+be\s+charged\b"
     r"|\bpunish(?:ed|able|ment)\b|\bsentence[ds]?\b|\bbook(?:ed)?\s+(?:him|her|them\s+)?(?:for|under)\b|\bbe\s+booked\b"
     r"|\b(?:case|complaint|fir|action)\s+against\b|\bis\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime|criminal)\b"
     r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:of\s+\w+\s+)?(?:apply|applies|attract|is|are|can|could)\b"

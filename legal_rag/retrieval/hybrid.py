@@ -184,6 +184,7 @@ class HybridRetriever:
         self.graph = graph
         self.fusion = fusion or FusionConfig()
         self._find = find_named
+        self._last_named: tuple[str, NamedInQuery] | None = None
         self._heading_table: tuple[int, dict[str, frozenset[str]]] | None = None
         self._partners: tuple[int, dict[str, str]] | None = None
         self._definitions: tuple[int, dict[str, list[Definition]]] | None = None
@@ -423,7 +424,13 @@ class HybridRetriever:
     # -- provisions named in the query --
 
     def _named(self, query: str) -> NamedInQuery:
-        return self._find(query) if self._find is not None else NamedInQuery([], frozenset())
+        """What ``query`` names (one extraction per query: retrieval asks three times)."""
+        last = self._last_named
+        if last is not None and last[0] == query:
+            return last[1]
+        named = self._find(query) if self._find is not None else NamedInQuery([], frozenset())
+        self._last_named = (query, named)
+        return named
 
     def _pinned(self, query: str, day: str) -> list[tuple[str, Pin]]:
         out: list[tuple[str, Pin]] = [(cid, Pin.DEFINITION) for cid in self._defining(query, day)]
@@ -448,7 +455,8 @@ class HybridRetriever:
         if self._definitions is None or self._definitions[0] != version:
             self._definitions = (version, defined_terms(self.index.chunks()))
         allow = self.allowed(as_of=day)
-        named = self._named(query).acts
+        # By title or abbreviation as the extractor reads them, or by a word that is an Act's code ("PWDVA", "bsa").
+        named = self._named(query).acts | {w.upper() for w in _WORD.findall(query.lower())}
 
         def order(cid: str) -> tuple[bool, bool]:
             act = cid.split(":")[0]

@@ -44,7 +44,7 @@ def classify(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
 def check_question(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     """The provisions the question names, checked for the date of the facts: a repealed one is
     flagged with its successor, one that does not exist is said not to exist."""
-    report = runtime.context.verifier.verify(state["question"], [], state["as_of"])
+    report = runtime.context.verifier.verify(state["question"], [], state["as_of"], offence_on=offence_day(state))
     checks = [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
     warnings = [c.message for c in checks if c.status is not CitationStatus.VERIFIED and c.label is Label.PROVISION]
     return {"question_checks": checks, "warnings": warnings}
@@ -102,14 +102,16 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         head = {(p.act, p.section) for p in _first_per_section(found)[:SECTIONS_EXPANDED]}
         extra = [p for part in parts for p in _ask_passages(ctx, part, state["as_of"], {p.act for p in found})]
         found = _union(_union([p for p in found if (p.act, p.section) in head], extra), found)
+    day = offence_day(state)
+    if day is not None:
+        found = _with_old_penal_code(ctx, found, state["question"], day)
     top = SECTIONS_EXPANDED + PART_K * len(parts)
     passages = _with_partners(ctx, _with_siblings(ctx, found, top=top), top=top)
     passages = _with_lead_ins(ctx, passages)
     if state["classification"].complexity is Complexity.ANALYTICAL:
         passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
     passages = _with_savings(ctx, passages, state["question"], state["as_of"])
-    passages = _with_old_penal_code(ctx, passages, state["question"], state["as_of"])
-    passages = _with_general_attempt(ctx, passages, state["question"], state["as_of"])
+    passages = _with_general_attempt(ctx, passages, state["question"], day or state["as_of"])
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
     return {"passages": passages, "retrieval_round": rnd}
@@ -160,16 +162,23 @@ def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, 
     ))  # fmt: skip
 
 
-def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question: str, as_of: str) -> list[Passage]:
-    """An offence committed before 2024-07-01 and tried after is governed by the IPC (BNS 358(2)), which the date
-    filter hides: its best ``SECTIONS_EXPANDED`` sections for the question, as in force on the day of the
-    offence, join the passages, and the new penal code's sections, which cannot punish an earlier act, leave
-    them (its savings section stays)."""
-    day = offence_date(question, as_of)
-    if day is None:
-        return passages
+def offence_day(state: WorkflowState) -> str | None:
+    """The day of an offence committed before 2024-07-01 in a matter after it (``transition.offence_date``), by
+    which the penal codes are retrieved and checked; None for a comparison (ANALYTICAL), which asks how the law
+    changed, not which code governs an offence."""
+    if state["classification"].complexity is Complexity.ANALYTICAL:
+        return None
+    return offence_date(state["question"], state["as_of"])
+
+
+def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:
+    """An offence committed on ``day``, before 2024-07-01, and tried after is governed by the IPC (BNS 358(2)),
+    which the date filter hides: its best ``SECTIONS_EXPANDED`` sections for the question, as in force that day,
+    come first, and the new penal code's sections retrieval found leave (the BNS cannot punish an act done before
+    it came into force), except its savings section and a provision the question names, which is checked and
+    flagged as such."""
     new, savings = SAVINGS["offence"]
-    kept = [p for p in passages if p.act != new or p.section == savings]
+    kept = [p for p in passages if p.act != new or p.section == savings or p.pinned is not None]
     found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts={PENAL_CODE})
     return _union([to_passage(r) for r in found], kept)
 
@@ -287,7 +296,7 @@ def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
     text, spans = _marked_text(gen)
     chunks = [{"id": p.chunk_id, "text": p.text, "act": p.act, "section": p.section} for p in state["passages"]]
     report = ctx.verifier.verify(text, chunks, state["as_of"],
-                                 offence_on=offence_date(state["question"], state["as_of"]))
+                                 offence_on=offence_day(state))
     drafts: list[DraftClaim] = []
     quoted = [(q.start, q.end) for q in report.quotes]
     # A section number inside a quotation is the statute's own cross-reference, not the answer's citation.

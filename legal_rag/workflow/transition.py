@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from datetime import date, timedelta
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 
@@ -38,7 +39,8 @@ _EVIDENCE = re.compile(r"\b(evidence|Evidence Act|IEA|BSA|witness\w*|admissib\w*
 
 def pending_across_cutover(question: str, as_of: str) -> bool:
     """Facts dated on or after 2024-07-01 about a matter that began under the old codes."""
-    return as_of >= CUTOVER and bool(_PENDING.search(question)) and bool(_OLD_TIME.search(question))
+    old = bool(_OLD_TIME.search(question)) or any(d < CUTOVER for d in dates_in(question))
+    return as_of >= CUTOVER and bool(_PENDING.search(question)) and old
 
 
 def savings_for(question: str, as_of: str) -> list[tuple[str, str]]:
@@ -51,64 +53,94 @@ def savings_for(question: str, as_of: str) -> list[tuple[str, str]]:
     return out or [SAVINGS["procedure"], SAVINGS["offence"]]
 
 
-_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+_YEAR = r"(?:19|20)\d\d"
 _DATE = re.compile(
-    r"\b(?:(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-    r"[a-z]*\.?,?\s+(?P<year>(?:19|20)\d\d)\b"
-    r"|\b(?P<d>[0-3]?\d)[./-](?P<m>[01]?\d)[./-](?P<y>(?:19|20)\d\d)\b"
-    r"|\b(?P<iy>(?:19|20)\d\d)-(?P<im>[01]\d)-(?P<id>[0-3]\d)\b"
-    r"|\b(?P<bare>(?:19|20)\d\d)\b",
+    rf"\b(?:(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?P<month>{_MONTH}),?\s+(?:(?P<day2>[0-3]?\d)(?:st|nd|rd|th)?,?"
+    rf"\s+)?(?P<year>{_YEAR})\b"
+    r"|\b(?P<d>[0-3]?\d)[./-](?P<m>[01]?\d)[./-](?P<y>(?:19|20)?\d\d)\b"
+    rf"|\b(?P<iy>{_YEAR})-(?P<im>[01]\d)-(?P<id>[0-3]\d)\b"
+    rf"|(?P<pre>(?:\b(?:Rs|INR|AIR|of|No)\.?|[₹(,\[])\s*)?\b(?P<bare>{_YEAR})\b(?P<post>\s*\)|\s*(?:SCC|SCR|Cri|"
+    r"\(\d+\))\b)?",
     re.IGNORECASE,
 )
+"""A date in a question. A bare year counts unless it is an amount ("Rs 2000"), part of an Act's title or number
+("Bharatiya Nyaya Sanhita, 2023", "45 of 1860") or of a law report citation ("(2014) 8 SCC 273", "AIR 1973")."""
 _BEFORE_CUTOVER = re.compile(
-    r"\bbefore\s+(?:the\s+)?(?:1(?:st)?\s+|first\s+)?july,?\s+2024\b|\bbefore\s+(?:the\s+)?(?:BNS|Bharatiya\s+Nyaya\s+"
-    r"Sanhita|new\s+(?:criminal\s+)?(?:laws?|codes?))\s+(?:came|come|coming)\s+into\s+force\b",
+    r"\b(?:before|prior\s+to)\s+(?:the\s+)?(?:(?:1(?:st)?|first)\s+(?:of\s+)?july,?\s+2024|july\s+1(?:st)?,?\s+2024|"
+    r"0?1[./-]0?7[./-](?:20)?24|(?:the\s+)?(?:BNS|Bharatiya\s+Nyaya\s+Sanhita|new\s+(?:criminal\s+)?(?:laws?|codes?)"
+    r"|new\s+Sanhitas?)\s+(?:came|come|coming)\s+into\s+force)\b",
     re.IGNORECASE,
 )
+_CLAUSE = re.compile(r"[;.?!]\s|,?\s+\b(?:but|and|while|whereas|although|though|when|after|before)\b\s+", re.IGNORECASE)
+_OFFENCE_EVENT = re.compile(
+    r"\b(?:committed|cheated|cheating|stole|stolen|stealing|theft|robbed|robbery|looted|killed|murdered|murder|"
+    r"stabbed|shot|assaulted|attacked|beat|beaten|raped|kidnapped|abducted|forged|defrauded|duped|"
+    r"misappropriated|embezzled|threatened|extorted|molested|harassed|stalked|trespassed|broke\s+into|burgled|"
+    r"induced|deceived|"
+    r"set\s+fire|defamed|bribe|hacked|occurred|took\s+place|happened|incident|offence)\b",
+    re.IGNORECASE,
+)
+"""Words that tell of an offence done ("cheated him", "the incident took place"): with ``_OFFENCE``'s, what makes a
+question's dates candidates for the day of an offence."""
+_PROCEEDING = re.compile(
+    r"\b(?:FIR|complaint|lodged|registered|filed|trial|charge-?sheet(?:ed)?|arrested|hearing|appeal|bail|summon\w*|"
+    r"investigation|convicted|acquitted|sentenced|married|born|joined|known|met|bought|purchased|rented|hired|"
+    r"employed|appointed|retired|released|parole)\b",
+    re.IGNORECASE,
+)
+"""Words that date something else: a proceeding ("the FIR was lodged in August 2024") or a life event."""
 
 
 def dates_in(question: str) -> list[str]:
     """The dates a question gives, as ISO days; a month or a year alone is read as its last day ("March 2024" ->
-    2024-03-31, "in 2023" -> 2023-12-31, "15.03.2024" -> 2024-03-15)."""
+    2024-03-31, "in 2023" -> 2023-12-31, "15.03.2024" and "March 15, 2024" -> 2024-03-15, "15.03.24" likewise).
+    Years that are amounts, Act titles or report citations are not dates (``_DATE``)."""
     out: list[str] = []
     for m in _DATE.finditer(question):
         g = m.groupdict()
+        if g["bare"] and (g["pre"] or g["post"]):
+            continue
         try:
             if g["month"]:
                 year, month = int(g["year"]), _MONTHS[g["month"].lower()[:3]]
-                day = int(g["day"]) if g["day"] else calendar.monthrange(year, month)[1]
+                day_text = g["day"] or g["day2"]
+                day = int(day_text) if day_text else calendar.monthrange(year, month)[1]
             elif g["y"]:
                 year, month, day = int(g["y"]), int(g["m"]), int(g["d"])
+                year += 2000 if year < 100 else 0
             elif g["iy"]:
                 year, month, day = int(g["iy"]), int(g["im"]), int(g["id"])
             else:
                 year, month, day = int(g["bare"]), 12, 31
-            out.append(f"{year:04d}-{month:02d}-{day:02d}" if 1 <= day <= calendar.monthrange(year, month)[1]
-                       else "")
-        except (ValueError, calendar.IllegalMonthError):
+            date(year, month, day)
+        except (ValueError, KeyError):
             continue
-    return [d for d in out if d]
+        out.append(f"{year:04d}-{month:02d}-{day:02d}")
+    return out
+
+
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
 
 
 def offence_date(question: str, as_of: str) -> str | None:
     """The day an offence was committed, for facts on or after 2024-07-01 about an offence committed before:
-    the latest date before 2024-07-01 the question gives ("cheated him in March 2024; the FIR was lodged in
-    August 2024" -> 2024-03-31), or 2024-06-30 when it says only "before 1 July 2024". The IPC governs such an
-    offence (BNS 358(2)); the BNS, which cannot punish an act done before it came into force, does not. None
-    when the question gives no such date: naming the IPC alone ("an FIR under section 420 IPC in 2025") does
-    not date the offence."""
-    if as_of < CUTOVER or not _OFFENCE.search(question) or not _PENDING.search(question):
+    the latest date of a question about an offence, in the clauses that do not date a proceeding or a life event
+    ("he cheated my client in March 2024, but the FIR was lodged in August 2024" -> 2024-03-31), or 2024-06-30
+    when it says only "before 1 July 2024". The IPC governs
+    such an offence (BNS 358(2)); the BNS, which cannot punish an act done before it came into force, does not.
+
+    None unless the question dates the offence itself before 2024-07-01: a clause that dates a proceeding or a
+    life event ("the FIR was lodged", "married in 2015") is not read, an offence clause with a date on or after
+    2024-07-01 ("known him since 2019, he cheated me in October 2024") means the new code, and naming the IPC
+    ("an FIR under section 420 IPC in 2025") dates nothing. The day is when the offence was last done, which is
+    what decides the code."""
+    if as_of < CUTOVER or not (_OFFENCE_EVENT.search(question) or _OFFENCE.search(question)):
         return None
-    before = [d for d in dates_in(question) if d < CUTOVER]
-    if before:
-        return max(before)
-    return _last_old_day() if _BEFORE_CUTOVER.search(question) else None
-
-
-def _last_old_day() -> str:
-    y, m, d = (int(x) for x in CUTOVER.split("-"))
-    if d > 1:
-        return f"{y:04d}-{m:02d}-{d - 1:02d}"
-    if m > 1:
-        return f"{y:04d}-{m - 1:02d}-{calendar.monthrange(y, m - 1)[1]:02d}"
-    return f"{y - 1:04d}-12-31"
+    if _BEFORE_CUTOVER.search(question):
+        return (date.fromisoformat(CUTOVER) - timedelta(days=1)).isoformat()
+    days = [d for clause in _CLAUSE.split(question) if not _PROCEEDING.search(clause) for d in dates_in(clause)]
+    if not days or max(days) >= CUTOVER:
+        return None
+    return max(days)

@@ -70,6 +70,7 @@ def test_new_code_for_old_facts_brings_its_predecessor(retriever: HybridRetrieve
     ("Define 'child' under the Protection of Women from Domestic Violence Act, 2005.", "PWDVA 2"),
     ("What is a 'valuable security' under the Dowry Prohibition Act?", "DPA 2"),
     ("Define 'child' under the BNS.", "BNS 2"),
+    ("What is a 'child' under the PWDVA?", "PWDVA 2"),  # a code the extractor does not know
 ])  # fmt: skip
 def test_a_definition_is_looked_up_first_in_the_act_the_question_names(
     retriever: HybridRetriever, query: str, first: str

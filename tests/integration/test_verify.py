@@ -90,6 +90,8 @@ def test_an_offence_committed_before_the_new_codes_is_checked_on_its_day(verifie
     plain = {(c.act, c.section): c.status for c in verifier.verify(text, as_of="2024-08-20").citations
              if c.label == "PROVISION"}  # fmt: skip
     assert plain[("IPC", "420")] is S.REPEALED and plain[("BNS", "318(4)")] is S.VERIFIED
+    with pytest.raises(ValueError, match="offence_on must be a date as YYYY-MM-DD, not '2024-3-5'"):
+        verifier.verify(text, as_of="2024-08-20", offence_on="2024-3-5")
 
 
 def test_quote_attributed_to_a_context_chunk(verifier: Verifier) -> None:

@@ -61,6 +61,9 @@ def test_matters_pending_across_the_cutover_bring_their_savings_provision(
     ("murder committed on 15.05.2024, charge-sheet filed 2024-09-30", ["2024-05-15", "2024-09-30"]),
     ("an appeal filed in 2023 and pending in 2025", ["2023-12-31", "2025-12-31"]),
     ("on 31.02.2024 (no such day) and in Sept. 2024", ["2024-09-30"]),
+    ("on March 3, 2024 and 15.03.24", ["2024-03-03", "2024-03-15"]),
+    ("Rs 2000, the Bharatiya Nyaya Sanhita, 2023, Act 45 of 1860, (2014) 8 SCC 273 and AIR 1973 SC 1461", []),
+    ("a marriage in 2024 at Janata Nagar", ["2024-12-31"]),
     ("Section 302 IPC and Rs 5 lakh", []),
 ])  # fmt: skip
 def test_the_dates_a_question_gives(question: str, dates: list[str]) -> None:
@@ -73,8 +76,24 @@ def test_the_dates_a_question_gives(question: str, dates: list[str]) -> None:
      "Under which Penal Code should he be charged?", "2024-08-20", "2024-03-31"),
     ("The theft was committed before 1 July 2024 and the FIR was registered in October. Which law applies?",
      "2024-10-15", "2024-06-30"),
-    ("A murder trial under section 302 IPC that began in 2022 is still pending in 2025.", "2025-02-01",
-     "2022-12-31"),
+    ("He stole my phone on 15.03.2024; the FIR was lodged on 10.08.2024.", "2024-09-01", "2024-03-15"),
+    ("The incident took place on March 3, 2024 and the charge-sheet was filed in 2025.", "2025-02-01",
+     "2024-03-03"),
+    ("The assault was committed prior to July 1, 2024; the trial is in 2025. Which code?", "2025-02-01",
+     "2024-06-30"),
+    # a date that dates the trial, not the offence
+    ("A murder trial under section 302 IPC that began in 2022 is still pending in 2025.", "2025-02-01", None),
+    # years that are no dates of the offence: an Act's title, an amount, a report, a marriage, an acquaintance
+    ("In September 2024 the accused cheated my client; the FIR was registered under section 318(4) of the "
+     "Bharatiya Nyaya Sanhita, 2023. What is the punishment?", "2025-01-10", None),
+    ("He cheated me of Rs 2000 in August 2024. What offence has he committed?", "2025-01-10", None),
+    ("We married in 2015 and he has been beating me since August 2024. What offence has he committed?",
+     "2025-01-10", None),
+    ("A man I have known since 2019 cheated me in October 2024. What offence is it?", "2025-01-10", None),
+    ("My daughter died of burns in August 2024; is it a dowry death under the Dowry Prohibition Act, 1961?",
+     "2025-01-10", None),
+    ("Relying on (2014) 8 SCC 273, can the police arrest him for the theft he committed in 2025?", "2025-06-01",
+     None),
     # naming the IPC does not date the offence: an FIR under the IPC in 2025 is the mistake to flag
     ("An FIR was registered against my client under section 420 IPC in 2025. Is that correct?", "2025-03-01", None),
     # no offence: procedure only

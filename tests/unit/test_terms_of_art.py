@@ -90,6 +90,8 @@ def test_an_unknown_when_is_named(tmp_path: Path) -> None:
         # "liable" in a civil matter is no question about an offence
         "A died intestate and was survived by his wife and two sons. Are the sons liable for his debts?",
         "Is the insurance company liable to pay compensation for the accident?",
+        # "charged" on money is no charge of an offence
+        "My friend took money from me as a loan and has not repaid it. Can interest be charged on it?",
         # words that also describe what is not an offence are not terms on their own
         "The judge pointed out that the complaint was defective. Can it be amended?",
         "The accused was in custody for 2 days. Was the confession admissible?",

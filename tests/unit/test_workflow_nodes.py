@@ -261,12 +261,13 @@ def run_graph(context: WorkflowContext, question: str = "What is the punishment 
 
 def test_check_question_warns_on_a_repealed_provision_and_routes_missing_ones_to_finalise() -> None:
     c = ctx(verifier=FakeVerifier({"IPC 447": CitationStatus.REPEALED, "BNS 999": CitationStatus.NOT_FOUND}))
-    out = steps.check_question({"question": "Section 447 of the IPC", "as_of": "2025-03-01"}, Runtime(c))  # type: ignore[arg-type]
+    simple = Classification(Complexity.SIMPLE, "fake")
+    out = steps.check_question({"question": "Section 447 of the IPC", "as_of": "2025-03-01",  # type: ignore[arg-type]
+                                "classification": simple}, Runtime(c))  # fmt: skip
     assert out["warnings"] == ["IPC 447 is repealed"]
     state = {
-        "question_checks": steps.check_question({"question": "Section 999 of the BNS", "as_of": "x"}, Runtime(c))[
-            "question_checks"
-        ],  # type: ignore[arg-type]
+        "question_checks": steps.check_question({"question": "Section 999 of the BNS", "as_of": "x",  # type: ignore[arg-type]
+                                                 "classification": simple}, Runtime(c))["question_checks"],  # fmt: skip
         "classification": Classification(Complexity.SIMPLE, "fake"),
     }
     assert steps.after_check_question(state, Runtime(c)) == "finalise"  # type: ignore[arg-type]
@@ -355,7 +356,8 @@ def test_verify_citations_maps_checks_to_sentences_and_ignores_numbers_inside_qu
         "fake",
     )
     c = ctx(verifier=FakeVerifier({"BNS 999": CitationStatus.NOT_FOUND}))
-    state = {"question": "punishment for extortion", "generation": gen, "passages": [], "as_of": "2025-03-01"}
+    state = {"question": "punishment for extortion", "generation": gen, "passages": [], "as_of": "2025-03-01",
+             "classification": Classification(Complexity.STANDARD, "f")}  # fmt: skip
     out = steps.verify_citations(state, Runtime(c))  # type: ignore[arg-type]
     first, second = out["drafts"]
     assert [x.section for x in first.citations] == ["308"]  # 309 is the statute quoting itself
@@ -372,10 +374,14 @@ class ByActRetriever(FakeRetriever):
     """Gives ``old`` to a search among the IPC only, ``results`` otherwise."""
 
     old: list[Retrieved] = field(default_factory=list)
+    old_days: list[str | None] = field(default_factory=list)
 
     def retrieve(self, query: str, k: int = 10, **kw: Any) -> list[Retrieved]:
         found = super().retrieve(query, k, **kw)
-        return list(self.old) if kw.get("acts") is not None and set(kw["acts"]) == {"IPC"} else found
+        if kw.get("acts") is not None and set(kw["acts"]) == {"IPC"}:
+            self.old_days.append(kw.get("as_of"))
+            return list(self.old)
+        return found
 
 
 PENDING_CHEATING = ("He cheated the complainant of Rs 2 lakh in February 2024; the FIR was lodged in September 2024. "
@@ -388,10 +394,16 @@ def test_an_offence_committed_before_the_new_codes_is_answered_and_checked_under
         Complexity.STANDARD, "f")}  # fmt: skip
     ids = [p.chunk_id for p in steps.retrieve(state, Runtime(c))["passages"]]  # type: ignore[arg-type]
     assert ids[0] == "IPC:384:-:0"  # the IPC section, searched as in force on the day of the offence
+    assert c.retriever.old_days == ["2024-02-29"]  # type: ignore[attr-defined]
     assert not any(i.startswith("BNS:308") for i in ids)  # the BNS cannot punish an act done before it
     gen = Generation((AnswerSentence("Section 384 of the IPC punishes extortion.", ("IPC:384:-:0",)),), "extractive")
     steps.verify_citations({**state, "generation": gen, "passages": []}, Runtime(c))  # type: ignore[arg-type]
     assert c.verifier.offence_days == ["2024-02-29"]  # type: ignore[attr-defined]
+    steps.check_question(state, Runtime(c))  # type: ignore[arg-type]
+    assert c.verifier.offence_days[-1] == "2024-02-29"  # type: ignore[attr-defined]  # the question's own citations
+    # A comparison asks how the law changed: both codes stay, each checked for the date of the facts.
+    analytical = {**state, "classification": Classification(Complexity.ANALYTICAL, "f")}
+    assert steps.offence_day(analytical) is None  # type: ignore[arg-type]
     # The same facts with no date before 2024-07-01 are read for the day of the proceedings.
     later = {**state, "question": PENDING_CHEATING.replace("February 2024", "August 2024")}
     ids = [p.chunk_id for p in steps.retrieve(later, Runtime(c))["passages"]]  # type: ignore[arg-type]

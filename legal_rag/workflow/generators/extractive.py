@@ -168,9 +168,11 @@ def is_illustration(sentence: str) -> bool:
 _HEADING_PREFIX = re.compile(r"^\S+\s+s\.\s*\S+\s+")
 """The "BNS s.303(2) " a chunk heading starts with."""
 OFFENCE_BONUS = 0.3
-PUNISHES_BONUS = 0.15
 """Added to a provision that defines or punishes an offence when the question asks about one
 (``expand.asks_offence``: "What offence has he committed?", "is she criminally liable", "punishment for ...")."""
+PUNISHES_BONUS = 0.15
+"""Added on top for one that punishes it, or defines it and has its punishing partner retrieved: a charge is
+framed under the punishing section."""
 
 
 def passage_title(p: Passage) -> str:
