@@ -261,10 +261,13 @@ class Application:
         return self.lookup().lookup(act, section, day)
 
     def verify(self, text: str, as_of: str | None = None,
-               context: Sequence[dict[str, Any]] = ()) -> VerificationReport:
-        """Check every citation and quote in ``text`` for facts on ``as_of``."""
+               context: Sequence[dict[str, Any]] = (), offence_on: str | None = None) -> VerificationReport:
+        """Check every citation and quote in ``text`` for facts on ``as_of``; ``offence_on``: the day of an offence
+        committed before 2024-07-01 in a matter on or after it, on which the penal codes are checked
+        (``Verifier.verify``)."""
         day = check_date(as_of)
-        return self.verifier().verify(text, list(context), day)
+        offence_day = check_date(offence_on, "offence_on") if offence_on is not None else None
+        return self.verifier().verify(text, list(context), day, offence_on=offence_day)
 
     def submit_ingest(self, paths: Sequence[Path], strict: bool = False, key_name: str | None = None,
                       params: dict[str, Any] | None = None) -> str:

@@ -38,6 +38,7 @@ ContextChunk = Mapping[str, Any]
 
 _MARKERS = re.compile(r"[^\[\]\n]{0,12}?((?:\[[^\]\s]+\][ \t]*)+)")
 """The chunk markers ("[BNS:103:1:0] [BNS:103:2:0]") after a quotation, a few characters on at most."""
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“])|\n{2,}")
 
 
@@ -87,6 +88,8 @@ class Verifier:
         day = as_of or date.today().isoformat()
         if offence_on is not None:
             try:
+                if not _ISO_DAY.fullmatch(offence_on):
+                    raise ValueError(offence_on)
                 date.fromisoformat(offence_on)
             except ValueError:
                 raise ValueError(f"offence_on must be a date as YYYY-MM-DD, not {offence_on!r}") from None

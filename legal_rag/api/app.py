@@ -202,7 +202,7 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
                caller: Annotated[Caller, Depends(requires(Permission.VERIFY))]) -> VerificationReport:
         app_obj = _ready(request)
         context = [c.model_dump() for c in body.context or []]
-        report = app_obj.verify(body.text, body.as_of, context)
+        report = app_obj.verify(body.text, body.as_of, context, body.offence_on)
         for c in report.citations:
             request.app.state.metrics.citations.labels(c.status.value).inc()
         return report

@@ -46,6 +46,9 @@ class VerifyRequest(BaseModel):
 
     text: Annotated[str, Field(max_length=100_000)]
     as_of: IsoDate | None = None
+    offence_on: IsoDate | None = Field(
+        default=None, description="The day of an offence committed before 2024-07-01 in a matter on or after it: "
+        "the penal codes are checked on that day (the IPC governs it, BNS s.358), the rest on as_of.")
     context: Annotated[list[ContextChunk], Field(max_length=200)] | None = None
 
 

@@ -99,12 +99,15 @@ def _load_context(path: Path | None) -> list[dict[str, Any]]:
 @app.command("verify")
 def verify_cmd(
     as_of: Annotated[str | None, typer.Option("--as-of", help="Date of the facts, YYYY-MM-DD (default today).")] = None,
+    offence_on: Annotated[str | None, typer.Option(
+        "--offence-on", help="Day of an offence committed before 2024-07-01 in a later matter: the penal codes are "
+        "checked on it (the IPC governs it, BNS s.358).")] = None,
     context: Annotated[
         Path | None, typer.Option("--context", help="JSON list (or JSONL) of chunks {id, text}.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     as_jsonl: Annotated[
-        bool, typer.Option("--jsonl", help='Lines {"id", "text", "as_of"} in, a report per line.')
+        bool, typer.Option("--jsonl", help='Lines {"id", "text", "as_of", "offence_on"} in, a report per line.')
     ] = False,
 ) -> None:
     """Check every citation and quote in text on stdin against the statute graph for a date."""
@@ -112,17 +115,18 @@ def verify_cmd(
 
     try:
         day = check_date(as_of)
+        offence_day = check_date(offence_on, "offence_on") if offence_on is not None else None
         chunks = _load_context(context)
     except (ValueError, IngestError, OSError) as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(EXIT_BAD_INPUT) from exc
     with _application() as application:
         if as_jsonl:
-            _each_text_line(
-                lambda req: application.verify(req["text"], req.get("as_of"), chunks).model_dump(mode="json"))
+            _each_text_line(lambda req: application.verify(
+                req["text"], req.get("as_of"), chunks, req.get("offence_on")).model_dump(mode="json"))
             return
         text = sys.stdin.read()
-        report = application.verify(text, day, chunks)
+        report = application.verify(text, day, chunks, offence_day)
     if as_json:
         sys.stdout.write(report.model_dump_json() + "\n")
     else:

@@ -38,9 +38,13 @@ _EVIDENCE = re.compile(r"\b(evidence|Evidence Act|IEA|BSA|witness\w*|admissib\w*
 
 
 def pending_across_cutover(question: str, as_of: str) -> bool:
-    """Facts dated on or after 2024-07-01 about a matter that began under the old codes."""
-    old = bool(_OLD_TIME.search(question)) or any(d < CUTOVER for d in dates_in(question))
-    return as_of >= CUTOVER and bool(_PENDING.search(question)) and old
+    """Facts dated on or after 2024-07-01 about a matter that began under the old codes, or an offence the
+    question dates before 2024-07-01 (``offence_date``)."""
+    if as_of < CUTOVER:
+        return False
+    if offence_date(question, as_of) is not None:
+        return True
+    return bool(_PENDING.search(question)) and bool(_OLD_TIME.search(question))
 
 
 def savings_for(question: str, as_of: str) -> list[tuple[str, str]]:
@@ -55,53 +59,61 @@ def savings_for(question: str, as_of: str) -> list[tuple[str, str]]:
 
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
 _YEAR = r"(?:19|20)\d\d"
 _DATE = re.compile(
     rf"\b(?:(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?P<month>{_MONTH}),?\s+(?:(?P<day2>[0-3]?\d)(?:st|nd|rd|th)?,?"
     rf"\s+)?(?P<year>{_YEAR})\b"
     r"|\b(?P<d>[0-3]?\d)[./-](?P<m>[01]?\d)[./-](?P<y>(?:19|20)?\d\d)\b"
     rf"|\b(?P<iy>{_YEAR})-(?P<im>[01]\d)-(?P<id>[0-3]\d)\b"
-    rf"|(?P<pre>(?:\b(?:Rs|INR|AIR|of|No)\.?|[₹(,\[])\s*)?\b(?P<bare>{_YEAR})\b(?P<post>\s*\)|\s*(?:SCC|SCR|Cri|"
-    r"\(\d+\))\b)?",
+    rf"|\b(?:in|during)\s+(?:the\s+year\s+|(?:early|late|mid)[\s-]+)?(?P<bare>{_YEAR})\b(?!\s*(?:-\s*\d|hrs|hours|batch))",
     re.IGNORECASE,
 )
-"""A date in a question. A bare year counts unless it is an amount ("Rs 2000"), part of an Act's title or number
-("Bharatiya Nyaya Sanhita, 2023", "45 of 1860") or of a law report citation ("(2014) 8 SCC 273", "AIR 1973")."""
+"""A date in a question: a day, a month ("March 2024"), or a year said as a time ("in 2023", "during 2022"). A year
+any other way is no date: an Act's title ("BNS 2023", "Bharatiya Nyaya Sanhita, 2023"), an amount ("Rs 2000"), a
+report citation ("(2014) 8 SCC 273"), a model or a batch ("my 2019 Honda City", "a 2016-batch officer")."""
 _BEFORE_CUTOVER = re.compile(
     r"\b(?:before|prior\s+to)\s+(?:the\s+)?(?:(?:1(?:st)?|first)\s+(?:of\s+)?july,?\s+2024|july\s+1(?:st)?,?\s+2024|"
     r"0?1[./-]0?7[./-](?:20)?24|(?:the\s+)?(?:BNS|Bharatiya\s+Nyaya\s+Sanhita|new\s+(?:criminal\s+)?(?:laws?|codes?)"
     r"|new\s+Sanhitas?)\s+(?:came|come|coming)\s+into\s+force)\b",
     re.IGNORECASE,
 )
-_CLAUSE = re.compile(r"[;.?!]\s|,?\s+\b(?:but|and|while|whereas|although|though|when|after|before)\b\s+", re.IGNORECASE)
+_CLAUSE = re.compile(r"[;.?!:]\s|,?\s+\b(?:but|and|while|whereas|although|though)\b\s+", re.IGNORECASE)
 _OFFENCE_EVENT = re.compile(
-    r"\b(?:committed|cheated|cheating|stole|stolen|stealing|theft|robbed|robbery|looted|killed|murdered|murder|"
-    r"stabbed|shot|assaulted|attacked|beat|beaten|raped|kidnapped|abducted|forged|defrauded|duped|"
-    r"misappropriated|embezzled|threatened|extorted|molested|harassed|stalked|trespassed|broke\s+into|burgled|"
-    r"induced|deceived|"
-    r"set\s+fire|defamed|bribe|hacked|occurred|took\s+place|happened|incident|offence)\b",
+    r"\b(?:committ\w*|cheat\w*|stole\w*|steal\w*|theft|robb\w*|looted|kill\w*|murder\w*|stabb\w*|shot|assault\w*|"
+    r"attack\w*|beat\w*|rap(?:e|ed)|kidnap\w*|abduct\w*|forg(?:ed|ery)|defraud\w*|dup(?:ed|ing)|misappropriat\w*|"
+    r"embezzl\w*|threaten\w*|extort\w*|molest\w*|harass\w*|stalk\w*|trespass\w*|broke\s+into|burgl\w*|induc\w*|"
+    r"deceiv\w*|set\s+fire|defam\w*|bribe\w*|hack\w*|occurred|took\s+place|happened|incident|offences?)\b",
     re.IGNORECASE,
 )
-"""Words that tell of an offence done ("cheated him", "the incident took place"): with ``_OFFENCE``'s, what makes a
-question's dates candidates for the day of an offence."""
-_PROCEEDING = re.compile(
-    r"\b(?:FIR|complaint|lodged|registered|filed|trial|charge-?sheet(?:ed)?|arrested|hearing|appeal|bail|summon\w*|"
-    r"investigation|convicted|acquitted|sentenced|married|born|joined|known|met|bought|purchased|rented|hired|"
-    r"employed|appointed|retired|released|parole)\b",
+"""Words that tell of an offence done ("cheated him", "the incident took place"): a date is the offence's only in
+a clause with one of them."""
+_OTHER_EVENT = re.compile(
+    r"\b(?:FIR|complaint|lodged|registered|filed|trial|charge-?sheet\w*|arrest\w*|hearing|appeal|bail|summon\w*|"
+    r"investigation|convict\w*|acquitt\w*|sentenc\w*|(?:previous|prior|earlier|past|old)\s+(?:case|offence|crime|"
+    r"incident|theft|conviction|record)s?|history|record|married|marriage|born|"
+    r"birth|joined|known|met|bought|purchased|owned|rented|hired|employed|worked|appointed|retired|released|parole|"
+    r"enacted|passed|notified|amended|introduced|came\s+into\s+force|judgment|decided|reported)\b",
     re.IGNORECASE,
 )
-"""Words that date something else: a proceeding ("the FIR was lodged in August 2024") or a life event."""
+"""Words that date something else in the same clause: a proceeding ("the FIR was lodged in August 2024"), a past
+conviction, a life event ("married in 2015", "owned it since 2021") or a law ("the BNS, enacted in December 2023")."""
+_ONGOING = re.compile(
+    r"\b(?:yesterday|today|tonight|last\s+(?:night|week|month|year)|this\s+(?:morning|week|month|year)|recently|"
+    r"since|till\s+date|to\s+date|till\s+now|until\s+now|so\s+far|still|ongoing|continu\w*|has\s+been|have\s+been|"
+    r"keeps|kept\s+on)\b",
+    re.IGNORECASE,
+)
+"""Words that place the offence near the day of the facts or make it a continuing one: the new code's."""
 
 
 def dates_in(question: str) -> list[str]:
-    """The dates a question gives, as ISO days; a month or a year alone is read as its last day ("March 2024" ->
-    2024-03-31, "in 2023" -> 2023-12-31, "15.03.2024" and "March 15, 2024" -> 2024-03-15, "15.03.24" likewise).
-    Years that are amounts, Act titles or report citations are not dates (``_DATE``)."""
+    """The dates a question gives (``_DATE``), as ISO days; a month or a year alone is read as its last day
+    ("March 2024" -> 2024-03-31, "in 2023" -> 2023-12-31, "15.03.2024" and "March 15, 2024" -> 2024-03-15,
+    "15.03.24" likewise; a two-digit year is this century's up to 50)."""
     out: list[str] = []
     for m in _DATE.finditer(question):
         g = m.groupdict()
-        if g["bare"] and (g["pre"] or g["post"]):
-            continue
         try:
             if g["month"]:
                 year, month = int(g["year"]), _MONTHS[g["month"].lower()[:3]]
@@ -109,7 +121,8 @@ def dates_in(question: str) -> list[str]:
                 day = int(day_text) if day_text else calendar.monthrange(year, month)[1]
             elif g["y"]:
                 year, month, day = int(g["y"]), int(g["m"]), int(g["d"])
-                year += 2000 if year < 100 else 0
+                if year < 100:
+                    year += 2000 if year <= 50 else 1900
             elif g["iy"]:
                 year, month, day = int(g["iy"]), int(g["im"]), int(g["id"])
             else:
@@ -121,26 +134,26 @@ def dates_in(question: str) -> list[str]:
     return out
 
 
-_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
-
-
 def offence_date(question: str, as_of: str) -> str | None:
-    """The day an offence was committed, for facts on or after 2024-07-01 about an offence committed before:
-    the latest date of a question about an offence, in the clauses that do not date a proceeding or a life event
-    ("he cheated my client in March 2024, but the FIR was lodged in August 2024" -> 2024-03-31), or 2024-06-30
-    when it says only "before 1 July 2024". The IPC governs
-    such an offence (BNS 358(2)); the BNS, which cannot punish an act done before it came into force, does not.
+    """The day an offence was committed, for facts on or after 2024-07-01 about an offence the question itself
+    dates before that day: "he cheated my client in March 2024, but the FIR was lodged in August 2024" ->
+    2024-03-31; "the theft was committed before 1 July 2024" -> 2024-06-30. The IPC governs such an offence
+    (BNS 358(2)); the BNS, which cannot punish an act done before it came into force, does not.
 
-    None unless the question dates the offence itself before 2024-07-01: a clause that dates a proceeding or a
-    life event ("the FIR was lodged", "married in 2015") is not read, an offence clause with a date on or after
-    2024-07-01 ("known him since 2019, he cheated me in October 2024") means the new code, and naming the IPC
-    ("an FIR under section 420 IPC in 2025") dates nothing. The day is when the offence was last done, which is
-    what decides the code."""
-    if as_of < CUTOVER or not (_OFFENCE_EVENT.search(question) or _OFFENCE.search(question)):
+    Wrongly dating an offence before the new codes would report a repealed IPC section verified and flag the
+    right BNS one, so every doubt means None (the new code, as for any later facts): a date counts only in a
+    clause that tells of the offence and dates nothing else (``_OTHER_EVENT``); any date on or after 2024-07-01 in
+    such a clause, or a recent or continuing offence (``_ONGOING``: "yesterday", "since 2022", "has been
+    harassing"), means None; naming the IPC dates nothing. The day is the latest the clauses give."""
+    if as_of < CUTOVER or _ONGOING.search(question):
         return None
-    if _BEFORE_CUTOVER.search(question):
+    clauses = [c for c in _CLAUSE.split(question) if _OFFENCE_EVENT.search(c)]
+    dated = [(c, dates_in(_BEFORE_CUTOVER.sub(" ", c))) for c in clauses]  # "before 1 July 2024" is no day
+    if any(d >= CUTOVER for _, days in dated for d in days):
+        return None
+    days = [d for c, ds in dated if not _OTHER_EVENT.search(c) for d in ds]
+    if days:
+        return max(days)
+    if any(_BEFORE_CUTOVER.search(c) and not _OTHER_EVENT.search(c) for c in clauses):
         return (date.fromisoformat(CUTOVER) - timedelta(days=1)).isoformat()
-    days = [d for clause in _CLAUSE.split(question) if not _PROCEEDING.search(clause) for d in dates_in(clause)]
-    if not days or max(days) >= CUTOVER:
-        return None
-    return max(days)
+    return None

@@ -196,6 +196,9 @@ def test_verify_reports_each_citation(client: TestClient, keys: dict[str, str]) 
     assert r.status_code == 200, r.text
     statuses = {(c["act"], c["section"]): c["status"] for c in r.json()["citations"]}
     assert statuses[("IPC", "302")] == "repealed" and statuses[("BNS", "999")] == "not_found"
+    pending = client.post("/v1/verify", json={"text": "He is charged under Section 420 IPC.", "as_of": "2024-08-20",
+                                             "offence_on": "2024-03-31"}, headers=h(keys["lawyer"]))  # fmt: skip
+    assert pending.status_code == 200 and pending.json()["citations"][0]["status"] == "verified", pending.text
     too_long = client.post("/v1/verify", json={"text": "x" * 100_001}, headers=h(keys["lawyer"]))
     assert too_long.status_code == 422 and "text" in too_long.json()["detail"][0]["loc"]
 

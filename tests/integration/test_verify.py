@@ -90,8 +90,9 @@ def test_an_offence_committed_before_the_new_codes_is_checked_on_its_day(verifie
     plain = {(c.act, c.section): c.status for c in verifier.verify(text, as_of="2024-08-20").citations
              if c.label == "PROVISION"}  # fmt: skip
     assert plain[("IPC", "420")] is S.REPEALED and plain[("BNS", "318(4)")] is S.VERIFIED
-    with pytest.raises(ValueError, match="offence_on must be a date as YYYY-MM-DD, not '2024-3-5'"):
-        verifier.verify(text, as_of="2024-08-20", offence_on="2024-3-5")
+    for bad in ("2024-3-5", "20240331", "2024-02-30"):
+        with pytest.raises(ValueError, match=f"offence_on must be a date as YYYY-MM-DD, not '{bad}'"):
+            verifier.verify(text, as_of="2024-08-20", offence_on=bad)
 
 
 def test_quote_attributed_to_a_context_chunk(verifier: Verifier) -> None:
@@ -203,6 +204,14 @@ def test_cli_verify_json_and_jsonl(env: dict[str, str], tmp_path: Path) -> None:
     assert [o.get("id") for o in out] == ["a", "b", None]
     assert out[0]["citations"][0]["status"] == "verified" and out[1]["citations"][0]["status"] == "repealed"
     assert "YYYY-MM-DD" in out[2]["error"]
+    # cheating in March 2024, an FIR in August: the penal codes on the offence's day
+    fir = "He is charged under section 420 IPC, not section 318(4) BNS."
+    p = run_cli(env, "verify", "--as-of", "2024-08-20", "--offence-on", "2024-03-31", "--json", stdin=fir)
+    assert p.returncode == 0, p.stderr
+    got = {c["act"]: c["status"] for c in json.loads(p.stdout)["citations"] if c["label"] == "PROVISION"}
+    assert got == {"IPC": "verified", "BNS": "not_yet_in_force"}
+    bad = run_cli(env, "verify", "--offence-on", "31-03-2024", stdin=fir)
+    assert bad.returncode == 2 and "offence_on must be a real date as YYYY-MM-DD" in bad.stderr
 
 
 def test_cli_extract_citations(env: dict[str, str]) -> None:

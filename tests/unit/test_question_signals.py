@@ -64,6 +64,7 @@ def test_matters_pending_across_the_cutover_bring_their_savings_provision(
     ("on March 3, 2024 and 15.03.24", ["2024-03-03", "2024-03-15"]),
     ("Rs 2000, the Bharatiya Nyaya Sanhita, 2023, Act 45 of 1860, (2014) 8 SCC 273 and AIR 1973 SC 1461", []),
     ("a marriage in 2024 at Janata Nagar", ["2024-12-31"]),
+    ("BNS 2023, my 2019 car, at 2015 hrs, a 2016-batch officer, in 2016-17, on 31.12.99", ["1999-12-31"]),
     ("Section 302 IPC and Rs 5 lakh", []),
 ])  # fmt: skip
 def test_the_dates_a_question_gives(question: str, dates: list[str]) -> None:
@@ -94,6 +95,27 @@ def test_the_dates_a_question_gives(question: str, dates: list[str]) -> None:
      "2025-01-10", None),
     ("Relying on (2014) 8 SCC 273, can the police arrest him for the theft he committed in 2025?", "2025-06-01",
      None),
+    # a second review's cases: a year in a title written without a comma, a model, a time, a date of birth, a
+    # past conviction, a general statement about the law beside a later offence, a continuing or recent offence
+    ("What is the punishment for theft under BNS 2023?", "2025-01-10", None),
+    ("What is the punishment for snatching under section 304 of the Bharatiya Nyaya Sanhita 2023?", "2025-01-10",
+     None),
+    ("My 2019 Honda City was stolen. What offence is it?", "2025-01-10", None),
+    ("He attacked me at 2015 hrs outside my house. What offence has he committed?", "2025-01-10", None),
+    ("Her date of birth is 12.05.2008. The accused kidnapped her from school. What offence?", "2025-01-10", None),
+    ("He was arrested on 15 August 2024 for theft; he has a prior conviction from 2019. What can he be charged "
+     "with?", "2025-01-10", None),
+    ("He has a prior theft conviction from 2019. What can he be charged with for stealing my bike?", "2025-01-10",
+     None),
+    ("Does the IPC still apply to offences committed before 1 July 2024? My client stabbed a man on 10 August "
+     "2024. What offence has he committed?", "2025-01-10", None),
+    ("The complaint says he stole my car on 5 August 2024; I have owned it since 2021. What offence is it?",
+     "2025-01-10", None),
+    ("Since 2022 my husband has been harassing me for dowry. What offence is it?", "2025-01-10", None),
+    ("He stole my phone yesterday; he had threatened me in 2023. What offence?", "2025-01-10", None),
+    ("The BNS, enacted in December 2023, punishes theft. What is the punishment?", "2025-01-10", None),
+    # an offence the question dates before the new codes, whatever else it says
+    ("He stole my phone in March 2024. What is the punishment?", "2025-01-10", "2024-03-31"),
     # naming the IPC does not date the offence: an FIR under the IPC in 2025 is the mistake to flag
     ("An FIR was registered against my client under section 420 IPC in 2025. Is that correct?", "2025-03-01", None),
     # no offence: procedure only
