@@ -37,7 +37,8 @@ _PUNISHING_HEADING = re.compile(r"^\W*(?:punishment|penalty|penalties|punishable
 # between commas may part "shall" from "be punished". Any wording looser than that ("shall ... be
 # punishable" anywhere in a clause) let in registration and adoption sections with a penalty proviso
 # and cost both AILA checks (MAP 0.223 -> 0.209, offences recall@10 0.229 -> 0.167).
-_PUNISHING_TEXT = re.compile(r"\bwhoever\b|\bshall(?:,[^.;:]{0,120}?,)?\s+be\s+punished\b", re.IGNORECASE)
+_SHALL_BE_PUNISHED = r"\bshall(?:,[^.;:]{0,120}?,)?\s+be\s+punished\b"
+_PUNISHING_TEXT = re.compile(rf"\bwhoever\b|{_SHALL_BE_PUNISHED}", re.IGNORECASE)
 _PUNISHMENT_FOR = re.compile(r"^\W*(?:punishment|penalty|penalties)\s+(?:for|of)\s+", re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+")
 
@@ -57,10 +58,10 @@ def is_offence(act: str, title: str | None, text: str) -> bool:
 def punishes(title: str | None, text: str) -> bool:
     """Whether a section sets a punishment (its heading says so, or its text "shall ... be punished"), as
     against one that only defines ("Whoever commits ... is said to commit theft")."""
-    return is_punishment_heading(title) or bool(_SHALL_BE_PUNISHED.search(text))
+    return is_punishment_heading(title) or bool(_SETS_PUNISHMENT.search(text))
 
 
-_SHALL_BE_PUNISHED = re.compile(r"\bshall(?:,[^.;:]{0,120}?,)?\s+be\s+punished\b", re.IGNORECASE)
+_SETS_PUNISHMENT = re.compile(_SHALL_BE_PUNISHED, re.IGNORECASE)
 
 
 def _subject(title: str, punishment: bool) -> str | None:

@@ -14,8 +14,12 @@ import re
 from datetime import date, timedelta
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
+from verification.check.existence import PENAL_CODE
+from verification.check.existence import SAVINGS as EXISTENCE_SAVINGS
 
-SAVINGS = {"procedure": ("BNSS", "531"), "offence": ("BNS", "358"), "evidence": ("BSA", "170")}
+SAVINGS = {topic: EXISTENCE_SAVINGS[old] for topic, old in (("procedure", "CRPC"), ("offence", PENAL_CODE),
+                                                              ("evidence", "IEA"))}
+"""The savings provision by what the matter is about (BNSS 531, BNS 358, BSA 170), from the checker's table."""
 
 _PENDING = re.compile(
     r"\b(pending|still|continu\w*|began|begun|commenced|transition\w*|savings?|repeal\w*|came into force|"

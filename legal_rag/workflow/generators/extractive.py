@@ -362,7 +362,7 @@ class ExtractiveGenerator:
                 asks.append(max(pool, key=lambda item: fit(item, part_q))[1])
         first = pinned + sides + asks
         # A pair (definition and punishment) takes two of the n places: the answer grows by no more than n.
-        return _with_partners(first + [g for g in ranked if g not in first], groups)[:n]
+        return _with_partners(first + [g for g in ranked if g not in first], groups, partners)[:n]
 
     def _sentences(
         self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool, from_start: bool
@@ -400,14 +400,14 @@ with the rest on how well it covers the question.)"""
 
 
 def _with_partners(
-    chosen: list[tuple[tuple[str, str], list[Passage]]], groups: Sequence[tuple[tuple[str, str], list[Passage]]]
+    chosen: list[tuple[tuple[str, str], list[Passage]]], groups: Sequence[tuple[tuple[str, str], list[Passage]]],
+    partners: Mapping[str, str],
 ) -> list[tuple[tuple[str, str], list[Passage]]]:
     """``chosen`` in order, each offence provision followed by its partner when it was retrieved (moved up from
     wherever it was): the section that punishes the offence it defines, or defines the one it punishes (IPC 405
     "Criminal breach of trust" and 406 "Punishment for criminal breach of trust"). A provision named in the
-    question is quoted alone."""
+    question is quoted alone. ``partners``: ``_partners(groups)``."""
     by_key = {f"{act}:{section}": g for g in groups for act, section in (g[0],)}
-    partners = _partners(groups)
     out: list[tuple[tuple[str, str], list[Passage]]] = []
     for g in chosen:
         if g in out:
