@@ -1,7 +1,8 @@
 """Exact-span precision, recall and F1 of the citation extractor on InLegalNER (PROVISION, STATUTE, PRECEDENT).
 
     python benchmarks/eval_inlegalner.py [--data DIR] [--split judgement|preamble|both] [--subset all|dev|fit]
-                                         [--json] [--errors N] [--label L] [--rules-only]
+                                         [--json] [--errors N] [--label L] [--rules-only] [--model DIR]
+                                         [--consistency]
 
 Each sentence is rebuilt by joining its tokens with single spaces; gold spans are the character spans of its
 B-/I- runs. A predicted span counts only if start, end and label all match. Two of our outputs have no
@@ -23,11 +24,12 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from verification.extract import CitationExtractor, RulesOnly  # noqa: E402
+from verification.extract import CitationExtractor, PrecedentTagger, RulesOnly  # noqa: E402
 from verification.model import Label  # noqa: E402
 
 LABELS = ("PROVISION", "STATUTE", "PRECEDENT")
@@ -101,6 +103,34 @@ def score(gold: Counter[str], pred: Counter[str], hit: Counter[str]) -> dict[str
     return rows
 
 
+def consistency(
+    sentences: list[tuple[str, set[Span]]], label: str = "PRECEDENT", min_chars: int = 12
+) -> dict[str, Any]:
+    """How consistently the annotators drew ``label``: every gold span text of at least ``min_chars`` characters
+    that occurs more than once in the corpus (at word boundaries), and how many of its occurrences are that exact
+    gold span. No extractor, however good, can match both readings of the same words."""
+    texts = {text[s:e] for text, gold in sentences for s, e, lab in gold if lab == label and e - s >= min_chars}
+    counts: dict[str, list[int]] = {t: [0, 0] for t in texts}
+    for text, gold in sentences:
+        exact = {(s, e) for s, e, lab in gold if lab == label}
+        for t in texts:
+            start = text.find(t)
+            while start >= 0:
+                end = start + len(t)
+                if (start == 0 or text[start - 1] == " ") and (end == len(text) or text[end] == " "):
+                    counts[t][0 if (start, end) in exact else 1] += 1
+                start = text.find(t, start + 1)
+    repeated = {t: c for t, c in counts.items() if sum(c) > 1}
+    both = {t: c for t, c in repeated.items() if c[0] and c[1]}
+    return {
+        "repeated_span_texts": len(repeated),
+        "labelled_both_ways": len(both),
+        "occurrences": sum(sum(c) for c in repeated.values()),
+        "occurrences_as_the_span": sum(c[0] for c in repeated.values()),
+        "examples": {t: {"as_span": c[0], "not": c[1]} for t, c in sorted(both.items())[:12]},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default="../shared/data/dev-eval/inlegalner-train",
@@ -112,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--label", choices=LABELS, help="only show errors of this label")
     ap.add_argument("--rules-only", action="store_true",
                     help="PRECEDENT spans from the rules alone, without the learned tagger re-drawing them")
+    ap.add_argument("--consistency", action="store_true",
+                    help="how consistently the corpus labels the same PRECEDENT words (no extraction)")
+    ap.add_argument("--model", type=Path, help="the PRECEDENT tagger's files from this directory, not the shipped ones")
     args = ap.parse_args(argv)
 
     data = Path(args.data)
@@ -126,7 +159,11 @@ def main(argv: list[str] | None = None) -> int:
             part = [s for i, s in enumerate(part) if (i in dev) == (args.subset == "dev")]
         sentences.extend(part)
 
-    extractor = CitationExtractor(precedent_retagger=RulesOnly() if args.rules_only else None)
+    if args.consistency:
+        print(json.dumps(consistency(sentences), indent=2))
+        return 0
+    retagger = RulesOnly() if args.rules_only else PrecedentTagger(args.model) if args.model else None
+    extractor = CitationExtractor(precedent_retagger=retagger)
     gold: Counter[str] = Counter()
     pred: Counter[str] = Counter()
     hit: Counter[str] = Counter()

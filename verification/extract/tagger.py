@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -70,25 +70,39 @@ class Encoder:
     on the pieces of a word that starts with a capital (the vocabulary is lower-case)."""
 
     def __init__(
-        self, *, case: bool = True, marks: bool = True, tokenizer: Path = MODEL_DIR / "tokenizer.json"
+        self, *, case: bool = True, marks: bool = True, tokenizer: Path = MODEL_DIR / "tokenizer.json",
+        specials: tuple[int, int, int, int, int] = (CLS, SEP, OPEN, CLOSE, UNK),
     ) -> None:
         self.case = case
         self.marks = marks
         self.tokenizer = tokenizer
+        self.specials = Specials(*specials)
 
-    def settings(self) -> dict[str, bool]:
-        return {"case": self.case, "marks": self.marks}
+    def settings(self) -> dict[str, Any]:
+        return {"case": self.case, "marks": self.marks, "specials": list(self.specials)}
 
     def encode(self, words: list[str], rule_spans: set[tuple[int, int]]) -> list[Window]:
         """The model's windows over ``words``, with ``rule_spans`` (word ranges) marked."""
         starts = {s for s, _ in rule_spans}
         ends = {e for _, e in rule_spans}
-        pieces = [enc.ids[1:-1][:MAX_WORD_PIECES] or [UNK] for enc in _tokenizer(self.tokenizer).encode_batch(words)]
+        sp = self.specials
+        pieces = [enc.ids[1:-1][:MAX_WORD_PIECES] or [sp.unk]
+                  for enc in _tokenizer(self.tokenizer).encode_batch(words)]
         units: list[_Unit] = []
         for i, (word, ids) in enumerate(zip(words, pieces, strict=True)):
-            marks = [CLOSE] * (self.marks and i in ends) + [OPEN] * (self.marks and i in starts)
+            marks = [sp.close] * (self.marks and i in ends) + [sp.open] * (self.marks and i in starts)
             units.append(_Unit(marks, ids, int(self.case and word[:1].isupper())))
-        return _windows(units, len(words) in ends and self.marks)
+        return _windows(units, len(words) in ends and self.marks, sp)
+
+
+class Specials(NamedTuple):
+    """The special token ids of the base model's vocabulary: sequence start and end, the two marks, unknown."""
+
+    cls: int
+    sep: int
+    open: int
+    close: int
+    unk: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +114,7 @@ class _Unit:
     type: int
 
 
-def _windows(units: list[_Unit], close_at_end: bool) -> list[Window]:
+def _windows(units: list[_Unit], close_at_end: bool, sp: Specials) -> list[Window]:
     """Windows of at most MAX_PIECES pieces; long inputs overlap by about a third and each word belongs to the
     window where it is furthest from an edge."""
     sizes = [len(u.marks) + len(u.pieces) for u in units]
@@ -120,7 +134,7 @@ def _windows(units: list[_Unit], close_at_end: bool) -> list[Window]:
     for k, (ws, we) in enumerate(ranges):
         own_from = 0 if k == 0 else (ranges[k - 1][1] + ws) // 2
         own_to = len(units) if k == len(ranges) - 1 else (we + ranges[k + 1][0]) // 2
-        ids, types, heads = [CLS], [0], []
+        ids, types, heads = [sp.cls], [0], []
         for i in range(ws, we):
             unit = units[i]
             ids += unit.marks
@@ -129,9 +143,9 @@ def _windows(units: list[_Unit], close_at_end: bool) -> list[Window]:
             ids += unit.pieces
             types += [unit.type] * len(unit.pieces)
         if close_at_end and we == len(units):
-            ids.append(CLOSE)
+            ids.append(sp.close)
             types.append(0)
-        ids = ids[: MAX_PIECES + 1] + [SEP]
+        ids = ids[: MAX_PIECES + 1] + [sp.sep]
         types = types[: MAX_PIECES + 1] + [0]
         heads = [(p, w) for p, w in heads if p <= MAX_PIECES]
         out.append(Window(ids, types, heads, own_from, own_to))
