@@ -16,6 +16,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 from graph_schema.errors import IngestError
 
@@ -27,7 +28,18 @@ ASKS_OFFENCE = re.compile(
     r"|\b(?:case|complaint|fir|action)\s+against\b|\bis\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime|criminal)\b"
     r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:of\s+\w+\s+)?(?:apply|applies|attract|is|are|can|could)\b"
     r"|\bunder\s+which\s+(?:section|provision)|\bhas\s+(?:he|she|they|it)\s+committed\b|\bcommitted\s+(?:an?\s+)?"
-    r"(?:offen[cs]e|crime)\b",
+    r"(?:offen[cs]e|crime)\b"
+    # A client's own ask: what can be done against someone, or whether what they did is a crime.
+    r"|\bwhat\s+(?:legal\s+|criminal\s+|police\s+)?(?:action|case|complaint)\b"
+    r"|\bwhat\s+can\s+(?:i|we|she|he|they)\s+(?:do|file)\b|\b(?:file|lodge|register)\s+(?:\w+\s+){0,3}against\b"
+    r"|\b(?:which|what)\s+laws?\s+(?:covers?|appl(?:y|ies)|deals?\s+with|is\s+(?:attracted|applicable))\b"
+    r"|\bwhat\s+are\s+(?:my|her|his|our|their)\s+(?:legal\s+)?(?:options|remedies)\b"
+    r"|\bcan\s+(?:i|we|she|he|they|(?:my|the|our|her|his)\s+\w+)\s+(?:file|lodge|register|bring)\s+(?:a\s+)?"
+    r"(?:police\s+|criminal\s+)?"
+    r"(?:case|complaint|fir)\b|\b(?:send|put)\s+(?:him|her|them)\s+(?:to|in|behind)\s+(?:jail|prison|bars)\b"
+    r"|\bbe\s+(?:jailed|arrested|imprisoned|prosecuted)\b"
+    r"|\bis\s+(?:it|this|that)\s+(?:illegal|punishable|against\s+the\s+law)\b"
+    r"|\bis\s+(?:\w+\s+){1,6}(?:a\s+crime|an\s+offen[cs]e|illegal|punishable)\s*\?",
     re.IGNORECASE,
 )
 """The question asks about an offence: which one the facts make out, who is liable, what punishment, or
@@ -47,6 +59,28 @@ def asks_offence(question: str) -> bool:
 
 
 WHEN = frozenset({"always", "offence"})
+SLOTS = {
+    "{pron}": r"(?:my|his|her|their|our|your)",
+    "{obj}": r"(?:me|him|her|them|us|you)",
+}
+"""Placeholders a term may use for the word that varies with who tells the story: "took {pron}" matches "took my",
+"took his", ...; "locked {obj}" matches "locked me", "locked him", ..."""
+
+
+def _strings(value: object) -> TypeGuard[list[str]]:
+    return isinstance(value, list) and bool(value) and all(isinstance(t, str) and t.strip() for t in value)
+
+
+def _alternation(terms: list[str]) -> str:
+    """One regex alternation for ``terms``: longest first, any run of spaces or hyphens between words, each slot
+    (``SLOTS``) replaced by its words."""
+    out = []
+    for t in sorted((t.strip() for t in terms), key=len, reverse=True):
+        pattern = re.escape(t).replace(r"\ ", r"[\s-]+")
+        for slot, words in SLOTS.items():
+            pattern = pattern.replace(re.escape(slot), words)
+        out.append(pattern)
+    return "|".join(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +89,9 @@ class Term:
     expansion: str
     offence_only: bool = False
     """An account of facts in lay words: appended only to a question that asks about an offence."""
+    context: re.Pattern[str] | None = None
+    """Words of which one must also be in the question ("money from her parents" is a dowry demand only where a
+    husband, in-laws or a marriage is spoken of)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,21 +118,27 @@ class TermsOfArt:
             if not isinstance(obj, dict):
                 raise IngestError(f'{path}:{n}: expected {{"terms": [non-empty strings], "expansion": string}}')
             terms, expansion, when = obj.get("terms"), obj.get("expansion"), obj.get("when", "always")
+            shape = '{"terms": [non-empty strings], "expansion": string, "with": [non-empty strings] (optional)}'
+            context = obj.get("with")
             if (
-                not isinstance(terms, list)
-                or not terms
-                or not all(isinstance(t, str) and t.strip() for t in terms)
+                not _strings(terms)
                 or not isinstance(expansion, str)
                 or not expansion.strip()
+                or (context is not None and not _strings(context))
             ):
-                raise IngestError(f'{path}:{n}: expected {{"terms": [non-empty strings], "expansion": string}}')
+                raise IngestError(f"{path}:{n}: expected {shape}")
             if when not in WHEN:
                 raise IngestError(f'{path}:{n}: "when" must be one of {sorted(WHEN)}, not {when!r}')
-            alts = "|".join(
-                re.escape(t.strip()).replace(r"\ ", r"[\s-]+") for t in sorted(terms, key=len, reverse=True)
-            )
-            pattern = re.compile(rf"(?<![\w-])(?:{alts})(?![\w-])", re.IGNORECASE)
-            out.append(Term(pattern, expansion.strip(), offence_only=when == "offence"))
+            for t in terms + (context or []):
+                unknown = set(re.findall(r"\{[^}]*\}", t)) - SLOTS.keys()
+                if unknown:
+                    raise IngestError(f"{path}:{n}: unknown placeholder {sorted(unknown)[0]} in {t!r}; "
+                                      f"known: {', '.join(SLOTS)}")
+            pattern = re.compile(rf"(?<![\w-])(?:{_alternation(terms)})(?![\w-])", re.IGNORECASE)
+            around = None
+            if _strings(context):
+                around = re.compile(rf"(?<![\w-])(?:{_alternation(context)})(?![\w-])", re.IGNORECASE)
+            out.append(Term(pattern, expansion.strip(), offence_only=when == "offence", context=around))
         return cls(tuple(out))
 
     def matches(self, query: str) -> list[tuple[re.Match[str], Term]]:
@@ -104,7 +147,7 @@ class TermsOfArt:
         offence: bool | None = None  # computed once, and only if an offence term matches
         for t in self.terms:
             m = t.pattern.search(query)
-            if m is None:
+            if m is None or (t.context is not None and not t.context.search(query)):
                 continue
             if t.offence_only:
                 offence = asks_offence(query) if offence is None else offence

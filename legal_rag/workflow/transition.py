@@ -87,7 +87,9 @@ _OFFENCE_EVENT = re.compile(
     r"\b(?:committ\w*|cheat\w*|stole\w*|steal\w*|theft|robb\w*|looted|kill\w*|murder\w*|stabb\w*|shot|assault\w*|"
     r"attack\w*|beat\w*|rap(?:e|ed)|kidnap\w*|abduct\w*|forg(?:ed|ery)|defraud\w*|dup(?:ed|ing)|misappropriat\w*|"
     r"embezzl\w*|threaten\w*|extort\w*|molest\w*|harass\w*|stalk\w*|trespass\w*|broke\s+into|burgl\w*|induc\w*|"
-    r"deceiv\w*|set\s+fire|defam\w*|bribe\w*|hack\w*|occurred|took\s+place|happened|incident|offences?)\b",
+    r"deceiv\w*|set\s+fire|defam\w*|bribe\w*|hack\w*|occurred|took\s+place|happened|incident|offences?|"
+    r"pretend\w*|impersonat\w*|swindl\w*|conned|scamm\w*|snatch\w*|smash\w*|vandali[sz]\w*|slapp\w*|punch\w*|"
+    r"kicked|injur\w*|poison\w*|grop\w*)\b",
     re.IGNORECASE,
 )
 """Words that tell of an offence done ("cheated him", "the incident took place"): a date is the offence's only in

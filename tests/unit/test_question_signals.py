@@ -116,6 +116,12 @@ def test_the_dates_a_question_gives(question: str, dates: list[str]) -> None:
     ("The BNS, enacted in December 2023, punishes theft. What is the punishment?", "2025-01-10", None),
     # an offence the question dates before the new codes, whatever else it says
     ("He stole my phone in March 2024. What is the punishment?", "2025-01-10", "2024-03-31"),
+    # told in a client's words: a deceit, a snatching, a slap are offences told too
+    ("A man took Rs 5 lakh from my client in February 2024 by pretending he could get her son a government job. "
+     "She is lodging the FIR only now, in August 2024. Under which provision should it be registered?",
+     "2024-08-20", "2024-02-29"),
+    ("My neighbour slapped me in front of everyone on 3 May 2024. What case can I file against him?",
+     "2024-09-01", "2024-05-03"),
     # naming the IPC does not date the offence: an FIR under the IPC in 2025 is the mistake to flag
     ("An FIR was registered against my client under section 420 IPC in 2025. Is that correct?", "2025-03-01", None),
     # no offence: procedure only

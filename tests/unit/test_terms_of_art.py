@@ -98,7 +98,12 @@ def test_an_unknown_when_is_named(tmp_path: Path) -> None:
     ],
 )
 def test_no_offence_wording_where_no_offence_is_asked_about(question: str) -> None:
-    assert TERMS.expand(question) == question
+    assert not [t.expansion for _, t in TERMS.matches(question) if t.offence_only]
+    # The insurance question gets the claims tribunal's wording, which applies whatever is asked; nothing else does.
+    if "insurance" not in question:
+        assert TERMS.expand(question) == question
+    else:
+        assert "compensation arising out of an accident before the Claims Tribunal" in TERMS.expand(question)
 
 
 @pytest.mark.parametrize(
@@ -115,3 +120,92 @@ def test_no_offence_wording_where_no_offence_is_asked_about(question: str) -> No
 )  # fmt: skip
 def test_the_question_asks_about_an_offence_in_the_ways_lawyers_put_it(question: str, wording: str) -> None:
     assert wording in TERMS.expand(question)
+
+
+def _load(tmp_path: Path, *lines: str) -> TermsOfArt:
+    path = tmp_path / "terms.jsonl"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return TermsOfArt.load(path)
+
+
+def test_a_slot_stands_for_whoever_tells_the_story(tmp_path: Path) -> None:
+    terms = _load(tmp_path, '{"terms": ["took {pron} phone", "locked {obj} in"], "expansion": "X"}')
+    for q in ("He took my phone.", "She took HIS phone", "they took their phone", "He locked me in.",
+              "They locked us in the shed."):
+        assert terms.expand(q).endswith("X."), q
+    for q in ("He took a phone.", "He took myphone.", "He locked the door in anger."):
+        assert terms.expand(q) == q, q
+
+
+def test_an_entry_with_context_needs_one_of_its_words_too(tmp_path: Path) -> None:
+    line = '{"terms": ["demanding a car"], "expansion": "dowry", "with": ["groom", "wedding is fixed"]}'
+    terms = _load(tmp_path, line)
+    assert "dowry" in terms.expand("The groom's parents are demanding a car.")
+    assert "dowry" in terms.expand("The wedding is fixed; now they are demanding a car.")
+    plain = "The dealer is demanding a car loan guarantee."
+    assert terms.expand(plain) == plain
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"terms": ["took {mine}"], "expansion": "y"}', r"terms.jsonl:1: unknown placeholder \{mine\}"),
+        ('{"terms": ["x"], "expansion": "y", "with": []}', "terms.jsonl:1: expected"),
+        ('{"terms": ["x"], "expansion": "y", "with": "groom"}', "terms.jsonl:1: expected"),
+        ('{"terms": ["x"], "expansion": "y", "with": ["{who}"]}', r"unknown placeholder \{who\}"),
+    ],
+)
+def test_a_bad_slot_or_context_is_named(tmp_path: Path, line: str, message: str) -> None:
+    with pytest.raises(IngestError, match=message):
+        _load(tmp_path, line)
+
+
+@pytest.mark.parametrize(
+    ("question", "wording"),
+    [
+        # A client's account in lay words, asked the way a client asks.
+        ("We were in a cafe and my friend took my phone out of my bag without asking. What can I file against him?",
+         "dishonestly takes any movable property"),
+        ("My husband and mother-in-law keep taunting and slapping me because my parents did not give them Rs 10 "
+         "lakh. What criminal case can I file against them?", "unlawful demand for any property"),
+        ("Someone called pretending to be from my bank and asked for the OTP; Rs 60,000 was gone. Which law covers "
+         "this?", "cheating by personation by using computer resource"),
+        ("My ex says he will put my private photos online unless I keep meeting him. Is threatening me like this a "
+         "crime?", "threatens another with any injury"),
+        ("I gave my gold chain to the jeweller to repair and he melted it and sold the gold. What offence is this?",
+         "entrusted with property"),
+        ("My neighbour punched me and two of my teeth broke. What offence has he committed?",
+         "fracture or dislocation of a bone or tooth"),
+    ],
+)  # fmt: skip
+def test_lay_accounts_get_the_offence_in_the_statutes_words(question: str, wording: str) -> None:
+    assert wording in TERMS.expand(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "wording"),
+    [
+        ("My client fears he will be taken into custody on a false dowry complaint. What can he apply for?",
+         "person apprehending arrest"),
+        ("It is 70 days and the police still haven't filed any charge sheet. Is he entitled to be released?",
+         "investigation cannot be completed"),
+        ("Can I get this criminal case thrown out by the High Court?", "inherent powers of High Court"),
+        ("My husband sent 'talaq talaq talaq' on WhatsApp. Is this divorce valid?", "pronouncement of talaq"),
+        ("We are Hindus, married in 2018; he hits me. On what ground can I get a divorce?",
+         "treated the petitioner with cruelty"),
+        ("What is the rule of res gestae?", "facts forming part of same transaction"),
+    ],
+)  # fmt: skip
+def test_procedure_and_family_law_in_lay_words(question: str, wording: str) -> None:
+    assert wording in TERMS.expand(question)
+
+
+def test_the_weapon_and_rape_wordings_do_not_crowd_out_what_the_question_names() -> None:
+    # a137 and a146 of the development set: the attempt provision and attempt to murder stay on top.
+    assert "dangerous weapons" not in TERMS.expand(
+        "The accused stabbed the victim in the chest intending to kill him, but he survived. What offence?")
+    rape = "What is the punishment for attempt to commit rape?"
+    assert TERMS.expand(rape) == rape
+    # "a fraud who cheats his customers" is what the defamer said, not a cheating
+    out = TERMS.expand("He posted on Facebook that my client is a fraud. Can my client file a criminal case?")
+    assert "imputation concerning any person" in out and "deceiving" not in out
