@@ -29,22 +29,30 @@ ASKS_OFFENCE = re.compile(
     r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:of\s+\w+\s+)?(?:apply|applies|attract|is|are|can|could)\b"
     r"|\bunder\s+which\s+(?:section|provision)|\bhas\s+(?:he|she|they|it)\s+committed\b|\bcommitted\s+(?:an?\s+)?"
     r"(?:offen[cs]e|crime)\b"
-    # A client's own ask: what can be done against someone, or whether what they did is a crime.
-    r"|\bwhat\s+(?:legal\s+|criminal\s+|police\s+)?(?:action|case|complaint)\b"
-    r"|\bwhat\s+can\s+(?:i|we|she|he|they)\s+(?:do|file)\b|\b(?:file|lodge|register)\s+(?:\w+\s+){0,3}against\b"
-    r"|\b(?:which|what)\s+laws?\s+(?:covers?|appl(?:y|ies)|deals?\s+with|is\s+(?:attracted|applicable))\b"
-    r"|\bwhat\s+are\s+(?:my|her|his|our|their)\s+(?:legal\s+)?(?:options|remedies)\b"
+    # whether what someone did is a crime, or what criminal case lies against them
+    r"|\bwhat\s+(?:criminal|police)\s+(?:action|case|complaint)\b"
     r"|\bcan\s+(?:i|we|she|he|they|(?:my|the|our|her|his)\s+\w+)\s+(?:file|lodge|register|bring)\s+(?:a\s+)?"
-    r"(?:police\s+|criminal\s+)?"
-    r"(?:case|complaint|fir)\b|\b(?:send|put)\s+(?:him|her|them)\s+(?:to|in|behind)\s+(?:jail|prison|bars)\b"
-    r"|\bbe\s+(?:jailed|arrested|imprisoned|prosecuted)\b"
+    r"(?:police|criminal)\s+(?:case|complaint)\b|\b(?:send|put)\s+(?:him|her|them)\s+(?:to|in|behind)\s+(?:jail|prison|bars)\b"
+    r"|\b(?:he|she|they|accused)\s+be\s+(?:jailed|imprisoned|prosecuted)\b"
     r"|\bis\s+(?:it|this|that)\s+(?:illegal|punishable|against\s+the\s+law)\b"
-    r"|\bis\s+(?:\w+\s+){1,6}(?:a\s+crime|an\s+offen[cs]e|illegal|punishable)\s*\?",
+    r"|\bis\s+(?:\w+\s+){1,6}(?:a\s+crime|an\s+offen[cs]e|punishable)\s*\?",
     re.IGNORECASE,
 )
 """The question asks about an offence: which one the facts make out, who is liable, what punishment, or
-what case can be brought against someone. A bare "liable" counts only with ``CRIMINAL`` context: "are the
-sons liable for his debts?" is about succession."""
+what criminal case can be brought against someone. A bare "liable" counts only with ``CRIMINAL`` context: "are
+the sons liable for his debts?" is about succession."""
+CLIENT_ASK = re.compile(
+    r"\bwhat\s+(?:legal\s+)?(?:action|case|complaint)\b(?!\s+law)|\bwhat\s+can\s+(?:i|we|she|he|they)\s+(?:do|file)\b"
+    r"|\b(?:file|lodge|register)\s+(?:a\s+|an\s+)?(?:police\s+|criminal\s+)?(?:case|complaint|fir)\s+against\b"
+    r"|\bfile\s+against\s+(?:him|her|them)\b"
+    r"|\b(?:which|what)\s+laws?\s+(?:covers?|appl(?:y|ies)|deals?\s+with|is\s+(?:attracted|applicable))\b"
+    r"|\bcan\s+(?:i|we|she|he|they|(?:my|the|our|her|his)\s+\w+)\s+(?:file|lodge|register)\s+(?:a\s+|an\s+)?"
+    r"(?:case|complaint|fir)\b",
+    re.IGNORECASE,
+)
+"""A client's own ask, which may or may not be about an offence ("What can I do?", "Which law covers this?",
+"What case can I file?"): it opens the gate for a lay account of an offence (``TermsOfArt.matches``), never
+for the preference for offence provisions in an answer (``asks_offence``)."""
 _LIABLE = re.compile(r"\bliab(?:le|ility)\b", re.IGNORECASE)
 CRIMINAL = re.compile(
     r"\b(?:accused|police|fir|arrest\w*|murder\w*|kill\w*|stab\w*|assault\w*|beat\w*|crime|criminal|offen[cs]es?"
@@ -67,19 +75,26 @@ SLOTS = {
 "took his", ...; "locked {obj}" matches "locked me", "locked him", ..."""
 
 
+SHAPE = '{"terms": [strings], "expansion": string, "when": "always" | "offence", "with": [strings]}'
+"""One line of the terms file (``when`` and ``with`` optional)."""
+
+
 def _strings(value: object) -> TypeGuard[list[str]]:
     return isinstance(value, list) and bool(value) and all(isinstance(t, str) and t.strip() for t in value)
 
 
 def _alternation(terms: list[str]) -> str:
-    """One regex alternation for ``terms``: longest first, any run of spaces or hyphens between words, each slot
-    (``SLOTS``) replaced by its words."""
+    """One regex alternation for ``terms``: longest first, any run of spaces or hyphens between words ("in-laws"
+    matches "in laws" and the other way round), each slot (``SLOTS``) replaced by its words."""
     out = []
     for t in sorted((t.strip() for t in terms), key=len, reverse=True):
-        pattern = re.escape(t).replace(r"\ ", r"[\s-]+")
-        for slot, words in SLOTS.items():
-            pattern = pattern.replace(re.escape(slot), words)
-        out.append(pattern)
+        words = []
+        for word in re.split(r"[\s-]+", t):
+            pattern = re.escape(word)
+            for slot, alternatives in SLOTS.items():
+                pattern = pattern.replace(re.escape(slot), alternatives)
+            words.append(pattern)
+        out.append(r"[\s-]+".join(words))
     return "|".join(out)
 
 
@@ -116,27 +131,25 @@ class TermsOfArt:
             except json.JSONDecodeError as exc:
                 raise IngestError(f"{path}:{n}: malformed JSON: {exc.msg}") from exc
             if not isinstance(obj, dict):
-                raise IngestError(f'{path}:{n}: expected {{"terms": [non-empty strings], "expansion": string}}')
-            terms, expansion, when = obj.get("terms"), obj.get("expansion"), obj.get("when", "always")
-            shape = '{"terms": [non-empty strings], "expansion": string, "with": [non-empty strings] (optional)}'
-            context = obj.get("with")
-            if (
-                not _strings(terms)
-                or not isinstance(expansion, str)
-                or not expansion.strip()
-                or (context is not None and not _strings(context))
-            ):
-                raise IngestError(f"{path}:{n}: expected {shape}")
-            if when not in WHEN:
+                raise IngestError(f"{path}:{n}: expected an object {SHAPE}")
+            terms, expansion, when, context = obj.get("terms"), obj.get("expansion"), obj.get("when", "always"), None
+            if not _strings(terms):
+                raise IngestError(f'{path}:{n}: "terms" must be a list of non-empty strings {SHAPE}')
+            if not isinstance(expansion, str) or not expansion.strip():
+                raise IngestError(f'{path}:{n}: "expansion" must be a non-empty string {SHAPE}')
+            if not isinstance(when, str) or when not in WHEN:
                 raise IngestError(f'{path}:{n}: "when" must be one of {sorted(WHEN)}, not {when!r}')
+            if "with" in obj:
+                context = obj["with"]
+                if not _strings(context):
+                    raise IngestError(f'{path}:{n}: "with" must be a list of non-empty strings {SHAPE}')
             for t in terms + (context or []):
-                unknown = set(re.findall(r"\{[^}]*\}", t)) - SLOTS.keys()
-                if unknown:
-                    raise IngestError(f"{path}:{n}: unknown placeholder {sorted(unknown)[0]} in {t!r}; "
-                                      f"known: {', '.join(SLOTS)}")
+                bad = [b for b in re.findall(r"\{[^{}]*\}?|\}", t) if b not in SLOTS]
+                if bad:
+                    raise IngestError(f"{path}:{n}: unknown placeholder {bad[0]!r} in {t!r}; known: {', '.join(SLOTS)}")
             pattern = re.compile(rf"(?<![\w-])(?:{_alternation(terms)})(?![\w-])", re.IGNORECASE)
             around = None
-            if _strings(context):
+            if context:
                 around = re.compile(rf"(?<![\w-])(?:{_alternation(context)})(?![\w-])", re.IGNORECASE)
             out.append(Term(pattern, expansion.strip(), offence_only=when == "offence", context=around))
         return cls(tuple(out))
@@ -150,7 +163,7 @@ class TermsOfArt:
             if m is None or (t.context is not None and not t.context.search(query)):
                 continue
             if t.offence_only:
-                offence = asks_offence(query) if offence is None else offence
+                offence = (asks_offence(query) or bool(CLIENT_ASK.search(query))) if offence is None else offence
                 if not offence:
                     continue
             out.append((m, t))

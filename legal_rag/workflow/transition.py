@@ -89,7 +89,7 @@ _OFFENCE_EVENT = re.compile(
     r"embezzl\w*|threaten\w*|extort\w*|molest\w*|harass\w*|stalk\w*|trespass\w*|broke\s+into|burgl\w*|induc\w*|"
     r"deceiv\w*|set\s+fire|defam\w*|bribe\w*|hack\w*|occurred|took\s+place|happened|incident|offences?|"
     r"pretend\w*|impersonat\w*|swindl\w*|conned|scamm\w*|snatch\w*|smash\w*|vandali[sz]\w*|slapp\w*|punch\w*|"
-    r"kicked|injur\w*|poison\w*|grop\w*)\b",
+    r"grop\w*)\b",
     re.IGNORECASE,
 )
 """Words that tell of an offence done ("cheated him", "the incident took place"): a date is the offence's only in
@@ -157,7 +157,10 @@ def offence_date(question: str, as_of: str) -> str | None:
     dated = [(c, dates_in(_BEFORE_CUTOVER.sub(" ", c))) for c in clauses]  # "before 1 July 2024" is no day
     if any(d >= CUTOVER for _, days in dated for d in days):
         return None
-    days = [d for c, ds in dated if not _OTHER_EVENT.search(c) for d in ds]
+    told = [(c, ds) for c, ds in dated if not _OTHER_EVENT.search(c)]
+    if any(not ds and not _BEFORE_CUTOVER.search(c) and not c.rstrip().endswith("?") for c, ds in told):
+        return None  # an offence told without a date may be today's ("her husband now threatens to kill me")
+    days = [d for _, ds in told for d in ds]
     if days:
         return max(days)
     if any(_BEFORE_CUTOVER.search(c) and not _OTHER_EVENT.search(c) for c in clauses):

@@ -116,6 +116,14 @@ def test_the_dates_a_question_gives(question: str, dates: list[str]) -> None:
     ("The BNS, enacted in December 2023, punishes theft. What is the punishment?", "2025-01-10", None),
     # an offence the question dates before the new codes, whatever else it says
     ("He stole my phone in March 2024. What is the punishment?", "2025-01-10", "2024-03-31"),
+    # review of the lay wording: an injury, a poisoning, a dismissal dated before are no offence's date, and an
+    # offence told without a date beside a dated one may be today's
+    ("The victim has an old knee injury from a fall in 2021, and her husband pushed her down the stairs. What "
+     "offence has he committed?", "2025-03-01", None),
+    ("She pretended to be unmarried when the sale deed was executed in 2022. Her husband now threatens to kill me. "
+     "What offence?", "2025-03-01", None),
+    ("He was kicked out of the company in 2023 and now he has hacked our server. What offence?", "2025-03-01", None),
+    ("My son got food poisoning at a restaurant in May 2024. Can I file a consumer complaint?", "2025-03-01", None),
     # told in a client's words: a deceit, a snatching, a slap are offences told too
     ("A man took Rs 5 lakh from my client in February 2024 by pretending he could get her son a government job. "
      "She is lodging the FIR only now, in August 2024. Under which provision should it be registered?",

@@ -149,10 +149,16 @@ def test_an_entry_with_context_needs_one_of_its_words_too(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ('{"terms": ["took {mine}"], "expansion": "y"}', r"terms.jsonl:1: unknown placeholder \{mine\}"),
-        ('{"terms": ["x"], "expansion": "y", "with": []}', "terms.jsonl:1: expected"),
-        ('{"terms": ["x"], "expansion": "y", "with": "groom"}', "terms.jsonl:1: expected"),
-        ('{"terms": ["x"], "expansion": "y", "with": ["{who}"]}', r"unknown placeholder \{who\}"),
+        ('{"terms": ["took {mine}"], "expansion": "y"}', r"terms.jsonl:1: unknown placeholder '\{mine\}'"),
+        ('{"terms": ["took {pron"], "expansion": "y"}', r"unknown placeholder '\{pron'"),
+        ('{"terms": ["took pron}"], "expansion": "y"}', r"unknown placeholder '\}'"),
+        ('{"terms": ["x"], "expansion": "y", "with": []}', r'terms.jsonl:1: "with" must be a list'),
+        ('{"terms": ["x"], "expansion": "y", "with": "groom"}', r'terms.jsonl:1: "with" must be a list'),
+        ('{"terms": ["x"], "expansion": "y", "with": ["{who}"]}', r"unknown placeholder '\{who\}'"),
+        ('{"terms": ["x"], "expansion": "y", "when": ["offence"]}', r'"when" must be one of'),
+        ('{"terms": "x", "expansion": "y"}', r'terms.jsonl:1: "terms" must be a list'),
+        ('{"terms": ["x"], "expansion": ""}', r'terms.jsonl:1: "expansion" must be a non-empty string'),
+        ('["x"]', r"terms.jsonl:1: expected an object"),
     ],
 )
 def test_a_bad_slot_or_context_is_named(tmp_path: Path, line: str, message: str) -> None:
@@ -209,3 +215,9 @@ def test_the_weapon_and_rape_wordings_do_not_crowd_out_what_the_question_names()
     # "a fraud who cheats his customers" is what the defamer said, not a cheating
     out = TERMS.expand("He posted on Facebook that my client is a fraud. Can my client file a criminal case?")
     assert "imputation concerning any person" in out and "deceiving" not in out
+
+
+def test_spaces_and_hyphens_between_words_are_one_gap(tmp_path: Path) -> None:
+    terms = _load(tmp_path, '{"terms": ["in-laws", "took  my\\tphone"], "expansion": "X"}')
+    for q in ("My in laws beat me.", "My in-laws beat me.", "He took my phone.", "He took my-phone."):
+        assert terms.expand(q).endswith("X."), q
