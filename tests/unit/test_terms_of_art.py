@@ -221,3 +221,37 @@ def test_spaces_and_hyphens_between_words_are_one_gap(tmp_path: Path) -> None:
     terms = _load(tmp_path, '{"terms": ["in-laws", "took  my\\tphone"], "expansion": "X"}')
     for q in ("My in laws beat me.", "My in-laws beat me.", "He took my phone.", "He took my-phone."):
         assert terms.expand(q).endswith("X."), q
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # A review of the lay wording: civil, family, consumer and procedure questions a lay term once fired on.
+        "My daughter is already married; can she claim a share in ancestral property?",
+        "Who may be arrested without a warrant?",
+        "The testator did not write the will himself; is it valid?",
+        "My business partner left me and took our clients. What can I do?",
+        "My writ petition was thrown out by the High Court. What can I do?",
+        "The income tax department has not issued my refund. Which law covers this?",
+        "The arbitrator has died; can a replacement be appointed?",
+        "My husband died in a flood; the insurance company refuses to pay compensation on the car. What can I do?",
+        "My landlord refuses to repair the roof. What can I do?",
+        "I lent Rs 5 lakh to a friend and he never returned it. What can I do?",
+        "I pledged gold with the bank and the bank auctioned it. What can I do?",
+        "My married sister inherited land from her father. What are my options?",
+        "The marriage cannot be saved. What are my legal options?",
+        "The company collapsed and did not pay salaries. What can I do?",
+        "My wife left the house with our children. What can I do?",
+        "Her parents married her off against her will. What can she do?",
+        "The police took my statement. What can I do?",
+        "The police found her body in the river. What can I do?",
+        "The landlord locked us out. What can I do?",
+        "The bank froze my account for pending KYC. What can I do?",
+        "A rival is passing off his goods using my reputation. What can I do?",
+        "Can I file a suit to cancel the fraudulent sale deed?",
+        "My employer cut down my salary. What can I do?",
+        "Can I file an appeal against the decree of divorce?",
+    ],
+)
+def test_lay_terms_stay_quiet_on_other_matters(question: str) -> None:
+    assert TERMS.expand(question) == question
