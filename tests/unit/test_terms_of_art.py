@@ -255,3 +255,11 @@ def test_spaces_and_hyphens_between_words_are_one_gap(tmp_path: Path) -> None:
 )
 def test_lay_terms_stay_quiet_on_other_matters(question: str) -> None:
     assert TERMS.expand(question) == question
+
+
+@pytest.mark.parametrize("offence", ["extortion", "rape", "stalking", "sexual harassment", "sexual assault"])
+def test_an_offence_named_in_the_statutes_own_word_gets_no_lay_wording(offence: str) -> None:
+    # The README's first command asks "What is the punishment for extortion?": the answer quotes BNS 308(2),
+    # which the definition's wording appended to the query would push down.
+    question = f"What is the punishment for {offence}?"
+    assert TERMS.expand(question) == question
