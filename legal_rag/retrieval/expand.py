@@ -20,6 +20,8 @@ from typing import TypeGuard
 
 from graph_schema.errors import IngestError
 
+_ASKER = r"(?:i|we|she|he|they|(?:my|the|our|her|his)\s+\w+)"
+"""Who asks whether a case can be brought: "can I", "can my client", "can the victim"."""
 ASKS_OFFENCE = re.compile(
     r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?)\b|\bcharged?\s+(?:(?:him|her|them)\s+)?with\b"
     r"|\bguilty\s+of\b|\bcriminal(?:ly)?\s+liab(?:le|ility)\b|\bprosecuted\s+(?:for|under)\b"
@@ -31,7 +33,7 @@ ASKS_OFFENCE = re.compile(
     r"(?:offen[cs]e|crime)\b"
     # whether what someone did is a crime, or what criminal case lies against them
     r"|\bwhat\s+(?:criminal|police)\s+(?:action|case|complaint)\b"
-    r"|\bcan\s+(?:i|we|she|he|they|(?:my|the|our|her|his)\s+\w+)\s+(?:file|lodge|register|bring)\s+(?:a\s+)?"
+    rf"|\bcan\s+{_ASKER}\s+(?:file|lodge|register|bring)\s+(?:a\s+)?"
     r"(?:police|criminal)\s+(?:case|complaint)\b|\b(?:send|put)\s+(?:him|her|them)\s+(?:to|in|behind)\s+(?:jail|prison|bars)\b"
     r"|\b(?:he|she|they|accused)\s+be\s+(?:jailed|imprisoned|prosecuted)\b"
     r"|\bis\s+(?:it|this|that)\s+(?:illegal|punishable|against\s+the\s+law)\b"
@@ -46,7 +48,7 @@ CLIENT_ASK = re.compile(
     r"|\b(?:file|lodge|register)\s+(?:a\s+|an\s+)?(?:police\s+|criminal\s+)?(?:case|complaint|fir)\s+against\b"
     r"|\bfile\s+against\s+(?:him|her|them)\b"
     r"|\b(?:which|what)\s+laws?\s+(?:covers?|appl(?:y|ies)|deals?\s+with|is\s+(?:attracted|applicable))\b"
-    r"|\bcan\s+(?:i|we|she|he|they|(?:my|the|our|her|his)\s+\w+)\s+(?:file|lodge|register)\s+(?:a\s+|an\s+)?"
+    rf"|\bcan\s+{_ASKER}\s+(?:file|lodge|register)\s+(?:a\s+|an\s+)?"
     r"(?:case|complaint|fir)\b",
     re.IGNORECASE,
 )
@@ -83,9 +85,9 @@ def _strings(value: object) -> TypeGuard[list[str]]:
     return isinstance(value, list) and bool(value) and all(isinstance(t, str) and t.strip() for t in value)
 
 
-def _alternation(terms: list[str]) -> str:
-    """One regex alternation for ``terms``: longest first, any run of spaces or hyphens between words ("in-laws"
-    matches "in laws" and the other way round), each slot (``SLOTS``) replaced by its words."""
+def _pattern(terms: list[str]) -> re.Pattern[str]:
+    """Any of ``terms`` as whole words, case-insensitively: longest first, any run of spaces or hyphens between
+    words ("in-laws" matches "in laws" and the other way round), each slot (``SLOTS``) replaced by its words."""
     out = []
     for t in sorted((t.strip() for t in terms), key=len, reverse=True):
         words = []
@@ -95,7 +97,7 @@ def _alternation(terms: list[str]) -> str:
                 pattern = pattern.replace(re.escape(slot), alternatives)
             words.append(pattern)
         out.append(r"[\s-]+".join(words))
-    return "|".join(out)
+    return re.compile(rf"(?<![\w-])(?:{'|'.join(out)})(?![\w-])", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +108,7 @@ class Term:
     """An account of facts in lay words: appended only to a question that asks about an offence."""
     context: re.Pattern[str] | None = None
     """Words of which one must also be in the question ("money from her parents" is a dowry demand only where a
-    husband, in-laws or a marriage is spoken of)."""
+    husband or in-laws are spoken of)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,11 +149,8 @@ class TermsOfArt:
                 bad = [b for b in re.findall(r"\{[^{}]*\}?|\}", t) if b not in SLOTS]
                 if bad:
                     raise IngestError(f"{path}:{n}: unknown placeholder {bad[0]!r} in {t!r}; known: {', '.join(SLOTS)}")
-            pattern = re.compile(rf"(?<![\w-])(?:{_alternation(terms)})(?![\w-])", re.IGNORECASE)
-            around = None
-            if context:
-                around = re.compile(rf"(?<![\w-])(?:{_alternation(context)})(?![\w-])", re.IGNORECASE)
-            out.append(Term(pattern, expansion.strip(), offence_only=when == "offence", context=around))
+            out.append(Term(_pattern(terms), expansion.strip(), offence_only=when == "offence",
+                            context=_pattern(context) if context else None))
         return cls(tuple(out))
 
     def matches(self, query: str) -> list[tuple[re.Match[str], Term]]:
