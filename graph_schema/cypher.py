@@ -209,6 +209,14 @@ RETURN s.key AS key, a.title AS act_title, a.in_force_from AS act_from, a.in_for
        s.no_successor AS no_successor, units, succ, pred, amendments
 """
 
+LAPSED_SECTIONS = """
+MATCH (s:Section)
+WHERE s.no_successor IS NOT NULL
+RETURN s.act AS act, s.number AS section, s.title AS title, s.text AS text, s.no_successor AS reason,
+       s.no_successor_authority AS authority
+ORDER BY act, section
+"""
+
 ACT_REPEALED_BY = """
 MATCH (o:Act {code: $code})-[e:REPEALED_BY]->(n:Act)
 RETURN n.code AS code, e.effective AS effective, e.provision AS provision

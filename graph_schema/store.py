@@ -77,6 +77,8 @@ class GraphStore(Protocol):
 
     def act_repealed_by(self, code: str) -> tuple[str, str, str] | None: ...
 
+    def lapsed_sections(self) -> list[dict[str, str | None]]: ...
+
     def section_numbers(self, act: str) -> set[str]: ...
 
     def counts(self) -> dict[str, int]: ...
@@ -248,6 +250,11 @@ class CypherGraphStore(ABC):
         if not rows:
             return None
         return rows[0]["code"], rows[0]["effective"], rows[0]["provision"]
+
+    def lapsed_sections(self) -> list[dict[str, str | None]]:
+        """Sections that are not law today and have nothing in their place (curated ``no_successor`` records):
+        ``{"act", "section", "title", "text", "reason", "authority"}`` each, ordered by act and section."""
+        return [dict(r) for r in self._read(cypher.LAPSED_SECTIONS)]
 
     def section_numbers(self, act: str) -> set[str]:
         return {r["number"] for r in self._read(cypher.SECTION_NUMBERS, {"act": act})}

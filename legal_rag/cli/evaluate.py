@@ -78,11 +78,14 @@ def eval_answers_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object: per question and overall.")] = False,
     out_dir: Annotated[Path | None, typer.Option(
         "--out", help="Write report.json, report.md and reliability.svg (the reliability diagram) here.")] = None,
+    unseal: Annotated[bool, typer.Option(
+        "--unseal", help="Show a sealed set's questions and misses (a file named sealed*.jsonl is reported in "
+        "aggregate only: once unsealed, it is a development set).")] = False,
 ) -> None:
     """Ask labelled questions and score the answers: fully right, citation recall and precision, flags,
     unsupported claims, confidence calibration (ECE, AUROC), latency, tokens and cost."""
     from legal_rag.cli.progress import progress_reporter
-    from legal_rag.evaluation.answers import load_labelled, run_answers, write_report
+    from legal_rag.evaluation.answers import is_sealed, load_labelled, run_answers, write_report
 
     with _application() as application:
         resolver = application.resolver()
@@ -98,6 +101,18 @@ def eval_answers_cmd(
                 raise typer.Exit(EXIT_BAD_INPUT)
         with progress_reporter({"answers": "asking"}) as progress:
             report = run_answers(application.ask_service(), qs, progress=lambda d, t: progress("answers", d, t))
+    if is_sealed(questions) and not unseal:
+        doc = report.sealed()
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            (out_dir / "report.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", "utf-8")
+            err.print(f"wrote {out_dir / 'report.json'} (sealed: aggregate figures only)", markup=False)
+        if as_json:
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            return
+        _print_groups(report, {"all": report.overall, **dict(report.by_split.items())})
+        out.print(f"sealed set {questions.name}: aggregate figures only (--unseal shows the questions)", markup=False)
+        return
     if out_dir is not None:
         for p in write_report(report, out_dir):
             err.print(f"wrote {p}", markup=False)
@@ -109,10 +124,17 @@ def eval_answers_cmd(
 
 def _print_answers(report: Any) -> None:
     """Metrics as rows, groups (all, each split, each complexity) as columns: fits a terminal."""
-    from legal_rag.evaluation.answers import METRICS
-
     groups = {"all": report.overall, **dict(report.by_split.items()),
               **{k.lower(): v for k, v in report.by_complexity.items()}}
+    _print_groups(report, groups)
+    for s in report.questions:
+        if not s.fully_right:
+            out.print(f"{s.id}: {s.misses()} (confidence {s.confidence:.2f})", markup=False)
+
+
+def _print_groups(report: Any, groups: dict[str, Any]) -> None:
+    from legal_rag.evaluation.answers import METRICS
+
     table = Table(title=f"answers ({report.generator})")
     table.add_column("metric")
     for g in groups:
@@ -121,6 +143,3 @@ def _print_answers(report: Any) -> None:
         table.add_row(m.replace("_", " "), *("-" if row.get(m) is None else f"{row[m]:.3f}"
                                              if isinstance(row[m], float) else str(row[m]) for row in groups.values()))
     out.print(table)
-    for s in report.questions:
-        if not s.fully_right:
-            out.print(f"{s.id}: {s.misses()} (confidence {s.confidence:.2f})", markup=False)

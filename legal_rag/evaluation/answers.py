@@ -8,6 +8,12 @@ expected flag is raised (a citation of it reported as repealed, omitted, not fou
 The report also measures whether the answer's confidence means anything: expected calibration error (ECE)
 and AUROC of the confidence score against full rightness, overall and per split, so a held-out part of the
 set shows what tuning on the rest did not fit.
+
+A question may carry no ``as_of`` (the answerer is given none and reads the question's own dates, as it does for
+a user), a false premise (``"premise": "false"`` with ``false_premise``: the provisions an answer must say no
+longer exist or never did) or be unanswerable from the statutes (``"answerable": false``): such an answer is right
+only when it corrects the premise, or when its confidence is below Medium. A *sealed* set (a file whose name
+starts with ``sealed``) is reported in aggregate only (``is_sealed``), so that nobody tunes on its misses.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ __all__ = [
     "QuestionScore",
     "auroc",
     "expected_calibration_error",
+    "is_sealed",
     "load_labelled",
     "reliability_bins",
     "run_answers",
@@ -49,16 +56,33 @@ COMPLEXITIES = ("SIMPLE", "STANDARD", "COMPLEX", "ANALYTICAL")
 BINS = 10
 
 
+UNANSWERED = 0.6
+"""An unanswerable question is answered rightly below this confidence (Low): the answer says not to rely on it."""
+HIGH = 0.8
+"""A wrong answer at or above this confidence (High) is the worst kind: ``wrong_at_high`` counts them."""
+
+
 @dataclass(frozen=True, slots=True)
 class LabelledQuestion:
     id: str
     question: str
-    as_of: str
+    as_of: str | None
+    """The date the user set, or None: the answerer is given no date (it reads the question's)."""
     expect_cited: tuple[Provision, ...]
     expect_flagged: tuple[Provision, ...] = ()
     complexity: str | None = None
     phrasing: str | None = None
     split: str | None = None
+    false_premise: tuple[Provision, ...] | None = None
+    """None: the premise holds. Otherwise the question rests on law that does not exist (the provisions named
+    here, or an Act or section that never existed when empty): the answer must say so."""
+    answerable: bool = True
+    """False: the statutes cannot answer it; a right answer says so by its confidence (below ``UNANSWERED``)."""
+
+
+def is_sealed(path: Path) -> bool:
+    """A sealed evaluation set is reported in aggregate only: its file name starts with ``sealed``."""
+    return path.name.startswith("sealed")
 
 
 def load_labelled(path: Path, resolve: Callable[[str], str]) -> list[LabelledQuestion]:
@@ -95,27 +119,44 @@ def load_labelled(path: Path, resolve: Callable[[str], str]) -> list[LabelledQue
 def _labelled(row: Any, where: str, resolve: Callable[[str], str]) -> LabelledQuestion:
     if not isinstance(row, dict):
         raise ValueError(f"{where}: expected a JSON object")
-    for key in ("id", "question", "as_of", "expect_cited"):
+    for key in ("id", "question", "expect_cited"):
         if key not in row:
             raise ValueError(f"{where}: missing {key!r}")
     if not isinstance(row["question"], str) or not row["question"].strip():
         raise ValueError(f"{where}: 'question' must be a non-empty string")
-    try:
-        date.fromisoformat(str(row["as_of"]))
-    except ValueError as exc:
-        raise ValueError(f"{where}: 'as_of' must be an ISO date (YYYY-MM-DD), got {row['as_of']!r}") from exc
+    as_of = row.get("as_of")
+    if as_of is not None:
+        try:
+            date.fromisoformat(str(as_of))
+        except ValueError as exc:
+            raise ValueError(f"{where}: 'as_of' must be an ISO date (YYYY-MM-DD), got {as_of!r}") from exc
+    premise = row.get("premise", "true")
+    if premise not in ("true", "false", True, False):
+        raise ValueError(f"{where}: 'premise' must be \"true\" or \"false\", got {premise!r}")
+    answerable = row.get("answerable", True)
+    if not isinstance(answerable, bool):
+        raise ValueError(f"{where}: 'answerable' must be true or false, got {answerable!r}")
+    false_premise = None
+    if premise in ("false", False):
+        false_premise = _provisions(row.get("false_premise", []), "false_premise", where, resolve, lenient=True)
     complexity = row.get("complexity")
     if complexity is not None and complexity not in COMPLEXITIES:
         raise ValueError(f"{where}: 'complexity' must be one of {', '.join(COMPLEXITIES)}, got {complexity!r}")
     return LabelledQuestion(
-        id=str(row["id"]), question=row["question"].strip(), as_of=str(row["as_of"]),
+        id=str(row["id"]), question=row["question"].strip(), as_of=None if as_of is None else str(as_of),
         expect_cited=_provisions(row["expect_cited"], "expect_cited", where, resolve),
-        expect_flagged=_provisions(row.get("expect_flagged", []), "expect_flagged", where, resolve),
+        expect_flagged=_provisions(row.get("expect_flagged", []), "expect_flagged", where, resolve, lenient=True),
         complexity=complexity, phrasing=row.get("phrasing"), split=row.get("split"),
+        false_premise=false_premise, answerable=answerable,
     )  # fmt: skip
 
 
-def _provisions(value: Any, key: str, where: str, resolve: Callable[[str], str]) -> tuple[Provision, ...]:
+UNKNOWN_ACT = "?"
+"""Prefix of an Act a false premise names that the graph does not know (a repealed or made-up Act), kept as written."""
+
+
+def _provisions(value: Any, key: str, where: str, resolve: Callable[[str], str], *,
+                lenient: bool = False) -> tuple[Provision, ...]:
     if not isinstance(value, list):
         raise ValueError(f"{where}: {key!r} must be a list of [act, section] pairs")
     out: list[Provision] = []
@@ -125,7 +166,9 @@ def _provisions(value: Any, key: str, where: str, resolve: Callable[[str], str])
         try:
             act = resolve(item[0].strip())
         except (LookupError, LegalRagError) as exc:
-            raise ValueError(f"{where}: {key!r}: unknown Act {item[0]!r}") from exc
+            if not lenient:
+                raise ValueError(f"{where}: {key!r}: unknown Act {item[0]!r}") from exc
+            act = UNKNOWN_ACT + item[0].strip()  # a premise may rest on an Act that is not (or no longer) law
         out.append((act, main_section(item[1].strip().upper())))
     return tuple(dict.fromkeys(out))
 
@@ -162,12 +205,17 @@ class QuestionScore:
     answered_complexity: str
     phrasing: str | None
     split: str | None
+    premise_corrected: bool | None = None
+    """For a false-premise question: whether the answer said the premise is wrong (None for the others)."""
+    answerable: bool = True
 
 
     def misses(self) -> str:
         """What kept the answer from being fully right: "missing BNS 303; flag missed IPC 420"."""
         parts = [f"missing {', '.join(self.missing)}" if self.missing else "",
-                 f"flag missed {', '.join(self.flags_missed)}" if self.flags_missed else ""]
+                 f"flag missed {', '.join(self.flags_missed)}" if self.flags_missed else "",
+                 "premise not corrected" if self.premise_corrected is False else "",
+                 "unanswerable, answered with confidence" if not self.answerable and not self.fully_right else ""]
         return "; ".join(p for p in parts if p)
 
 
@@ -180,6 +228,36 @@ _WARNED = re.compile(r"([A-Z][A-Z0-9]{1,14})\s+s\.\s*(\d+[A-Z]{0,3})\b")
 
 
 _BAD = re.compile(r"\b(repealed|omitted|not (?:yet )?in force|does not exist|not found)\b")
+_GONE = re.compile(r"\b(struck down|unconstitutional|no longer|not re-?enacted|no successor|does not exist|"
+                   r"not found|never existed|repealed|omitted|dropped|read down|not an offence)\b", re.IGNORECASE)
+"""Words by which an answer says that the law a question rests on is not (or no longer) law."""
+
+
+def premise_corrected(q: LabelledQuestion, result: AskResult) -> bool:
+    """Whether the answer says that the law the question rests on does not exist: a citation of a
+    ``false_premise`` provision reported as not (or no longer) law, or a sentence of the answer or a warning
+    that names it (its Act code and number) beside such words. For a premise with no provision named (an Act
+    or section that never existed), any citation of the question reported not found or unknown counts."""
+    assert q.false_premise is not None
+    if not q.false_premise:
+        return any(c.where == "question" and c.status in (CitationStatus.NOT_FOUND, CitationStatus.UNKNOWN_ACT)
+                   for c in result.citations)
+    texts = [*re.split(r"(?<=[.!?])\s+|\n+", result.answer), *result.warnings]
+    for act, section in q.false_premise:
+        if act.startswith(UNKNOWN_ACT):  # an Act the graph does not hold: said not to exist or not to be law
+            if not any(c.where == "question" and c.status is not CitationStatus.VERIFIED for c in result.citations):
+                return False
+            continue
+        named = re.compile(rf"\b{re.escape(act)}\b[^.\n]{{0,40}}?\b(?:s\.\s*|section\s+)?{re.escape(section)}\b"
+                           rf"|\b(?:s\.\s*|section\s+){re.escape(section)}\b[^.\n]{{0,40}}?\b{re.escape(act)}\b",
+                           re.IGNORECASE)
+        if any(named.search(t) and _GONE.search(t) for t in texts):
+            continue
+        if any(c.act == act and c.section is not None and main_section(c.section) == section
+               and c.status is not CitationStatus.VERIFIED and _GONE.search(c.message) for c in result.citations):
+            continue
+        return False
+    return True
 
 
 def score_answer(q: LabelledQuestion, result: AskResult) -> QuestionScore:
@@ -206,14 +284,23 @@ def score_answer(q: LabelledQuestion, result: AskResult) -> QuestionScore:
         m = _WARNED.match(w)
         if m and _BAD.search(w):
             flagged.add((m.group(1), m.group(2)))
+    for act, section in q.expect_flagged:  # an Act the graph does not hold: its citation could not be verified
+        if act.startswith(UNKNOWN_ACT) and any(
+                c.where == "question" and c.status is not CitationStatus.VERIFIED and c.section
+                and main_section(c.section) == section for c in result.citations):
+            flagged.add((act, section))
     expected = set(q.expect_cited)
     want_flags = set(q.expect_flagged)
     missing = expected - verified
     flags_missed = want_flags - flagged
     kept = [c for c in result.claims if c.kept]
     bad = (Verdict.UNSUPPORTED, Verdict.CONTRADICTED)
+    corrected = premise_corrected(q, result) if q.false_premise is not None else None
+    right = not missing and not flags_missed and corrected is not False
+    if not q.answerable:
+        right = float(result.confidence.score) < UNANSWERED
     return QuestionScore(
-        id=q.id, fully_right=not missing and not flags_missed,
+        id=q.id, fully_right=right,
         expected_verified=_names(expected & verified), missing=_names(missing),
         unexpected=_names(cited - expected - want_flags), flags_raised=_names(want_flags & flagged),
         flags_missed=_names(flags_missed), wrong_flags=_names(expected & bad_status - verified), cited=len(cited),
@@ -224,7 +311,7 @@ def score_answer(q: LabelledQuestion, result: AskResult) -> QuestionScore:
         latency_ms=round(result.timings_ms.get("total", 0.0), 1),
         input_tokens=result.usage.input_tokens, output_tokens=result.usage.output_tokens,
         cost_usd=result.usage.cost_usd, complexity=q.complexity, answered_complexity=str(result.complexity.value),
-        phrasing=q.phrasing, split=q.split,
+        phrasing=q.phrasing, split=q.split, premise_corrected=corrected, answerable=q.answerable,
     )  # fmt: skip
 
 
@@ -307,6 +394,8 @@ def summarise(scores: Sequence[QuestionScore]) -> dict[str, Any]:
         "auroc": auroc(conf, right),
         "low_confidence_when_wrong": _ratio(sum(1 for s in scores if not s.fully_right and s.confidence < 0.6),
                                             sum(1 for s in scores if not s.fully_right)),
+        "wrong_at_high": sum(1 for s in scores if not s.fully_right and s.confidence >= HIGH),
+        "unexpected_per_answer": round(statistics.fmean(len(s.unexpected) for s in scores), 3) if scores else None,
         "latency_ms_p50": _percentile([s.latency_ms for s in scores], 50),
         "latency_ms_p95": _percentile([s.latency_ms for s in scores], 95),
         "input_tokens": sum(s.input_tokens for s in scores),
@@ -323,6 +412,11 @@ class AnswerReport:
     by_complexity: dict[str, dict[str, Any]] = field(default_factory=dict)
     by_phrasing: dict[str, dict[str, Any]] = field(default_factory=dict)
     generator: str = ""
+
+    def sealed(self) -> dict[str, Any]:
+        """What a sealed set may show: the aggregate figures of the whole set and of each split only (no
+        question, no miss, no per-phrasing or per-complexity count, no reliability bins)."""
+        return {"generator": self.generator, "sealed": True, "overall": self.overall, "by_split": self.by_split}
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -390,7 +484,8 @@ def _fmt(v: Any) -> str:
 
 
 METRICS = ("questions", "fully_right_rate", "citation_recall", "citation_precision", "flag_accuracy",
-           "unsupported_claim_rate", "mean_confidence", "ece", "auroc", "latency_ms_p50", "latency_ms_p95")
+           "unsupported_claim_rate", "mean_confidence", "ece", "auroc", "wrong_at_high", "unexpected_per_answer",
+           "latency_ms_p50", "latency_ms_p95")
 """The summary metrics a report shows per group (the CLI's table and ``report.md``)."""
 
 

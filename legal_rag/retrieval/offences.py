@@ -62,6 +62,13 @@ def punishes(title: str | None, text: str) -> bool:
 
 
 _SETS_PUNISHMENT = re.compile(_SHALL_BE_PUNISHED, re.IGNORECASE)
+_DEFINES_OFFENCE = re.compile(
+    r"\b(?:is\s+said\s+to\s+commit|is\s+guilty\s+of\s+the\s+offence|commits\s+the\s+offence)\b", re.IGNORECASE)
+
+
+def makes_offence(title: str | None, text: str) -> bool:
+    """Whether a section, whatever its Act, creates an offence: it punishes, or it defines what one commits."""
+    return punishes(title, text) or bool(_DEFINES_OFFENCE.search(text))
 
 
 def _subject(title: str, punishment: bool) -> str | None:

@@ -14,6 +14,11 @@ once on the held-out split (see the README for the numbers). The factors:
 - question_parts: asks beyond the first (``parts.py``): 0 for one, 0.5 for two, 1 for three or more. Each ask
   needs its own provision, and the one a short answer leaves out is the usual miss of a multi-part question.
 
+Each ask of the question must be answered too (``unanswered``): an ask that wants a punishment, a time limit, a
+court or a definition is answered only by kept text that states one ("imprisonment", "within thirty days", "Court
+of Session", "means"). An answer that leaves an ask unanswered scores at most ``ASK_UNANSWERED_CAP`` (never High),
+one that answers none of its asks at most ``NOT_ADDRESSED_CAP``.
+
 Factors that did not separate right from wrong answers on the development set are not in the model (the README
 lists them with the cross-validation figures): retrieval relevance, provisions cited, the route taken, whether
 the question compares, chunk agreement, source recency, citation verification (a flagged repealed citation is
@@ -27,9 +32,11 @@ High >= 0.8, Medium >= 0.6, Low below; a Low answer starts with a warning to ver
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
+from legal_rag.workflow.facts import Ask, AskKind
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import Confidence, ConfidenceFactor, ConfidenceLabel
 from verification.model import CitationStatus
@@ -48,6 +55,24 @@ ADDRESSED = 0.5
 """Below this share of the question's subject words in the evidence, the answer says it may not answer."""
 NOT_ADDRESSED_CAP = 0.55
 UNVERIFIED_CAP = 0.59
+ASK_UNANSWERED_CAP = 0.75
+"""Below High: an answer that leaves one of the question's asks unanswered is not one to rely on as it stands."""
+
+ANSWERS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE) for k, p in (
+    (AskKind.PUNISHMENT, r"\b(?:punish\w*|imprisonment|fine|death|penalty)\b"),
+    (AskKind.TIME_LIMIT, r"\b(?:within|days?|months?|period\s+of|limitation|not\s+later\s+than|expiry|"
+                         r"from\s+the\s+date|forthwith|twenty-four\s+hours)\b"),
+    (AskKind.FORUM, r"\b(?:court|magistrate|tribunal|commission|authority|forum|jurisdiction|triable|sessions|"
+                    r"judge|officer)\b"),
+    (AskKind.DEFINITION, r"\b(?:means|includes|is\s+said\s+to|deemed|defined|denotes|shall\s+mean)\b"),
+)}  # fmt: skip
+"""What kept text must say to answer an ask of each kind; the other kinds are judged by coverage alone."""
+
+
+def unanswered(asks: Iterable[Ask], kept_texts: Sequence[str]) -> list[tuple[Ask, AskKind]]:
+    """The asks whose kind of answer no kept text gives ("Within what time?" answered only by a punishment)."""
+    text = "\n".join(kept_texts)
+    return [(a, k) for a in asks for k in a.kinds if k in ANSWERS and not ANSWERS[k].search(text)]
 UNVERIFIABLE = frozenset({
     CitationStatus.NOT_FOUND, CitationStatus.UNKNOWN_ACT, CitationStatus.UNCHECKED, CitationStatus.UNRESOLVED,
 })  # fmt: skip
@@ -68,14 +93,20 @@ def score(
     names_provision: bool,
     coverage: float,
     citation_statuses: Sequence[CitationStatus] = (),
+    old_law_facts: bool | None = None,
+    asks: int = 1,
+    asks_unanswered: int = 0,
 ) -> Confidence:
     """Combine the factors. ``coverage`` is 0 when nothing supports the answer; ``citation_statuses`` are the
-    statuses of the provisions the answer cites (only for the cap on unverifiable citations)."""
+    statuses of the provisions the answer cites (only for the cap on unverifiable citations); ``old_law_facts``:
+    the repealed codes govern some of the facts (``QuestionFacts.old_law_facts``; by ``as_of`` alone when None);
+    ``asks_unanswered`` of the question's ``asks`` got no answer of their kind (``unanswered``)."""
+    old = as_of < CUTOVER if old_law_facts is None else old_law_facts
     values = {
         "question_coverage": max(0.0, min(1.0, coverage)),
         "names_provision": 1.0 if names_provision else 0.0,
         "question_length": min(len(question.split()), 60) / 60,
-        "old_code_facts": 1.0 if as_of < CUTOVER else 0.0,
+        "old_code_facts": 1.0 if old else 0.0,
         "question_parts": min(max(len(question_parts(question)) - 1, 0), 2) / 2,
     }
     values = {k: round(v, 4) for k, v in values.items()}
@@ -85,6 +116,8 @@ def score(
         total = min(total, NOT_ADDRESSED_CAP)
     if any(s in UNVERIFIABLE for s in citation_statuses):
         total = min(total, UNVERIFIED_CAP)
+    if asks_unanswered:
+        total = min(total, NOT_ADDRESSED_CAP if asks_unanswered >= asks else ASK_UNANSWERED_CAP)
     total = round(total, 4)
     factors = [ConfidenceFactor(name=k, weight=WEIGHTS[k], value=v) for k, v in values.items()]
     return Confidence(score=total, label=label_for(total), factors=factors)

@@ -9,6 +9,7 @@ from typing import Protocol
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.settings import WorkflowSettings
+from legal_rag.workflow.facts import Lapsed
 from legal_rag.workflow.types import Aligner, Classifier, Generator
 from verification.claims.types import Pin
 from verification.model import VerificationReport
@@ -58,3 +59,5 @@ class WorkflowContext:
     fallback_generator: Generator | None = None
     """Used when ``generator`` fails for good (the answer then carries a warning saying so)."""
     act_titles: Mapping[str, str] = field(default_factory=dict)
+    lapsed: Sequence[Lapsed] = ()
+    """Provisions that are not law today and have no successor (the graph's ``no_successor`` records)."""

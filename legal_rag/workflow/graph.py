@@ -1,10 +1,10 @@
 """The research workflow as a LangGraph ``StateGraph``.
 
-classify -> check_question -> retrieve (-> retrieve again, widened, when weak; at most
-``max_retrievals`` rounds) -> generate -> verify_citations (-> generate again with the failures
-named; at most ``max_generations`` rounds) -> verify_claims (SIMPLE: one grounded-refinement pass
-over the passages each claim cites; otherwise GenGround: each claim re-retrieves its own evidence)
--> reconstruct -> score -> finalise.
+classify -> understand (``QuestionFacts``: dates, asks, named provisions checked, premises) -> retrieve
+(-> retrieve again, widened, when weak; at most ``max_retrievals`` rounds) -> generate (a direct answer per
+ask first) -> verify_citations (-> generate again with the failures named; at most ``max_generations``
+rounds) -> verify_claims (SIMPLE: one grounded-refinement pass over the passages each claim cites; otherwise
+GenGround: each claim re-retrieves its own evidence) -> reconstruct -> score -> finalise.
 
 Nodes read their collaborators from ``runtime.context`` (a ``WorkflowContext``) and build none.
 Every node records its wall time in ``timings_ms`` and, when the graph is streamed with
@@ -67,7 +67,7 @@ def _after_verify_citations(state: WorkflowState, runtime: Runtime[WorkflowConte
 
 NODES: tuple[tuple[str, Node], ...] = (
     ("classify", steps.classify),
-    ("check_question", steps.check_question),
+    ("understand", steps.understand),
     ("retrieve", steps.retrieve),
     ("generate", steps.generate),
     ("verify_citations", steps.verify_citations),
@@ -86,8 +86,8 @@ def build_workflow() -> Any:
     for name, fn in NODES:
         g.add_node(name, timed(name, fn))  # type: ignore[call-overload]
     g.add_edge(START, "classify")
-    g.add_edge("classify", "check_question")
-    g.add_conditional_edges("check_question", steps.after_check_question, ["retrieve", "finalise"])
+    g.add_edge("classify", "understand")
+    g.add_conditional_edges("understand", steps.after_understand, ["retrieve", "finalise"])
     g.add_conditional_edges("retrieve", _after_retrieve, ["retrieve", "generate"])
     g.add_edge("generate", "verify_citations")
     g.add_conditional_edges("verify_citations", _after_verify_citations, ["generate", "verify_claims"])

@@ -17,8 +17,10 @@ from typing import Any
 
 from graph_schema.errors import ConfigurationError
 from graph_schema.store import GraphStore
+from legal_rag.retrieval.offences import makes_offence
 from legal_rag.settings import Settings
 from legal_rag.workflow.context import WorkflowContext
+from legal_rag.workflow.facts import Lapsed
 from legal_rag.workflow.graph import StageDone, build_workflow
 from legal_rag.workflow.results import AskResult, CitationOut, ClaimOut, ClassificationOut
 from legal_rag.workflow.state import WorkflowState
@@ -143,6 +145,9 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
         generator = OpenAICompatibleGenerator(settings.llm)
     if verifier is None:
         verifier = Verifier(store, fuzzy_threshold=settings.verification.fuzzy_threshold)
+    lapsed = [Lapsed(act=str(r["act"]), section=str(r["section"]), title=r["title"], reason=str(r["reason"]),
+                     authority=r["authority"], offence=makes_offence(r["title"], r["text"] or ""))
+              for r in store.lapsed_sections()]
     ctx = WorkflowContext(
         retriever=retriever,
         generator=generator,
@@ -152,5 +157,6 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
         settings=settings.workflow,
         fallback_generator=extractive if generator is not extractive else None,
         act_titles=titles,
+        lapsed=lapsed,
     )
     return AskService(ctx)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, TypedDict
 
+from legal_rag.workflow.facts import QuestionFacts
 from legal_rag.workflow.results import Claim, Confidence, DraftClaim, Source, VerificationSummary
 from legal_rag.workflow.types import Classification, Generation, Passage
 from verification.model import CitationCheck, VerificationReport
@@ -20,6 +21,8 @@ class WorkflowState(TypedDict, total=False):
     question: str
     as_of: str
     classification: Classification
+    facts: QuestionFacts
+    """The question read once (``understand``): dates, asks, provisions named, premises."""
     question_checks: list[CitationCheck]
     """The provisions and statutes named in the question, checked for the date."""
     passages: list[Passage]

@@ -14,6 +14,8 @@ from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.attempt import general_attempt_for
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.coverage import Coverage, question_coverage
+from legal_rag.workflow.direct import with_direct_answers
+from legal_rag.workflow.facts import Ask, AskKind, QuestionFacts, read_facts
 from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import (
@@ -26,7 +28,7 @@ from legal_rag.workflow.results import (
     VerificationSummary,
 )
 from legal_rag.workflow.state import WorkflowState
-from legal_rag.workflow.transition import SAVINGS, offence_date, savings_for
+from legal_rag.workflow.transition import SAVINGS, savings_for
 from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Pin, Verdict
 from verification.check.existence import PENAL_CODE
 from verification.model import CitationCheck, CitationStatus, Label, QuoteStatus
@@ -41,16 +43,25 @@ def classify(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     return {"classification": runtime.context.classifier.classify(state["question"])}
 
 
-def check_question(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
-    """The provisions the question names, checked for the date of the facts: a repealed one is
-    flagged with its successor, one that does not exist is said not to exist."""
-    report = runtime.context.verifier.verify(state["question"], [], state["as_of"], offence_on=offence_day(state))
-    checks = [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
+def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
+    """Read the question once (``QuestionFacts``: its dates, asks, named provisions and premises) and check the
+    provisions it names for the date of the facts: a repealed one is flagged with its successor, one that does not
+    exist is said not to exist, one with no successor is a premise the answer corrects first."""
+    ctx = runtime.context
+    question, as_of = state["question"], state["as_of"]
+
+    def checks_for(offence_on: str | None) -> list[CitationCheck]:
+        report = ctx.verifier.verify(question, [], as_of, offence_on=offence_on)
+        return [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
+
+    comparison = state["classification"].complexity is Complexity.ANALYTICAL
+    facts = read_facts(question, as_of, comparison=comparison, checks_for=checks_for, lapsed=ctx.lapsed)
+    checks = list(facts.checks)
     warnings = [c.message for c in checks if c.status is not CitationStatus.VERIFIED and c.label is Label.PROVISION]
-    return {"question_checks": checks, "warnings": warnings}
+    return {"facts": facts, "question_checks": checks, "warnings": warnings}
 
 
-def after_check_question(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> str:
+def after_understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> str:
     """A lookup of provisions that do not exist is answered by saying so, not by quoting neighbours."""
     provisions = [c for c in state.get("question_checks", []) if c.label is Label.PROVISION]
     simple = state["classification"].complexity is Complexity.SIMPLE
@@ -102,7 +113,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         head = {(p.act, p.section) for p in _first_per_section(found)[:SECTIONS_EXPANDED]}
         extra = [p for part in parts for p in _ask_passages(ctx, part, state["as_of"], {p.act for p in found})]
         found = _union(_union([p for p in found if (p.act, p.section) in head], extra), found)
-    day = offence_day(state)
+    day = state["facts"].offence_on
     if day is not None:
         found = _with_old_penal_code(ctx, found, state["question"], day)
     top = SECTIONS_EXPANDED + PART_K * len(parts)
@@ -110,7 +121,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     passages = _with_lead_ins(ctx, passages)
     if state["classification"].complexity is Complexity.ANALYTICAL:
         passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
-    passages = _with_savings(ctx, passages, state["question"], state["as_of"])
+    passages = _with_savings(ctx, passages, state["question"], state["facts"])
     passages = _with_general_attempt(ctx, passages, state["question"], day or state["as_of"])
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
@@ -153,22 +164,14 @@ def _with_counterparts(ctx: WorkflowContext, passages: list[Passage], question: 
     ))  # fmt: skip
 
 
-def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, as_of: str) -> list[Passage]:
+def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, facts: QuestionFacts) -> list[Passage]:
     """A matter pending across 2024-07-01 is governed by the new code's repeal-and-savings provision (BNSS 531,
     BNS 358, BSA 170) as well as the substantive one: bring it in, pinned so that it is quoted."""
     return _with_chunks(passages, (
         (c, float("inf"), Pin.SAVINGS, 1.0)
-        for act, section in savings_for(question, as_of) for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
+        for act, section in savings_for(question, facts.pending)
+        for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
     ))  # fmt: skip
-
-
-def offence_day(state: WorkflowState) -> str | None:
-    """The day of an offence committed before 2024-07-01 in a matter after it (``transition.offence_date``), by
-    which the penal codes are retrieved and checked; None for a comparison (ANALYTICAL), which asks how the law
-    changed, not which code governs an offence."""
-    if state["classification"].complexity is Complexity.ANALYTICAL:
-        return None
-    return offence_date(state["question"], state["as_of"])
 
 
 def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:
@@ -285,6 +288,8 @@ def generate(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
             f"The {ctx.generator.name} generator failed ({exc}); this answer was built offline "
             "from verbatim statute text instead."
         )
+    if "facts" in state:  # answer first: the deciding clause of each ask, quoted and cited
+        gen = with_direct_answers(gen, state["facts"], state["passages"], ctx.act_titles)
     return {"generation": gen, "generation_round": rnd, "warnings": warnings, "feedback": None}
 
 
@@ -295,8 +300,7 @@ def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
     gen: Generation = state["generation"]
     text, spans = _marked_text(gen)
     chunks = [{"id": p.chunk_id, "text": p.text, "act": p.act, "section": p.section} for p in state["passages"]]
-    report = ctx.verifier.verify(text, chunks, state["as_of"],
-                                 offence_on=offence_day(state))
+    report = ctx.verifier.verify(text, chunks, state["as_of"], offence_on=state["facts"].offence_on)
     drafts: list[DraftClaim] = []
     quoted = [(q.start, q.end) for q in report.quotes]
     # A section number inside a quotation is the statute's own cross-reference, not the answer's citation.
@@ -430,7 +434,10 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Work
     """Drop UNSUPPORTED and CONTRADICTED claims, caveat PARTIALLY_SUPPORTED ones, number the
     sources, and attach a warning for every cited provision that is not current law on the date."""
     claims = state["claims"]
-    kept = [c for c in claims if c.verdict in KEPT]
+    facts = state.get("facts")
+    # A question that only asks whether lapsed law is still law is answered by the premise statements alone:
+    # no quotation bears on it (the claims stay in the record, unshown).
+    kept = [] if facts is not None and facts.premise_only else [c for c in claims if c.verdict in KEPT]
     by_id = {p.chunk_id: p for p in state["passages"]}
     numbers: dict[str, int] = {}
     parts = []
@@ -443,7 +450,7 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Work
         if c.verdict is Verdict.PARTIALLY_SUPPORTED:
             text += " (only partly supported by the cited text: verify before relying on it)"
         parts.append(text)
-    removed = [c for c in claims if c.verdict not in KEPT]
+    removed = [c for c in claims if c.verdict not in KEPT and not (facts is not None and facts.premise_only)]
     warnings: list[str] = []
     if removed:
         warnings.append(
@@ -467,6 +474,9 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Work
         "contradicted": sum(c.verdict is Verdict.CONTRADICTED for c in removed),
     })  # fmt: skip
     answer = "\n".join(parts) if kept else NO_ANSWER
+    premises = [p.statement() for p in facts.premises] if facts is not None else []
+    if premises:  # the law the question rests on is not law: said first, with the graph's authority
+        answer = "\n".join([*premises, *parts])
     return {"kept": kept, "answer": answer, "sources": sources, "summary": summary, "warnings": warnings}
 
 
@@ -482,12 +492,29 @@ def score_confidence(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
     kept = [c for c in state.get("kept", []) if not c.insufficient]
     cover = _coverage(state, kept, runtime.context)
     out: WorkflowState = {"confidence": _confidence(state, kept, cover)}
+    warnings = []
     if kept and cover.share < conf.ADDRESSED:
-        out["warnings"] = [
+        warnings.append(
             "The quoted provisions may not answer this question: they do not mention "
             + ", ".join(f'"{w}"' for w in cover.missing) + ". Check whether another provision governs it."
-        ]
+        )
+    if kept:
+        for ask, kind in _unanswered(state, kept):
+            warnings.append(f"This answer states no {kind.value.replace('-', ' ')} for the ask "
+                            f'"{_short(ask.text, 120)}": check the provision that governs it.')
+    if warnings:
+        out["warnings"] = warnings
     return out
+
+
+def _unanswered(state: WorkflowState, kept: Sequence[Claim]) -> list[tuple[Ask, AskKind]]:
+    """The question's asks whose kind of answer (a punishment, a time limit, a court, a definition) the kept
+    claims and the premise statements do not give (``confidence.unanswered``)."""
+    facts = state.get("facts")
+    if facts is None:
+        return []
+    texts = [c.text for c in kept] + [p.statement() for p in facts.premises]
+    return conf.unanswered(facts.asks, texts)
 
 
 def _coverage(state: WorkflowState, kept: Sequence[Claim], ctx: WorkflowContext) -> Coverage:
@@ -508,11 +535,15 @@ def _coverage(state: WorkflowState, kept: Sequence[Claim], ctx: WorkflowContext)
 def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | None = None) -> Confidence:
     kept = [c for c in kept if not c.insufficient]
     provisions = [cit for c in kept for cit in c.citations if cit.label is Label.PROVISION]
+    facts = state.get("facts")
+    missed = {a.text for a, _ in _unanswered(state, kept)} if kept else set()
     return conf.score(
         question=state["question"], as_of=state["as_of"],
         names_provision=any(c.label is Label.PROVISION for c in state.get("question_checks", [])),
         coverage=cover.share if cover is not None and kept else 0.0,
         citation_statuses=[p.status for p in provisions],
+        old_law_facts=facts.old_law_facts if facts is not None else None,
+        asks=len(facts.asks) if facts is not None else 1, asks_unanswered=len(missed),
     )  # fmt: skip
 
 

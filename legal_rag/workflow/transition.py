@@ -51,10 +51,11 @@ def pending_across_cutover(question: str, as_of: str) -> bool:
     return bool(_PENDING.search(question)) and bool(_OLD_TIME.search(question))
 
 
-def savings_for(question: str, as_of: str) -> list[tuple[str, str]]:
-    """The savings provisions a question about a matter pending across 2024-07-01 needs: BNSS 531 for
-    procedure, BNS 358 for offences, BSA 170 for evidence (both of the first two when it says neither)."""
-    if not pending_across_cutover(question, as_of):
+def savings_for(question: str, pending: bool) -> list[tuple[str, str]]:
+    """The savings provisions a question about a matter pending across 2024-07-01 (``pending``, from
+    ``pending_across_cutover``) needs: BNSS 531 for procedure, BNS 358 for offences, BSA 170 for evidence (both of
+    the first two when it says neither)."""
+    if not pending:
         return []
     out = [SAVINGS[k] for k, pat in (("procedure", _PROCEDURE), ("offence", _OFFENCE), ("evidence", _EVIDENCE))
            if pat.search(question)]

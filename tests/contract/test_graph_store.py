@@ -207,3 +207,18 @@ def test_server_stopped_mid_run_raises_unavailable(tmp_path) -> None:  # type: i
 
     finally:
         server.stop()  # idempotent: a no-op when the test already stopped it
+
+def test_lapsed_sections_are_those_with_a_no_successor_record(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    assert graph_store.lapsed_sections() == []
+    adultery = Section(act="IPC", number="497", title="Adultery", text="Whoever has sexual intercourse ...",
+                       status=SectionStatus.REPEALED, in_force_to="2024-07-01")
+    graph_store.upsert_sections([adultery])
+    # The shipped curation row (data/corpus/curation/no_successor.jsonl), as ingestion writes it.
+    graph_store.set_no_successor([("IPC:497", "Adultery; struck down before the BNS and not re-enacted.",
+                                   "Joseph Shine v. Union of India, (2019) 3 SCC 39")])
+    assert graph_store.lapsed_sections() == [{
+        "act": "IPC", "section": "497", "title": "Adultery", "text": "Whoever has sexual intercourse ...",
+        "reason": "Adultery; struck down before the BNS and not re-enacted.",
+        "authority": "Joseph Shine v. Union of India, (2019) 3 SCC 39",
+    }]  # fmt: skip

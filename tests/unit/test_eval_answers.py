@@ -14,6 +14,7 @@ from legal_rag.evaluation.answers import (
     auroc,
     build_report,
     expected_calibration_error,
+    is_sealed,
     load_labelled,
     reliability_bins,
     score_answer,
@@ -61,7 +62,9 @@ def test_labels_resolve_acts_and_reduce_sections_to_their_main_number(tmp_path: 
 
 @pytest.mark.parametrize(("row", "message"), [
     ("{not json", "q.jsonl:1: not JSON"),
-    ({k: v for k, v in GOOD.items() if k != "as_of"}, "missing 'as_of'"),
+    ({k: v for k, v in GOOD.items() if k != "id"}, "missing 'id'"),
+    ({**GOOD, "premise": "maybe"}, "'premise' must be"),
+    ({**GOOD, "answerable": "no"}, "'answerable' must be true or false"),
     ({**GOOD, "as_of": "1/2/2025"}, "'as_of' must be an ISO date"),
     ({**GOOD, "expect_cited": [["Penal Code of Mars", "1"]]}, "unknown Act 'Penal Code of Mars'"),
     ({**GOOD, "expect_cited": ["BNS 303"]}, "[act, section] string pairs"),
@@ -175,3 +178,50 @@ def test_report_has_no_nan_and_writes_a_reliability_diagram(tmp_path: Path) -> N
     svg = (tmp_path / "out" / "reliability.svg").read_text(encoding="utf-8")
     assert svg.startswith("<svg") and svg.count("<rect") == 2  # the frame and the one non-empty bin
     assert "`c1`" in (tmp_path / "out" / "report.md").read_text(encoding="utf-8")
+
+
+def test_a_question_may_carry_no_date_a_false_premise_or_no_answer(tmp_path: Path) -> None:
+    rows = [{k: v for k, v in GOOD.items() if k != "as_of"},
+            {**GOOD, "id": "a2", "premise": "false", "false_premise": [["IPC", "497"]], "expect_cited": []},
+            {**GOOD, "id": "a3", "answerable": False, "expect_cited": []}]
+    (undated, premise, unanswerable) = load_labelled(write(tmp_path, *rows), resolve)
+    assert undated.as_of is None and undated.false_premise is None and undated.answerable
+    assert premise.false_premise == (("IPC", "497"),)
+    assert not unanswerable.answerable
+
+
+def _answered(answer: str, score: float, citations: list[CitationOut] | None = None) -> AskResult:
+    return result(citations or [], score=score).model_copy(update={"answer": answer})
+
+
+def test_a_false_premise_is_right_only_when_the_answer_corrects_it() -> None:
+    q = LabelledQuestion("p1", "Is adultery still an offence?", None, (), false_premise=(("IPC", "497"),))
+    said = _answered("The question rests on IPC s.497 (Adultery), which is no longer law and has no successor.", 0.55)
+    assert score_answer(q, said).fully_right and score_answer(q, said).premise_corrected
+    silent = _answered('Section 13(1) of the Hindu Marriage Act, 1955 provides: "... adultery ..."', 0.87)
+    s = score_answer(q, silent)
+    assert not s.fully_right and s.premise_corrected is False and "premise not corrected" in s.misses()
+    # a citation of it reported as no longer law corrects it too
+    flagged = cit("IPC", "497", CitationStatus.REPEALED, where="question").model_copy(
+        update={"message": "IPC s.497 was repealed; it has no successor"})
+    assert score_answer(q, _answered("x", 0.9, [flagged])).fully_right
+    # a premise naming no provision (an Act that never existed): a citation of the question found nowhere
+    made_up = LabelledQuestion("p2", "Punishment under section 9 of the Indian Cyber Act?", None, (), false_premise=())
+    assert not score_answer(made_up, _answered("x", 0.9)).fully_right
+    assert score_answer(made_up, _answered("x", 0.9, [cit("ITA", "9", CitationStatus.UNKNOWN_ACT, "question")])
+                        ).fully_right
+
+
+def test_an_unanswerable_question_is_right_only_below_medium_and_wrong_high_answers_are_counted() -> None:
+    q = LabelledQuestion("u1", "What did the Supreme Court hold in its latest bail judgment?", None, (),
+                         answerable=False)
+    low, high = score_answer(q, _answered("x", 0.55)), score_answer(q, _answered("x", 0.85))
+    assert low.fully_right and not high.fully_right
+    report = build_report([low, high])
+    assert report.overall["wrong_at_high"] == 1
+    sealed = report.sealed()
+    assert set(sealed) == {"generator", "sealed", "overall", "by_split"} and "questions" not in sealed
+
+
+def test_a_sealed_set_is_named_so() -> None:
+    assert is_sealed(Path("data/eval/sealed.jsonl")) and not is_sealed(Path("data/eval/questions.jsonl"))

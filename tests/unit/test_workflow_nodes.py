@@ -14,7 +14,7 @@ import pytest
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.settings import WorkflowSettings
-from legal_rag.workflow import steps
+from legal_rag.workflow import steps as _steps
 from legal_rag.workflow.confidence import (
     INTERCEPT,
     LOW_WARNING,
@@ -25,6 +25,7 @@ from legal_rag.workflow.confidence import (
     score,
 )
 from legal_rag.workflow.context import WorkflowContext
+from legal_rag.workflow.facts import QuestionFacts
 from legal_rag.workflow.generators.extractive import INSUFFICIENT, ExtractiveGenerator
 from legal_rag.workflow.graph import STAGES, build_workflow
 from legal_rag.workflow.parts import question_parts
@@ -238,6 +239,30 @@ class Runtime:
     context: WorkflowContext
 
 
+def understood(state: Any) -> Any:
+    """``state`` with the ``QuestionFacts`` the ``understand`` step makes, as every later step reads them (read
+    with a context of its own, so that the verifier calls a test counts are the step's own)."""
+    if "facts" in state:
+        return state
+    if "question" not in state:
+        return {**state, "facts": QuestionFacts(as_of=state.get("as_of", "2025-03-01"))}
+    base = {"as_of": "2025-03-01", "classification": Classification(Complexity.STANDARD, "f"), **state}
+    return {**state, "facts": steps.understand(base, Runtime(ctx()))["facts"]}
+
+
+class _Steps:
+    """The workflow's steps, each given a state that has been understood (``understood``) first."""
+
+    def __getattr__(self, name: str) -> Any:
+        fn = getattr(_steps, name)
+        if name in ("retrieve", "generate", "verify_citations", "verify_claims", "reconstruct", "score_confidence"):
+            return lambda state, runtime: fn(understood(state), runtime)
+        return fn
+
+
+steps: Any = _Steps()
+
+
 def check(label: str, status: str, message: str) -> CitationCheck:
     """A citation check as the verifier returns it (the span itself does not matter here)."""
     return CitationCheck(
@@ -259,20 +284,20 @@ def run_graph(context: WorkflowContext, question: str = "What is the punishment 
 # -- nodes --
 
 
-def test_check_question_warns_on_a_repealed_provision_and_routes_missing_ones_to_finalise() -> None:
+def test_understand_warns_on_a_repealed_provision_and_routes_missing_ones_to_finalise() -> None:
     c = ctx(verifier=FakeVerifier({"IPC 447": CitationStatus.REPEALED, "BNS 999": CitationStatus.NOT_FOUND}))
     simple = Classification(Complexity.SIMPLE, "fake")
-    out = steps.check_question({"question": "Section 447 of the IPC", "as_of": "2025-03-01",  # type: ignore[arg-type]
+    out = steps.understand({"question": "Section 447 of the IPC", "as_of": "2025-03-01",  # type: ignore[arg-type]
                                 "classification": simple}, Runtime(c))  # fmt: skip
     assert out["warnings"] == ["IPC 447 is repealed"]
     state = {
-        "question_checks": steps.check_question({"question": "Section 999 of the BNS", "as_of": "x",  # type: ignore[arg-type]
+        "question_checks": steps.understand({"question": "Section 999 of the BNS", "as_of": "x",  # type: ignore[arg-type]
                                                  "classification": simple}, Runtime(c))["question_checks"],  # fmt: skip
         "classification": Classification(Complexity.SIMPLE, "fake"),
     }
-    assert steps.after_check_question(state, Runtime(c)) == "finalise"  # type: ignore[arg-type]
+    assert steps.after_understand(state, Runtime(c)) == "finalise"  # type: ignore[arg-type]
     state["classification"] = Classification(Complexity.COMPLEX, "fake")
-    assert steps.after_check_question(state, Runtime(c)) == "retrieve"  # type: ignore[arg-type]
+    assert steps.after_understand(state, Runtime(c)) == "retrieve"  # type: ignore[arg-type]
 
 
 def test_retrieve_sets_relevance_and_brings_the_whole_section() -> None:
@@ -399,11 +424,11 @@ def test_an_offence_committed_before_the_new_codes_is_answered_and_checked_under
     gen = Generation((AnswerSentence("Section 384 of the IPC punishes extortion.", ("IPC:384:-:0",)),), "extractive")
     steps.verify_citations({**state, "generation": gen, "passages": []}, Runtime(c))  # type: ignore[arg-type]
     assert c.verifier.offence_days == ["2024-02-29"]  # type: ignore[attr-defined]
-    steps.check_question(state, Runtime(c))  # type: ignore[arg-type]
+    steps.understand(state, Runtime(c))  # type: ignore[arg-type]
     assert c.verifier.offence_days[-1] == "2024-02-29"  # type: ignore[attr-defined]  # the question's own citations
     # A comparison asks how the law changed: both codes stay, each checked for the date of the facts.
     analytical = {**state, "classification": Classification(Complexity.ANALYTICAL, "f")}
-    assert steps.offence_day(analytical) is None  # type: ignore[arg-type]
+    assert steps.understand(analytical, Runtime(c))["facts"].offence_on is None  # type: ignore[arg-type]
     # The same facts with no date before 2024-07-01 are read for the day of the proceedings.
     later = {**state, "question": PENDING_CHEATING.replace("February 2024", "August 2024")}
     ids = [p.chunk_id for p in steps.retrieve(later, Runtime(c))["passages"]]  # type: ignore[arg-type]
@@ -615,7 +640,7 @@ def test_on_stage_reports_each_run_of_a_loop() -> None:
     seen: list[str] = []
     c = ctx(retriever=retriever, settings=WorkflowSettings(max_retrievals=2))
     AskService(c).ask(QUESTION, "2025-03-01", on_stage=lambda stage, ms: seen.append(stage))
-    assert seen[:5] == ["classify", "check_question", "retrieve", "retrieve", "generate"]
+    assert seen[:5] == ["classify", "understand", "retrieve", "retrieve", "generate"]
     assert seen[5:] == list(STAGES[4:])
 
 
@@ -632,7 +657,7 @@ def test_a_callback_that_raises_stops_the_workflow_and_the_error_propagates() ->
     with pytest.raises(ClientGone) as raised:
         AskService(ctx(generator=generator, retriever=retriever)).ask(QUESTION, "2025-03-01", on_stage=on_stage)
     assert raised.value.args == ("retrieve",)
-    assert seen == ["classify", "check_question", "retrieve"]
+    assert seen == ["classify", "understand", "retrieve"]
     assert len(retriever.queries) == 1 and generator.questions == []  # nothing after retrieval ran
 
 

@@ -384,7 +384,7 @@ class ExtractiveGenerator:
         return [(p, s) for _, _, p, s in sorted(best, key=lambda c: c[1])]
 
     def _cite(self, p: Passage) -> str:
-        sub = _sub_of(p.chunk_id)
+        sub = sub_of(p.chunk_id)
         title = self.act_titles.get(p.act, p.act)
         title = title[4:] if title.lower().startswith("the ") else title
         return f"Section {p.section}{sub} of the {title}"
@@ -488,7 +488,7 @@ def _lead_in(p: Passage, sentence: str, passages: Sequence[Passage]) -> tuple[Pa
     return None
 
 
-def _sub_of(chunk_id: str) -> str:
+def sub_of(chunk_id: str) -> str:
     """ "BNS:103:1:0" -> "(1)"; "HMA:13:1/ia:0" -> "(1)(ia)"; no sub-unit -> ""."""
     parts = chunk_id.split(":")
     if len(parts) < 4 or parts[2] in ("-", ""):

@@ -1,0 +1,88 @@
+"""Answer first: one sentence per ask, before the provisions, built only from the statute's own words.
+
+A lawyer asking "what is the punishment for cheating?" wants "seven years and fine, BNS 318(4)" before thirteen
+quotations. Each direct answer is the clause of a retrieved provision that decides the ask, quoted verbatim and
+cited, so that it is checked like every other claim (the quote against the chunk, the citation against the graph
+for the date): nothing here is paraphrased, so nothing here can be wrong but the choice of clause.
+
+- a punishment: the "shall be punished with ..." clause of the first provision the answer quotes that has one;
+- a time limit: the clause that sets a period ("within thirty days of ...", "one month of the date on which
+  ..."), from the provisions the answer quotes or, failing them, the best retrieved provision that has one;
+- which code governs an offence committed before 2024-07-01 (``QuestionFacts.offence_on``): the savings clause of
+  BNS 358(2) that keeps the IPC for it; a matter pending on that day: BNSS 531(2)(a).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from legal_rag.workflow.facts import AskKind, QuestionFacts
+from legal_rag.workflow.generators.extractive import sub_of
+from legal_rag.workflow.types import AnswerSentence, Generation, Passage
+
+_PUNISHED = re.compile(
+    r"\b(?:shall\s+be\s+punish(?:ed|able)|shall\s+be\s+liable\s+to\s+(?:imprisonment|fine|penalty)|"
+    r"is\s+punishable)\b[^.;:]*(?:[.;:](?=\s*$)|[^.;:]*)", re.IGNORECASE)
+_PERIOD = re.compile(
+    r"[^.;:]*\b(?:within|not\s+later\s+than|before\s+the\s+expiry\s+of|a\s+period\s+of)\s+(?:a\s+period\s+of\s+)?"
+    r"(?:\w+[\s-]){0,2}?(?:\w+|\d+)\s+(?:days?|months?|years?|hours?)\b[^.;:]*", re.IGNORECASE)
+_SAVED_OFFENCE = re.compile(r"any penalty, or punishment incurred in respect of any offences committed[^;.]*")
+_SAVED_PENDING = re.compile(r"if, immediately before the date on which this Sanhita comes into force, there is any "
+                            r"appeal, application, trial, inquiry or investigation pending[^;.]*")
+MIN_WORDS = 6
+"""A clause shorter than this ("punishable with fine") is too bare to stand as an answer on its own."""
+
+
+def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequence[Passage],
+                        titles: Mapping[str, str]) -> Generation:
+    """``gen`` with a direct answer per ask put first (none for an insufficient answer, or when no quoted or
+    retrieved provision has the deciding clause)."""
+    if gen.insufficient or not gen.sentences:
+        return gen
+    by_id = {p.chunk_id: p for p in passages}
+    quoted = [by_id[c] for s in gen.sentences for c in s.chunk_ids if c in by_id]
+    kinds = facts.kinds()
+    out: list[AnswerSentence] = []
+    seen: set[str] = set()
+
+    def add(p: Passage | None, clause: str | None) -> None:
+        if p is None or not clause or clause in seen:
+            return
+        seen.add(clause)
+        out.append(AnswerSentence(f'{_cite(p, titles)} provides: "{clause}"', (p.chunk_id,)))
+
+    if facts.offence_on is not None:
+        add(*_first(passages, _SAVED_OFFENCE, act="BNS", section="358"))
+    if facts.pending and facts.offence_on is None and AskKind.PROCEDURE in kinds | {AskKind.WHICH_CODE}:
+        add(*_first(passages, _SAVED_PENDING, act="BNSS", section="531"))
+    if AskKind.PUNISHMENT in kinds:
+        add(*_first(quoted, _PUNISHED))
+    if AskKind.TIME_LIMIT in kinds:
+        p, clause = _first(quoted, _PERIOD)
+        add(*((p, clause) if p is not None else _first(passages[:8], _PERIOD)))
+    if not out:
+        return gen
+    return Generation(tuple(out) + gen.sentences, gen.generator, model=gen.model, insufficient=gen.insufficient,
+                      usage=gen.usage)
+
+
+def _first(passages: Sequence[Passage], pattern: re.Pattern[str], *, act: str | None = None,
+           section: str | None = None) -> tuple[Passage | None, str | None]:
+    for p in passages:
+        if (act and p.act != act) or (section and p.section.split("(")[0] != section):
+            continue
+        m = pattern.search(p.text)
+        if m is not None:
+            clause = " ".join(m.group(0).split()).strip(" ,;:.-\u2014")
+            if len(clause.split()) >= MIN_WORDS and '"' not in clause:
+                return p, clause
+    return None, None
+
+
+def _cite(p: Passage, titles: Mapping[str, str]) -> str:
+    """As the extractive generator cites: "Section 318(4) of the Bharatiya Nyaya Sanhita, 2023"."""
+    sub = sub_of(p.chunk_id)
+    title = titles.get(p.act, p.act)
+    title = title[4:] if title.lower().startswith("the ") else title
+    return f"Section {p.section}{sub} of the {title}"

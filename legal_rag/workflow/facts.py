@@ -1,0 +1,242 @@
+"""What a question says, read once: ``QuestionFacts``, made by the ``understand`` step right after classification
+and read by every later step (retrieval, generation, verification, confidence). Nothing downstream re-reads the
+question for its dates, its asks or its premises.
+
+- Dates: the day an offence was committed before 2024-07-01 (the IPC governs it: BNS 358(2)) and whether a matter
+  was pending on that day (the CrPC and the Evidence Act keep governing it: BNSS 531(2)(a), BSA 170(2)), read by
+  ``transition`` from the question's own words; the date the user set (``as_of``, today by default) is only the
+  day of the facts when the question gives none.
+- Asks: each part of the question (``parts.question_parts``) and what it wants (``AskKind``): a punishment, the
+  ingredients, a time limit, a court or forum, a procedure, a remedy, a definition, a comparison, whether a
+  provision is still law, or which code governs.
+- Premises: provisions the question rests on that are not law today and have no successor (IPC 497, adultery,
+  struck down in Joseph Shine), named by number or by the offence's statutory name (the section's own heading in
+  the graph: a general mechanism over the graph's records, not a list of phrases). The answer says so first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
+from legal_rag.workflow.parts import question_parts
+from legal_rag.workflow.transition import offence_date, pending_across_cutover
+from verification.model import CitationCheck, CitationStatus, Label
+
+__all__ = ["Ask", "AskKind", "Lapsed", "Premise", "QuestionFacts", "ask_kinds", "read_facts"]
+
+
+class AskKind(StrEnum):
+    PUNISHMENT = "punishment"
+    INGREDIENTS = "ingredients"
+    TIME_LIMIT = "time-limit"
+    FORUM = "forum"
+    PROCEDURE = "procedure"
+    REMEDY = "remedy"
+    DEFINITION = "definition"
+    COMPARISON = "comparison"
+    STILL_LAW = "still-law"
+    WHICH_CODE = "which-code"
+    TEXT = "text"
+    """What a named provision says (a lookup)."""
+
+
+# What an ask wants, from the words that ask for it. Order does not matter: an ask may want several things
+# ("punishment and is it bailable"). Each pattern names the request, not the subject ("fine" as a penalty, not
+# "fine print").
+_KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re.IGNORECASE)) for k, p in (
+    (AskKind.PUNISHMENT, r"\b(?:punish\w*|penalt\w*|sentenc\w*|jail|prison|imprisonment|how\s+many\s+years|"
+                         r"maximum\s+fine|saza|(?:what|how\s+much)\s+fine)\b"),
+    (AskKind.INGREDIENTS, r"\b(?:ingredients?|essentials?|elements?|what\s+must\s+(?:be\s+)?prov\w*|"
+                          r"what\s+(?:makes|amounts\s+to|constitutes)|when\s+is\s+\w+(?:\s+\w+)?\s+(?:guilty|liable))\b"),
+    (AskKind.TIME_LIMIT, r"\b(?:time\s*-?\s*limit|within\s+(?:how|what)|limitation|how\s+long|how\s+many\s+(?:days|"
+                         r"months)|deadline|last\s+date|time\s+(?:to|for)\s+(?:file|appeal|apply)|period\s+(?:of|for)|"
+                         r"too\s+late|delay\w*|how\s+soon|by\s+when)\b"),
+    (AskKind.FORUM, r"\b(?:which\s+court|what\s+court|where\s+(?:can|should|do|does|to|will|must)\b|forum|"
+                    r"jurisdiction|tribunal|commission|which\s+authority|before\s+whom|who\s+(?:can\s+)?tr(?:y|ies)|"
+                    r"tried\s+by|triable)\b"),
+    (AskKind.PROCEDURE, r"\b(?:procedure|process|steps?|how\s+(?:to|do|does|can|is)|bail\w*|cogni[sz]able|"
+                        r"compoundable|arrest\w*|FIR|investigat\w*|charge\s*-?sheet|summons|warrant|custody)\b"),
+    (AskKind.REMEDY, r"\b(?:remed\w*|what\s+can\s+(?:i|we|he|she|they|my\s+client)\s+do|options?|relief|"
+                     r"compensation|claim|recover\w*|sue|refund|file\s+a\s+(?:case|complaint|suit|petition)|"
+                     r"action\s+can|legal\s+action|what\s+(?:case|complaint)|which\s+law\s+covers)\b"),
+    (AskKind.DEFINITION, r"\b(?:defin\w*|meaning\s+of|what\s+is\s+meant|"
+                         r"what\s+does\s+[\"'\u201c]?\w+[\"'\u201d]?\s+mean|who\s+is\s+an?\b)\b"),
+    (AskKind.COMPARISON, r"\b(?:compar\w*|differ\w*|chang\w*|vs\.?|versus|old\s+and\s+(?:the\s+)?new|"
+                         r"how\s+has|distinguish)\b"),
+    (AskKind.STILL_LAW, r"\b(?:still\s+(?:an?\s+)?(?:offence|crime|law|valid|in\s+force|punishable|illegal|legal)|"
+                        r"no\s+longer|abolish\w*|struck\s+down|decriminali[sz]\w*|in\s+force|repealed|valid\s+law)\b"),
+    (AskKind.WHICH_CODE, r"\b(?:which\s+(?:law|code|act)\s+(?:applies|will\s+apply|governs|would\s+apply)|"
+                         r"(?:tried|charged|prosecuted|booked|registered)\s+under\s+(?:the\s+)?(?:IPC|BNS|CrPC|BNSS|old|new)|"
+                         r"IPC\s+or\s+(?:the\s+)?BNS|BNS\s+or\s+(?:the\s+)?IPC|CrPC\s+or\s+(?:the\s+)?BNSS|"
+                         r"BNSS\s+or\s+(?:the\s+)?CrPC|old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*)\b"),
+    (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
+                   r"kya\s+hai)\b"),
+))  # fmt: skip
+
+
+_SENTENCES = re.compile(r"(?<=[.?!])\s+")
+
+
+def ask_kinds(ask: str) -> tuple[AskKind, ...]:
+    """What one ask wants, in ``AskKind`` order, read from its asking sentences (those ending in "?", else the
+    last), not from the facts told before them ("the FIR was lodged ... What is the punishment?" asks for a
+    punishment, not a procedure); () when no request word says (the ask is answered by whatever governs it)."""
+    sentences = [s for s in _SENTENCES.split(ask.strip()) if s]
+    asking = " ".join(s for s in sentences if s.rstrip().endswith("?")) or (sentences[-1] if sentences else "")
+    return tuple(k for k, pat in _KINDS if pat.search(asking))
+
+
+PREMISE_KINDS = frozenset({AskKind.STILL_LAW, AskKind.WHICH_CODE, AskKind.PUNISHMENT})
+"""Asks a lapsed provision's premise statement answers by itself: is it still law, under which code, what is the
+punishment (none: it is no offence)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    text: str
+    """The ask as written (with the facts told before it)."""
+    kinds: tuple[AskKind, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Lapsed:
+    """A provision that is not law today and has nothing in its place (the graph's ``no_successor`` record)."""
+
+    act: str
+    section: str
+    title: str | None
+    reason: str
+    authority: str | None = None
+    offence: bool = False
+    """Its text made or punished an offence: only then can a question name it by its heading ("adultery")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Premise:
+    """A provision the question rests on that is not law today, and how the question named it."""
+
+    lapsed: Lapsed
+    named_as: str
+    """The words of the question that name it ("section 497 IPC", "adultery")."""
+
+    def statement(self) -> str:
+        """One sentence for the top of the answer: what is not law, why, and on whose authority."""
+        p = self.lapsed
+        title = f" ({p.title.rstrip('.')})" if p.title else ""
+        reason = p.reason.rstrip(".")
+        authority = f" Authority: {p.authority.rstrip('.')}." if p.authority else ""
+        return (f"The question rests on {p.act} s.{p.section}{title}, which is no longer law and has no successor: "
+                f"{reason}.{authority}")
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionFacts:
+    """Everything the workflow needs to know about the question, read once."""
+
+    as_of: str
+    """The day of the facts: the date the user set, or today."""
+    offence_on: str | None = None
+    """The day an offence was committed before 2024-07-01 in a matter after it (the IPC governs it)."""
+    pending: bool = False
+    """A matter that began before 2024-07-01 and is still being dealt with (the savings provisions govern it)."""
+    asks: tuple[Ask, ...] = ()
+    acts_named: tuple[str, ...] = ()
+    provisions_named: tuple[tuple[str, str], ...] = ()
+    """(Act code, provision label) of every provision the question cites."""
+    premises: tuple[Premise, ...] = ()
+    checks: tuple[CitationCheck, ...] = field(default=(), compare=False)
+    """The question's citations, checked for the date (the offence's day for the penal codes)."""
+
+    @property
+    def old_law_facts(self) -> bool:
+        """The repealed codes govern some of the facts: the day of the facts, an offence or a pending matter."""
+        return self.as_of < CUTOVER or self.offence_on is not None or self.pending
+
+    def kinds(self) -> set[AskKind]:
+        return {k for a in self.asks for k in a.kinds}
+
+    @property
+    def premise_only(self) -> bool:
+        """Every ask is whether the law the question rests on still exists, and it does not: the premise
+        statements are the answer, and no quotation bears on it."""
+        return bool(self.premises) and all(set(a.kinds) <= PREMISE_KINDS for a in self.asks)
+
+
+CheckFn = Callable[[str | None], Sequence[CitationCheck]]
+"""``checks_for(offence_on)``: the question's citations checked, the penal codes on the offence's day."""
+
+_WORDS = re.compile(r"[a-z]+")
+_GENERIC_HEADING = frozenset((
+    "punishment", "punishments", "punishable", "section", "sections", "offence", "offences", "act", "acts", "code",
+    "person", "persons", "penalty", "penalties", "definition", "definitions", "chapter", "general", "explanation",
+    "illustration", "sentence", "sentences", "imprisonment", "fine", "fines", "commit", "committed", "committing",
+    "abetment", "attempt", "being", "other", "than", "with", "without", "under", "from", "into", "such", "same",
+    "certain", "cases", "case",
+))
+"""Words of a heading that name no particular offence: a heading made only of them ("Punishment", "Section") is
+no name a question could use for the provision."""
+
+
+def _phrase(title: str) -> re.Pattern[str] | None:
+    """The whole-word pattern of a lapsed provision's heading ("Adultery", "Attempt to commit suicide"), or None
+    for a heading too general to name an offence by itself (one short word, a definition's)."""
+    words = _WORDS.findall(title.lower())
+    naming = [w for w in words if w not in _GENERIC_HEADING and len(w) > 3]
+    if not naming or title.lower().startswith(("definition", "repealed", "omitted")):
+        return None
+    return re.compile(r"\b" + r"\W+".join(map(re.escape, words)) + r"\b", re.IGNORECASE)
+
+
+_CRIMINAL = re.compile(r"\b(?:offen[cs]es?|crim\w*|FIR|police|jail|arrest\w*|IPC|BNS|penal|punish\w*|prosecut\w*|"
+                       r"charged?|booked|illegal)\b", re.IGNORECASE)
+"""A question about an offence: only then does naming a lapsed offence's heading rest on it ("Is adultery still an
+offence?"; not "Is adultery a ground for divorce?", which rests on the Hindu Marriage Act)."""
+
+
+def premises_in(question: str, checks: Sequence[CitationCheck], lapsed: Iterable[Lapsed], *,
+                old_law_day: bool = False) -> tuple[Premise, ...]:
+    """The lapsed provisions the question names: by its citation (a provision checked and found without a
+    successor) or, in a question about an offence, by the provision's heading written out ("Is adultery still an
+    offence?"). ``old_law_day``: the facts are dated when the repealed codes were law, so a heading names a lapsed
+    offence only if it was struck down (a citation is checked on that day and is a premise only if not law then)."""
+    by_key = {(p.act, p.section): p for p in lapsed}
+    out: dict[tuple[str, str], Premise] = {}
+    for c in checks:
+        if c.label is Label.PROVISION and c.act and c.section:
+            hit = by_key.get((c.act, c.section.split("(")[0]))
+            if hit is not None and c.status is not CitationStatus.VERIFIED:
+                out.setdefault((hit.act, hit.section), Premise(hit, c.text))
+    for p in by_key.values() if _CRIMINAL.search(question) else ():
+        if not p.offence or (old_law_day and "struck down" not in p.reason.lower()):
+            continue
+        pat = _phrase(p.title or "")
+        m = pat.search(question) if pat is not None else None
+        if m is not None:
+            out.setdefault((p.act, p.section), Premise(p, m.group(0)))
+    return tuple(out.values())
+
+
+def read_facts(
+    question: str, as_of: str, *, comparison: bool, checks_for: CheckFn, lapsed: Iterable[Lapsed] = ()
+) -> QuestionFacts:
+    """Read the question once. ``comparison``: the question compares the old and new law (ANALYTICAL), which asks
+    how the law changed, not which code governs an offence, so no offence is dated. ``checks_for(day)`` checks the
+    question's own citations with the penal codes taken on ``day`` (the offence's, or None)."""
+    offence_on = None if comparison else offence_date(question, as_of)
+    checks = tuple(checks_for(offence_on))
+    provisions = tuple(dict.fromkeys(
+        (c.act, c.section) for c in checks if c.label is Label.PROVISION and c.act and c.section))
+    acts = tuple(dict.fromkeys(c.act for c in checks if c.act))
+    parts = question_parts(question) or (question,)
+    premises = premises_in(question, checks, lapsed, old_law_day=as_of < CUTOVER or offence_on is not None)
+    return QuestionFacts(
+        as_of=as_of, offence_on=offence_on, pending=pending_across_cutover(question, as_of),
+        asks=tuple(Ask(p, ask_kinds(p)) for p in parts), acts_named=acts, provisions_named=provisions,
+        premises=premises, checks=checks,
+    )  # fmt: skip
+
+

@@ -1,0 +1,175 @@
+"""QuestionFacts: the question read once (asks and their kinds, premises, dates), and what later steps do with it:
+the premise said first, a direct answer per ask quoted from the deciding clause, confidence capped per ask."""
+
+from __future__ import annotations
+
+import pytest
+
+from legal_rag.retrieval.offences import makes_offence
+from legal_rag.workflow import confidence as conf
+from legal_rag.workflow.direct import with_direct_answers
+from legal_rag.workflow.facts import Ask, AskKind, Lapsed, QuestionFacts, ask_kinds, premises_in, read_facts
+from legal_rag.workflow.types import AnswerSentence, Generation, Passage
+from verification.model import CitationCheck, CitationStatus, Label
+
+# Real text: IPC 497 (legacy copy in data/corpus/legacy/ipc.json) and its curation row in
+# data/corpus/curation/no_successor.jsonl; IPC 50 and IPC 311, two lapsed sections whose headings name no offence.
+IPC_497 = ("Whoever has sexual intercourse with a person who is and whom he knows or has reason to believe to be the "
+           "wife of another man, without the consent or connivance of that man, such sexual intercourse not amounting "
+           "to the offence of rape, is guilty of the offence of adultery, and shall be punished with imprisonment of "
+           "either description for a term which may extend to five years, or with fine, or with both.")
+ADULTERY = Lapsed("IPC", "497", "Adultery", "Adultery; struck down before the BNS and not re-enacted.",
+                  "Joseph Shine v. Union of India, (2019) 3 SCC 39", offence=makes_offence("Adultery", IPC_497))
+SUICIDE = Lapsed("IPC", "309", "Attempt to commit suicide", "Attempt to commit suicide. Dropped as a general offence",
+                 "Mental Healthcare Act, 2017, s. 115", offence=True)
+SECTION = Lapsed("IPC", "50", "Section", "Definition of \"section\"; obsolete drafting definition", "BNS s. 2",
+                 offence=makes_offence("Section", 'The word "section" denotes one of those portions of a Chapter'))
+PUNISHMENT = Lapsed("IPC", "311", "Punishment", "Punishment for being a thug; dropped together with IPC 310.",
+                    None, offence=True)
+LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
+
+
+@pytest.mark.parametrize(("ask", "kinds"), [
+    ("What is the punishment for cheating?", {AskKind.PUNISHMENT}),
+    ("Time limit to file a cheque bounce complaint", {AskKind.TIME_LIMIT}),
+    ("Within how many days must the complaint be filed?", {AskKind.TIME_LIMIT}),
+    ("Which court can try an offence under section 420?", {AskKind.FORUM}),
+    ("Where do I file a consumer complaint against the builder?", {AskKind.FORUM}),
+    ("Is adultery still an offence?", {AskKind.STILL_LAW}),
+    ("Is an offence committed in 2023 tried under the IPC or the BNS?", {AskKind.WHICH_CODE}),
+    ("What are the ingredients of criminal breach of trust?", {AskKind.INGREDIENTS}),
+    ("Define 'document' under the BSA.", {AskKind.DEFINITION}),
+    ("How did the punishment for theft change under the BNS?", {AskKind.PUNISHMENT, AskKind.COMPARISON}),
+    ("My landlord refuses to return my deposit. What can I do?", {AskKind.REMEDY}),
+    ("Is it bailable?", {AskKind.PROCEDURE}),
+    ("Section 351 BNS kya hai?", {AskKind.TEXT}),
+])  # fmt: skip
+def test_what_each_ask_wants(ask: str, kinds: set[AskKind]) -> None:
+    assert set(ask_kinds(ask)) == kinds
+
+
+def test_a_fine_print_or_a_story_asks_for_nothing_in_particular() -> None:
+    assert ask_kinds("I bought a washing machine online last month and it stopped working.") == ()
+
+
+def _check(act: str, section: str, status: CitationStatus) -> CitationCheck:
+    return CitationCheck(start=0, end=10, text=f"section {section} {act}", label=Label.PROVISION, act=act,
+                         act_title=act, section=section, status=status, message=f"{act} {section} is {status.value}")
+
+
+@pytest.mark.parametrize(("question", "checks", "old", "want"), [
+    ("Is adultery still an offence?", [], False, ["IPC 497"]),
+    ("Can my wife be prosecuted for adultery?", [], False, ["IPC 497"]),
+    ("Is section 497 IPC still valid?", [_check("IPC", "497", CitationStatus.REPEALED)], False, ["IPC 497"]),
+    # adultery as a ground for divorce rests on the Hindu Marriage Act, not on the lapsed offence
+    ("Is adultery a ground for divorce under the Hindu Marriage Act?", [], False, []),
+    # headings that name no offence ("Section", "Punishment") are no premise of a question that uses the word
+    ("What is the punishment for cheating under section 318 BNS?", [], False, []),
+    # attempt to commit suicide was law in 2023 (only dropped in 2024): no premise for facts of that day
+    ("My brother attempted to commit suicide in 2023; was that an offence?", [], True, []),
+    # adultery was struck down in 2018: a premise whatever the day
+    ("She was charged with adultery in 2022. What is the punishment?", [], True, ["IPC 497"]),
+    # a provision the question cites that was law on the day of the facts is no premise
+    ("Is section 497 IPC an offence?", [_check("IPC", "497", CitationStatus.VERIFIED)], True, []),
+])  # fmt: skip
+def test_premises_are_lapsed_offences_named_by_number_or_heading(
+    question: str, checks: list[CitationCheck], old: bool, want: list[str]
+) -> None:
+    got = premises_in(question, checks, LAPSED, old_law_day=old)
+    assert [f"{p.lapsed.act} {p.lapsed.section}" for p in got] == want
+
+
+def test_the_premise_statement_says_what_is_not_law_why_and_on_whose_authority() -> None:
+    (p,) = premises_in("Is adultery still an offence?", [], LAPSED)
+    text = p.statement()
+    assert "IPC s.497 (Adultery)" in text and "no longer law" in text and "Joseph Shine" in text
+
+
+def test_read_facts_reads_the_question_once() -> None:
+    calls: list[str | None] = []
+
+    def checks_for(day: str | None) -> list[CitationCheck]:
+        calls.append(day)
+        return [_check("IPC", "420", CitationStatus.VERIFIED)]
+
+    q = ("He cheated my client of Rs 2 lakh in February 2024 and the FIR was lodged in September 2024. "
+         "What is the punishment, and which court tries it?")
+    facts = read_facts(q, "2025-01-10", comparison=False, checks_for=checks_for, lapsed=LAPSED)
+    assert facts.offence_on == "2024-02-29" and calls == ["2024-02-29"]
+    assert facts.old_law_facts and facts.pending
+    assert [set(a.kinds) for a in facts.asks] == [{AskKind.PUNISHMENT}, {AskKind.FORUM}]
+    assert facts.provisions_named == (("IPC", "420"),) and facts.premises == ()
+    compared = read_facts(q, "2025-01-10", comparison=True, checks_for=checks_for)
+    assert compared.offence_on is None and calls[-1] is None
+
+
+def _passage(chunk_id: str, text: str) -> Passage:
+    act, section = chunk_id.split(":")[:2]
+    return Passage(chunk_id=chunk_id, act=act, section=section, heading="", text=text, status="in_force", score=1.0)
+
+
+# Real text: BNS 318(4) and NI Act 142(1)(b) (India Code, data/corpus/indiacode); BNS 358(2)(c).
+BNS_318_4 = ("(4) Whoever cheats and thereby dishonestly induces the person deceived to deliver any property to any "
+             "person, or to make, alter or destroy the whole or any part of a valuable security, or anything which is "
+             "signed or sealed, and which is capable of being converted into a valuable security, shall be punished "
+             "with imprisonment of either description for a term which may extend to seven years, and shall also be "
+             "liable to fine.")
+NIA_142 = ("(b) such complaint is made within one month of the date on which the cause of action arises under clause "
+           "(c) of the proviso to section 138:")
+BNS_358_2 = ("(2) Notwithstanding the repeal of the Code referred to in sub-section (1), it shall not affect,--- "
+             "(c) any penalty, or punishment incurred in respect of any offences committed against the Code so "
+             "repealed; or")
+TITLES = {"BNS": "The Bharatiya Nyaya Sanhita, 2023", "NIA": "The Negotiable Instruments Act, 1881"}
+
+
+def _gen(*ids: str) -> Generation:
+    return Generation(tuple(AnswerSentence(f"Section {i} quoted.", (i,)) for i in ids), "extractive")
+
+
+def test_the_direct_answer_quotes_the_clause_that_decides_each_ask() -> None:
+    passages = [_passage("BNS:318:4:0", BNS_318_4), _passage("NIA:142:1/b:0", NIA_142)]
+    facts = QuestionFacts(as_of="2025-05-01", asks=(Ask("punishment?", (AskKind.PUNISHMENT,)),))
+    out = with_direct_answers(_gen("BNS:318:4:0"), facts, passages, TITLES)
+    assert out.sentences[0].text == (
+        'Section 318(4) of the Bharatiya Nyaya Sanhita, 2023 provides: "shall be punished with imprisonment of either '
+        'description for a term which may extend to seven years, and shall also be liable to fine"')
+    assert out.sentences[0].chunk_ids == ("BNS:318:4:0",)
+    assert out.sentences[1:] == _gen("BNS:318:4:0").sentences
+    # a time limit from the retrieved provision that sets one, even where the answer quoted another
+    facts = QuestionFacts(as_of="2025-05-01", asks=(Ask("time limit?", (AskKind.TIME_LIMIT,)),))
+    out = with_direct_answers(_gen("BNS:318:4:0"), facts, passages, TITLES)
+    assert out.sentences[0].text.startswith("Section 142(1)(b) of the Negotiable Instruments Act, 1881 provides: "
+                                            '"(b) such complaint is made within one month of the date')
+    # nothing to add: the generation as it was
+    facts = QuestionFacts(as_of="2025-05-01", asks=(Ask("define it", (AskKind.DEFINITION,)),))
+    assert with_direct_answers(_gen("BNS:318:4:0"), facts, passages, TITLES) == _gen("BNS:318:4:0")
+
+
+def test_an_offence_before_the_new_codes_is_answered_first_with_the_savings_clause() -> None:
+    passages = [_passage("BNS:358:2:0", BNS_358_2), _passage("BNS:318:4:0", BNS_318_4)]
+    facts = QuestionFacts(as_of="2025-05-01", offence_on="2023-12-31", asks=(Ask("which law?", ()),))
+    out = with_direct_answers(_gen("BNS:318:4:0"), facts, passages, TITLES)
+    assert out.sentences[0].text == (
+        'Section 358(2) of the Bharatiya Nyaya Sanhita, 2023 provides: "any penalty, or punishment incurred in '
+        'respect of any offences committed against the Code so repealed"')
+    later = QuestionFacts(as_of="2025-05-01", asks=(Ask("which law?", ()),))
+    assert with_direct_answers(_gen("BNS:318:4:0"), later, passages, TITLES) == _gen("BNS:318:4:0")
+
+
+def test_an_ask_left_unanswered_is_never_high() -> None:
+    asks = [Ask("What is the punishment for cheating?", (AskKind.PUNISHMENT,)),
+            Ask("Within what time must the complaint be filed?", (AskKind.TIME_LIMIT,))]
+    quoted = ["Section 318(4) provides: \"... shall be punished with imprisonment ... seven years\""]
+    assert [k for _, k in conf.unanswered(asks, quoted)] == [AskKind.TIME_LIMIT]
+    assert conf.unanswered(asks, [*quoted, "the complaint is made within one month"]) == []
+    kw = {"question": "What is the punishment for cheating?", "as_of": "2025-05-01", "names_provision": True,
+          "coverage": 1.0}
+    assert conf.score(**kw).score >= 0.8  # type: ignore[arg-type]
+    assert conf.score(**kw, asks=2, asks_unanswered=1).score <= conf.ASK_UNANSWERED_CAP  # type: ignore[arg-type]
+    assert conf.score(**kw, asks=2, asks_unanswered=2).score <= conf.NOT_ADDRESSED_CAP  # type: ignore[arg-type]
+
+
+def test_old_law_facts_come_from_the_question_not_only_from_the_date_set() -> None:
+    kw = {"question": "Is it bailable?", "as_of": "2025-05-01", "names_provision": False, "coverage": 1.0}
+    assert conf.score(**kw).factor("old_code_facts").value == 0.0  # type: ignore[arg-type]
+    assert conf.score(**kw, old_law_facts=True).factor("old_code_facts").value == 1.0  # type: ignore[arg-type]
