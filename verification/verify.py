@@ -76,23 +76,30 @@ class Verifier:
 
     def verify(
         self, text: str, context_chunks: Sequence[ContextChunk] = (), as_of: str | None = None,
-        *, offence_on: str | None = None,
+        *, offence_on: str | None = None, proceedings_on: str | None = None,
     ) -> VerificationReport:
         """Check every citation and quote in ``text`` for facts on ``as_of`` (default today).
 
         ``offence_on``: the day the offence was committed, when that is before the new codes and ``as_of`` is
         after (an FIR lodged in August 2024 for cheating in March 2024). The penal codes are then checked on that
         day: the IPC still governs the offence (BNS 358(2)), and the BNS, which came into force after it, does not
-        (its savings section itself is checked on ``as_of``). Procedure and evidence stay on ``as_of``.
+        (its savings section itself is checked on ``as_of``).
+
+        ``proceedings_on``: the day proceedings began, when they were pending on 2024-07-01 (an arrest on 20 June
+        2024, a trial begun in 2022): the CrPC and the Evidence Act still govern them (BNSS 531(2)(a), BSA 170(2)),
+        so they are checked on that day. The new codes' procedure and evidence provisions stay on ``as_of``.
         """
         day = as_of or date.today().isoformat()
-        if offence_on is not None:
+        for name, value in (("offence_on", offence_on), ("proceedings_on", proceedings_on)):
+            if value is None:
+                continue
             try:
-                if not _ISO_DAY.fullmatch(offence_on):
-                    raise ValueError(offence_on)
-                date.fromisoformat(offence_on)
+                if not _ISO_DAY.fullmatch(value):
+                    raise ValueError(value)
+                date.fromisoformat(value)
             except ValueError:
-                raise ValueError(f"offence_on must be a date as YYYY-MM-DD, not {offence_on!r}") from None
+                raise ValueError(f"{name} must be a date as YYYY-MM-DD, not {value!r}") from None
+        days = _Days(day, offence_on, proceedings_on)
         extractor, checker, quote_checker = self._ready()
         cits = extractor.extract(text)
         checker.prefetch([k for c in cits if c.label is Label.PROVISION for k in c.keys])
@@ -100,7 +107,7 @@ class Verifier:
         unreachable = False
         sources: list[tuple[int, str, str | None]] = []  # (position, label, text) of checked provisions
         for c in cits:
-            for verdict, key_label in self._check(c, checker, day, _cited_as(c, cits), offence_on):
+            for verdict, key_label in self._check(c, checker, days, _cited_as(c, cits)):
                 checks.append(_citation_out(c, verdict, key_label))
                 unreachable |= verdict.unreachable
                 if c.label is Label.PROVISION and verdict.act and verdict.section:
@@ -115,8 +122,9 @@ class Verifier:
                                   unchecked=unchecked)
 
     def _check(
-        self, c: Citation, checker: CitationChecker, day: str, cited_as: str, offence_on: str | None = None
+        self, c: Citation, checker: CitationChecker, days: _Days, cited_as: str
     ) -> list[tuple[Verdict, str | None]]:
+        day = days.as_of
         if c.label is Label.PROVISION:
             out: list[tuple[Verdict, str | None]] = []
             if not c.act and c.statute is not None and (c.keys or c.units):  # linked to a statute we do not hold
@@ -125,12 +133,12 @@ class Verifier:
                 out += [(Verdict(CitationStatus.UNCHECKED, f"{unheld} was not checked"), unit_label(kind, k))
                         for kind, k in c.units]  # fmt: skip
                 return out
-            out += [(checker.check_provision(k, _day_for(k.act, k.section, day, offence_on), c.text), k.label)
+            out += [(checker.check_provision(k, days.day_for(k.act, k.section), c.text), k.label)
                     for k in c.keys]  # fmt: skip
             out += [(checker.check_unit(kind, k, day, c.text), unit_label(kind, k)) for kind, k in c.units]
             return out or [(Verdict(CitationStatus.UNRESOLVED, f"'{c.text}' could not be read as a provision"), None)]
         if c.label is Label.STATUTE:
-            return [(checker.check_statute(c.act, cited_as, _day_for(c.act, None, day, offence_on)), None)]
+            return [(checker.check_statute(c.act, cited_as, days.day_for(c.act, None)), None)]
         if c.label is Label.PRECEDENT:
             return [(checker.check_precedent(c.text), None)]
         return [(Verdict(CitationStatus.NOT_IN_REGISTRY, f"{c.text}: no registry of notifications is loaded; "
@@ -289,16 +297,28 @@ def _citation_out(c: Citation, v: Verdict, key_label: str | None) -> CitationChe
     )
 
 
-def _day_for(act: str | None, section: str | None, as_of: str, offence_on: str | None) -> str:
-    """The day a citation is checked on (``Verifier.verify``): the old penal code, and the new one's sections
-    other than its repeal-and-savings section, on the day of the offence; everything else, and the new penal
-    code named as a whole (``section`` None), on ``as_of``."""
-    if offence_on is None or act is None:
-        return as_of
-    new, savings = SAVINGS[PENAL_CODE]
-    if act == PENAL_CODE or (act == new and section is not None and section != savings):
-        return offence_on
-    return as_of
+@dataclass(frozen=True, slots=True)
+class _Days:
+    """The days citations are checked on (``Verifier.verify``)."""
+
+    as_of: str
+    offence_on: str | None = None
+    proceedings_on: str | None = None
+
+    def day_for(self, act: str | None, section: str | None) -> str:
+        """The old penal code, and the new one's sections other than its repeal-and-savings section, on the day
+        of the offence; the old procedure and evidence codes on the day pending proceedings began; everything
+        else, and the new penal code named as a whole (``section`` None), on ``as_of``."""
+        if act is None:
+            return self.as_of
+        if self.proceedings_on is not None and act in SAVINGS and act != PENAL_CODE:
+            return self.proceedings_on
+        if self.offence_on is None:
+            return self.as_of
+        new, savings = SAVINGS[PENAL_CODE]
+        if act == PENAL_CODE or (act == new and section is not None and section != savings):
+            return self.offence_on
+        return self.as_of
 
 
 def verify(
@@ -309,9 +329,10 @@ def verify(
     store: GraphStore | None = None,
     verifier: Verifier | None = None,
     offence_on: str | None = None,
+    proceedings_on: str | None = None,
 ) -> VerificationReport:
-    """Verify ``text``. Pass a built ``verifier`` (fast, reusable) or a ``store`` (one-off); ``offence_on`` as
-    in ``Verifier.verify``.
+    """Verify ``text``. Pass a built ``verifier`` (fast, reusable) or a ``store`` (one-off); ``offence_on`` and
+    ``proceedings_on`` as in ``Verifier.verify``.
 
     Raises:
         ConfigurationError: neither a verifier nor a store was given.
@@ -320,4 +341,4 @@ def verify(
         if store is None:
             raise ConfigurationError("verify() needs store= (a GraphStore) or verifier= (a Verifier)")
         verifier = Verifier(store)
-    return verifier.verify(text, context_chunks, as_of, offence_on=offence_on)
+    return verifier.verify(text, context_chunks, as_of, offence_on=offence_on, proceedings_on=proceedings_on)

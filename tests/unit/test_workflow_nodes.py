@@ -155,12 +155,14 @@ class FakeVerifier:
     statuses: Mapping[str, CitationStatus] = field(default_factory=dict)
     misquoted: Collection[str] = ()
     offence_days: list[str | None] = field(default_factory=list)
+    proceedings_days: list[str | None] = field(default_factory=list)
 
     def verify(
         self, text: str, context_chunks: Sequence[Mapping[str, object]] = (), as_of: str | None = None,
-        *, offence_on: str | None = None,
+        *, offence_on: str | None = None, proceedings_on: str | None = None,
     ) -> VerificationReport:
         self.offence_days.append(offence_on)
+        self.proceedings_days.append(proceedings_on)
         cits = []
         for m in _SECTION.finditer(text):
             key = f"{m.group(3)} {m.group(1)}"
