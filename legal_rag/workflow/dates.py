@@ -1,0 +1,555 @@
+"""The dates a question gives, each attached to the event it dates, and the two days the workflow needs from them.
+
+The new criminal codes came into force on 2024-07-01. An offence committed before that day is governed by the
+IPC (BNS 358(2)); proceedings pending on it continue under the CrPC (BNSS 531(2)(a)) and keep what was done
+under the Evidence Act (BSA 170). ``read_dates`` finds the date words a user writes ("5th March, 2024",
+"05-03-24", "Nov 2023", "in early 2023", "two years back", "before the new laws came in"), reads each as a span
+of days and attaches it to the event its clause tells (an offence, a proceeding, a conviction, a life event, a
+law); ``offence_day`` and ``pending_since`` derive from those events.
+
+How: our own patterns find candidate spans (dateparser's ``search_dates`` is too eager: it reads "may" and
+"march" as verbs, amounts and report citations as dates), and dateparser parses each span with Indian
+day-month order, cross-checked against the fields the pattern captured (dateparser silently reads "05/13/2024"
+as 13 May even with DMY order; such a date is dropped). A year counts only when said as a time ("in 2023",
+"since 2022", "early 2023"): an Act's title ("BNS 2023"), an amount ("Rs 2000"), a report ("(2014) 8 SCC 273"),
+a model ("my 2019 car"), a time ("2015 hrs"), a batch ("2016-batch") or a range ("2016-17") is no date.
+Festivals ("on Diwali 2023") are left unread: the offence they date is then undated, which means the new code.
+
+Every doubt means the new code, because wrongly dating an offence before 2024-07-01 reports a repealed IPC
+section verified: a span that reaches 2024-07-01 ("in 2024", "mid 2024", "two years ago" told in 2026), a
+continuing offence ("since 2022", "has been harassing"), an offence told without a date beside a dated one,
+a date whose clause also tells of a proceeding, all leave the offence undated.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from enum import Enum
+from functools import lru_cache
+
+import dateparser
+from dateutil.relativedelta import relativedelta
+
+from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE
+
+CUTOVER = date.fromisoformat(NEW_CRIMINAL_CODES_IN_FORCE)
+OPEN_START = date.min
+"""The start of a bound ("before 1 July 2024"): the day is unknown, only that it is no later than ``end``."""
+
+
+class EventKind(Enum):
+    """What a date dates."""
+
+    OFFENCE = "offence"
+    PROCEEDING = "proceeding"  # FIR, complaint, arrest, investigation, charge sheet, trial, appeal, bail, summons
+    CONVICTION = "conviction"  # a conviction, sentence or acquittal, or a past record ("a prior theft case")
+    LIFE = "life"  # marriage, birth, purchase, employment, a deed, a death
+    LAW = "law"  # enactment, notification, amendment, commencement
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class DatedEvent:
+    """A date the question writes and the event it dates.
+
+    ``start``..``end`` is the span of the date as written: a day ("5 Mar 2024") is one day, a month ("Nov 2023")
+    its days, a year ("in 2023") the whole year, an approximate time ("two years back") a span around it, a
+    bound ("before 1 July 2024") runs from ``OPEN_START``. ``ongoing`` marks an event that began in the span and
+    continues ("since 2022", "has been harassing"). An offence told without a date is an event too, dated
+    ``today`` with an empty ``phrase``: it may be today's.
+    """
+
+    start: date
+    end: date
+    kind: EventKind
+    phrase: str
+    clause: str
+    ongoing: bool = False
+
+
+# -- finding date spans --------------------------------------------------------------------------------------
+
+_MON = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+        r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
+_Y4 = r"(?P<y>(?:19|20)\d\d)"
+_ORD = r"(?:st|nd|rd|th)?"
+_NOT_A_YEAR = r"(?!\s*(?:[-–/]\s*\d|hrs\b|hours\b|h\b|batch|model|[,.]?\d))"
+_TIME_CUE = re.compile(
+    r"\b(?:in|during|since|from|by|until|till|before|after|to|prior\s+to|ever\s+since|the\s+year|year)\s+(?:the\s+)?$",
+    re.IGNORECASE)
+_WORD_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+             "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "a couple of": 2,
+             "few": 3, "a few": 3}
+_NUM = (r"(?P<n>\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+        r"(?:a\s+)?couple\s+of|(?:a\s+)?few)")
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    start_at: int
+    end_at: int
+    first: date
+    last: date
+    ongoing: bool = False
+
+
+def _i(flags: str) -> re.Pattern[str]:
+    return re.compile(flags, re.IGNORECASE)
+
+
+_DAY_NAMED = _i(rf"\b(?P<d>[0-3]?\d){_ORD}\s+(?:of\s+)?{_MON},?\s*{_Y4}\b")
+_NAMED_DAY = _i(rf"\b{_MON}\s+(?P<d>[0-3]?\d){_ORD},?\s+{_Y4}\b")
+_ISO = _i(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)-(?P<d>[0-3]\d)\b")
+_NUMERIC = _i(r"(?<![\d./-])(?P<d>[0-3]?\d)(?P<sep>[./-])(?P<m>[01]?\d)(?P=sep)(?P<y>(?:19|20)\d\d|\d\d)"
+              r"(?![\d]|[./-]\d)")
+_MONTH_YEAR = _i(rf"\b(?:(?P<q>early|mid|late|end\s+of|beginning\s+of|start\s+of)[\s-]+)?{_MON}(?:,|\s+of)?\s*{_Y4}\b")
+_NUM_MONTH_YEAR = _i(r"(?<![\d./-])(?P<m>[01]?\d)[/-](?P<y>(?:19|20)\d\d)(?![\d/-])")
+_DAY_MONTH = _i(rf"\b(?P<d>[0-3]?\d){_ORD}\s+(?:of\s+)?{_MON}(?!,?\s*\d)")
+_ON_MONTH_DAY = _i(rf"(?<=\bon\s){_MON}\s+(?P<d>[0-3]?\d){_ORD}\b(?!,?\s*\d)")
+_MONTH_ALONE = _i(rf"\b(?P<cue>in|during|last|this|since|before|after|until|till|by)\s+(?:the\s+month\s+of\s+)?"
+                  rf"{_MON}(?!\s*\d)")
+_YEAR = _i(rf"\b(?:(?P<q>early|mid|late|end\s+of|beginning\s+of|start\s+of|(?:the\s+)?(?:summer|winter|monsoon|"
+           rf"spring|autumn)\s+of|the\s+year)[\s-]+)?{_Y4}\b{_NOT_A_YEAR}")
+_NEW_LAWS = _i(
+    r"\b(?:before|prior\s+to)\s+(?:the\s+)?(?:(?:new|three)\s+(?:criminal\s+)?(?:laws?|codes?|sanhitas?)|BNSS?|BSA|"
+    r"Bharatiya\s+(?:Nyaya|Nagarik|Sakshya)\s+\w+)\s+(?:came|come|coming|were\s+brought|took\s+effect)"
+    r"(?:\s+(?:in(?:to\s+(?:force|effect))?))?\b")
+_RELATIVE_DAY = _i(r"\b(?P<w>(?:the\s+)?day\s+before\s+yesterday|yesterday|last\s+night|today|tonight|"
+                   r"this\s+(?:morning|afternoon|evening))\b")
+_RELATIVE_UNIT = _i(r"\b(?P<w>last|this|previous|past)\s+(?P<u>week|month|year)\b")
+_AGO = _i(rf"\b(?:(?P<half1>(?:one|1|a)\s+and\s+a\s+half)|{_NUM}(?P<half2>\s+and\s+a\s+half)?)\s+"
+          r"(?P<u>day|week|month|year)s?(?:\s+and\s+a\s+half)?\s+(?P<dir>ago|back|before(?!\s+(?:the|that|this|his|her|"
+          r"my|our|their|\d)))\b")
+_RECENTLY = _i(r"\b(?:recently|lately|of\s+late)\b")
+_MODIFIER = _i(r"\b(?P<m>ever\s+since|since|from|before|prior\s+to|after|until|till|up\s+to|by)\s+(?:the\s+)?$")
+_SEASONS = {"summer": (4, 6), "monsoon": (6, 9), "spring": (2, 3), "autumn": (10, 11), "winter": (1, 12)}
+_PART_OF_YEAR = {"early": (1, 4), "beginning of": (1, 4), "start of": (1, 4), "mid": (5, 8), "late": (9, 12),
+                 "end of": (9, 12), "the year": (1, 12)}
+_PART_OF_MONTH = {"early": (1, 10), "beginning of": (1, 10), "start of": (1, 10), "mid": (11, 20), "late": (21, 31),
+                  "end of": (21, 31)}
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _month(text: str) -> int:
+    return _MONTHS[text.lower().rstrip(".")[:3]]
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str, today: date, strict: bool) -> date | None:
+    """dateparser's reading of a span we found, in Indian day-month order, relative to ``today``."""
+    settings = {"DATE_ORDER": "DMY", "PREFER_DATES_FROM": "past", "STRICT_PARSING": strict,
+                "PREFER_DAY_OF_MONTH": "first", "RELATIVE_BASE": datetime(today.year, today.month, today.day),
+                "REQUIRE_PARTS": ["year"] if not strict else []}
+    found = dateparser.parse(text, languages=["en"], settings=settings)
+    return found.date() if found is not None else None
+
+
+def _checked(text: str, today: date, year: int, month: int, day: int | None) -> date | None:
+    """The day (or month's first day) dateparser reads in ``text``, if it agrees with the fields we captured."""
+    try:
+        want = date(year, month, day or 1)
+    except ValueError:
+        return None  # "31.02.2024": no such day
+    got = _parse(text, today, strict=day is not None)
+    return want if got == want else None
+
+
+def _year(text: str) -> int:
+    y = int(text)
+    return y + (2000 if y <= 50 else 1900) if y < 100 else y
+
+
+class _Taken:
+    """The spans found so far: a later, less specific form skips what an earlier one took."""
+
+    def __init__(self) -> None:
+        self.spans: list[_Span] = []
+
+    def free(self, m: re.Match[str]) -> bool:
+        return all(m.end() <= s.start_at or m.start() >= s.end_at for s in self.spans)
+
+    def add(self, m: re.Match[str], first: date | None, last: date | None, start_at: int | None = None) -> None:
+        if first is not None and last is not None:
+            self.spans.append(_Span(m.start() if start_at is None else start_at, m.end(), first, last))
+
+
+def _days(question: str, today: date, taken: _Taken) -> None:
+    """"5 Mar 2024", "March 5, 2024", "2024-03-05", "05/03/2024", "5.3.2024", "05-03-24" (day first)."""
+    for pattern in (_DAY_NAMED, _NAMED_DAY, _ISO, _NUMERIC):
+        for m in pattern.finditer(question):
+            if taken.free(m):
+                g = m.groupdict()
+                month = _month(g["mon"]) if g.get("mon") else int(g["m"])
+                text = m.group(0) if pattern is not _NUMERIC else f"{int(g['d'])}/{month}/{_year(g['y'])}"
+                day = _checked(text, today, _year(g["y"]), month, int(g["d"]))
+                taken.add(m, day, day)
+
+
+def _months(question: str, today: date, taken: _Taken) -> None:
+    """"Nov 2023", "November, 2023", "early March 2024", "03/2023"; "on 5 March", "in March", "last March"
+    (the latest such day or month by today)."""
+    for pattern in (_MONTH_YEAR, _NUM_MONTH_YEAR):
+        for m in pattern.finditer(question):
+            g = m.groupdict()
+            month, year = _month(g["mon"]) if g.get("mon") else int(g["m"]), int(g["y"])
+            if not taken.free(m) or not 1 <= month <= 12:
+                continue
+            first = _checked(f"{calendar.month_name[month]} {year}", today, year, month, None)
+            last = _month_end(year, month)
+            lo, hi = _PART_OF_MONTH.get(_norm(g.get("q")), (1, last.day))
+            taken.add(m, first and first.replace(day=lo), last.replace(day=min(hi, last.day)))
+    for pattern in (_DAY_MONTH, _ON_MONTH_DAY):
+        for m in pattern.finditer(question):
+            if taken.free(m):
+                taken.add(m, *_day_without_year(int(m.group("d")), _month(m.group("mon")), today))
+    for m in _MONTH_ALONE.finditer(question):
+        if taken.free(m):
+            cue = m.group("cue").lower()
+            start_at = m.start() if cue in ("last", "this") else m.start("mon")
+            taken.add(m, *_month_without_year(_month(m.group("mon")), today, strictly_before=cue == "last"),
+                      start_at=start_at)
+
+
+def _years(question: str, today: date, taken: _Taken) -> None:
+    """A year said as a time: "in 2023", "during 2022", "since 2021", "early 2023", "in the summer of 2023"."""
+    for m in _YEAR.finditer(question):
+        q = _norm(m.group("q"))
+        if not taken.free(m) or not (q or _TIME_CUE.search(question[max(0, m.start() - 20):m.start()])):
+            continue
+        year = int(m.group("y"))
+        if _parse(str(year), today, strict=False) is None:
+            continue
+        season = q.removeprefix("the ").removesuffix(" of")
+        lo, hi = _SEASONS[season] if season in _SEASONS else _PART_OF_YEAR.get(q, (1, 12))
+        taken.add(m, date(year, lo, 1), _month_end(year, hi))
+
+
+def _absolute(question: str, today: date) -> list[_Span]:
+    """Days, months and years written out, most specific form first."""
+    taken = _Taken()
+    for find in (_days, _months, _years):
+        find(question, today, taken)
+    return taken.spans
+
+
+def _norm(text: str | None) -> str:
+    return re.sub(r"\s+", " ", text.lower()) if text else ""
+
+
+def _day_without_year(day: int, month: int, today: date) -> tuple[date | None, date | None]:
+    """"on 5 March": the latest such day on or before today."""
+    for year in (today.year, today.year - 1):
+        try:
+            d = date(year, month, day)
+        except ValueError:
+            continue
+        if d <= today:
+            return d, d
+    return None, None
+
+
+def _month_without_year(month: int, today: date, *, strictly_before: bool) -> tuple[date, date]:
+    """"in March" is the latest March begun by today; "last March" the latest one before this month."""
+    year = today.year if (month < today.month or (month == today.month and not strictly_before)) else today.year - 1
+    return date(year, month, 1), _month_end(year, month)
+
+
+def _relative(question: str, today: date, taken: list[tuple[int, int]]) -> list[_Span]:
+    """Dates counted from ``today``: "yesterday", "last year", "two years back", "a year and a half ago"."""
+    spans: list[_Span] = []
+
+    def free(m: re.Match[str]) -> bool:
+        return all(m.end() <= a or m.start() >= b for a, b in taken)
+
+    for m in _RELATIVE_DAY.finditer(question):
+        w = _norm(m.group("w"))
+        back = 2 if "before" in w else 1 if w in ("yesterday", "last night") else 0
+        spans.append(_Span(m.start(), m.end(), today - timedelta(days=back), today - timedelta(days=back)))
+    for m in _RELATIVE_UNIT.finditer(question):
+        w, unit = m.group("w").lower(), m.group("u").lower()
+        if not free(m):
+            continue
+        if unit == "year":
+            year = today.year - (w != "this")
+            first, last = date(year, 1, 1), date(year, 12, 31)
+        elif unit == "month":
+            anchor = today if w == "this" else today.replace(day=1) - timedelta(days=1)
+            first, last = anchor.replace(day=1), _month_end(anchor.year, anchor.month)
+        else:
+            monday = today - timedelta(days=today.weekday()) - timedelta(weeks=w != "this")
+            first, last = monday, monday + timedelta(days=6)
+        spans.append(_Span(m.start(), m.end(), first, min(last, today)))
+    for m in _AGO.finditer(question):
+        if not free(m):
+            continue
+        unit = m.group("u").lower()
+        n_text = _norm(m.group("n")) if m.group("n") else "1"
+        count = float(_WORD_NUM.get(n_text, 0) or int(n_text)) + (0.5 if (m.group("half1") or m.group("half2")
+                                                                           or "half" in m.group(0)) else 0)
+        months = round(count * 12) if unit == "year" else round(count) if unit == "month" else 0
+        days = round(count * 7) if unit == "week" else round(count) if unit == "day" else 0
+        words = f"{months} months ago" if months else f"{days} days ago"
+        centre = _parse(words, today, strict=False)
+        if centre is None:
+            continue
+        # an approximate time: half a unit either way ("two years back" is not a day)
+        width = relativedelta(months=6) if unit == "year" else relativedelta(days=15) if unit == "month" else \
+            relativedelta(days=3) if unit == "week" else relativedelta()
+        if "few" in n_text:
+            width = relativedelta(months=months // 3 * 2) if months else relativedelta(days=days // 3 * 2)
+        spans.append(_Span(m.start(), m.end(), centre - width, min(centre + width, today)))
+    for m in _RECENTLY.finditer(question):
+        spans.append(_Span(m.start(), m.end(), today - relativedelta(months=6), today))
+    return spans
+
+
+def _modified(question: str, span: _Span, today: date) -> _Span:
+    """A span read with the word before it: "since 2022" continues, "before 1 July 2024" is a bound ending the
+    day before, "after March 2024" runs to today, "until/by March 2024" is a bound ending with it."""
+    m = _MODIFIER.search(question, max(0, span.start_at - 20), span.start_at)
+    if m is None or m.end() != span.start_at:
+        return span
+    word = _norm(m.group("m"))
+    if word in ("since", "ever since", "from"):
+        return _Span(m.start(), span.end_at, span.first, span.last, ongoing=True)
+    if word in ("before", "prior to"):
+        return _Span(m.start(), span.end_at, OPEN_START, span.first - timedelta(days=1))
+    if word == "after":
+        return _Span(m.start(), span.end_at, span.last + timedelta(days=1), max(today, span.last + timedelta(days=1)))
+    return _Span(m.start(), span.end_at, OPEN_START, span.last)
+
+
+def _spans(question: str, today: date) -> list[_Span]:
+    bounds = [_Span(m.start(), m.end(), OPEN_START, CUTOVER - timedelta(days=1)) for m in _NEW_LAWS.finditer(question)]
+    taken = [(s.start_at, s.end_at) for s in bounds]
+    absolute = [s for s in _absolute(question, today)
+                if all(s.end_at <= a or s.start_at >= b for a, b in taken)]
+    taken += [(s.start_at, s.end_at) for s in absolute]
+    found = bounds + [_modified(question, s, today) for s in absolute + _relative(question, today, taken)]
+    found.sort(key=lambda s: s.start_at)
+    out: list[_Span] = []
+    for s in found:  # "from" in "from 2019" and a span inside another: keep the first
+        if not out or s.start_at >= out[-1].end_at:
+            out.append(s)
+    return out
+
+
+# -- the events the clauses tell -----------------------------------------------------------------------------
+
+_AUX = r"(?:is|are|was|were|been|be|am|keeps|kept|keep|started|continues|continued|go(?:es)?\s+on)\s+(?:\w+\s+)?$"
+_TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
+    # (kind, is a verb, words); kind None is a verb that takes the kind of the noun it tells of ("began")
+    (EventKind.CONVICTION, True, _i(
+        r"\b(?:convicted|sentenced|acquitted|(?:previous|prior|earlier|past|old)\s+(?:\w+\s+)?(?:case|offence|crime|"
+        r"incident|conviction|record|theft|FIR|complaint)s?)\b")),
+    (EventKind.CONVICTION, False, _i(r"\b(?:conviction|sentence|acquittal|criminal\s+record|history(?:-sheeter)?)\b")),
+    (EventKind.LIFE, True, _i(
+        r"\b(?:(?:got\s+)?married|wed|bought|purchased|sold|born|joined|employed|hired|worked|appointed|retired|"
+        r"moved|shifted|met|known|knew|owned|rented|leased|lent|borrowed|divorced|separated|executed|signed|died|"
+        r"passed\s+away|took\s+(?:a|the)\s+loan|gave\s+birth|graduated)\b")),
+    (EventKind.LIFE, False, _i(r"\b(?:marriage|wedding|birth|employment|job|purchase|sale\s+deed|agreement|loan|"
+                               r"lease|death|engagement)\b")),
+    (EventKind.LAW, True, _i(r"\b(?:enacted|notified|amended|repealed|introduced|came\s+into\s+(?:force|effect)|"
+                             r"(?:was|were)\s+passed|brought\s+into\s+force)\b")),
+    (EventKind.LAW, False, _i(r"\b(?:notification|amendment|ordinance|gazette)\b")),
+    (EventKind.PROCEEDING, True, _i(
+        r"\b(?:lodged|filed|registered|arrest(?:ed)?|summoned|remanded|charge-?sheeted|instituted|detained|"
+        r"charged|investigated|seized|raided|booked|moved\s+(?:a|an|the)\s+(?:bail|application|petition)|"
+        r"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed)\b")),
+    (EventKind.PROCEEDING, False, _i(
+        r"\b(?:FIR|F\.I\.R\.?|complaint|case|trial|appeal|bail|charge-?sheet|investigation|inquiry|enquiry|hearing|"
+        r"summons|warrant|proceedings?|revision|petition|cognizance|remand|police\s+report|application|suit)\b")),
+    (None, True, _i(r"\b(?:began|begun|begin|started|commenced|pending|took\s+place|happened|occurred|"
+                    r"was\s+held)\b")),
+    (EventKind.OFFENCE, True, _i(
+        r"\b(?:committ(?:ed|ing)|cheat(?:ed|ing|s)?|stole|stolen|steal(?:s|ing)?|robbed|looted|kill(?:ed|ing)|"
+        r"murder(?:ed|ing)|stabb(?:ed|ing)|shot|assault(?:ed|ing)|attack(?:ed|ing)|beat(?:en|ing|s)?|rap(?:ed|ing)|"
+        r"kidnapp?(?:ed|ing)|abduct(?:ed|ing)|forged|defrauded|dup(?:ed|ing)|misappropriat(?:ed|ing)|"
+        r"embezzl(?:ed|ing)|threaten(?:ed|ing|s)?|extort(?:ed|ing)|molest(?:ed|ing)|harass(?:ed|ing|es)?|"
+        r"stalk(?:ed|ing)|trespass(?:ed|ing)|broke\s+into|burgled|induced|deceived|set\s+fire|defamed|bribed|"
+        r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
+        r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"
+        r"took\s+away|ran\s+away\s+with|took\s+(?:(?:my|his|her|our|their|the)\s+)?(?:money|cash|rs\.?|₹|rupees|"
+        r"\d[\d,]*|gold|jewell?e?ry|ornaments|phone|mobile|wallet|purse|bag|laptop|car|bike|scooter))(?!\w)")),
+    (EventKind.OFFENCE, False, _i(
+        r"\b(?:theft|robbery|dacoity|murder|offences?|crime|incident|fraud|cheating|assault|extortion|"
+        r"harassment|cruelty|kidnapping|rape|forgery|trespass|burglary|defamation|stalking|snatching)\b")),
+)
+_GENERIC_DEFAULT = _i(r"took\s+place|happened|occurred")
+_ONGOING = _i(r"\b(?:still|continu(?:es|ing|ous(?:ly)?)|ongoing|till\s+date|to\s+date|till\s+now|until\s+now|so\s+far|"
+              r"keeps|kept\s+on|every\s+(?:day|week|month)|daily|ha(?:s|ve)\s+been\s+\w+ing|(?:is|are)\s+\w+ing)\b")
+_SENTENCE = re.compile(r"[.?!]+(?=\s|$)|\n+")
+_CLAUSE = _i(r"[;:]\s+|,\s+|\s+-+\s+|\s+(?:and|but|while|whereas|although|though|then|whereafter|after\s+which)\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class _Trigger:
+    at: int
+    kind: EventKind | None
+    verb: bool
+
+
+def _triggers(masked: str) -> list[_Trigger]:
+    seen: list[tuple[int, int]] = []
+    out: list[_Trigger] = []
+    for kind, verb, pattern in _TRIGGERS:
+        for m in pattern.finditer(masked):
+            if any(m.start() < b and a < m.end() for a, b in seen):
+                continue  # an earlier list owns these words ("prior theft case" is a record, not a theft)
+            seen.append((m.start(), m.end()))
+            is_verb = verb and not (m.group(0).lower().endswith("ing") and kind is EventKind.OFFENCE
+                                    and not re.search(_AUX, masked[max(0, m.start() - 30):m.start()], re.IGNORECASE))
+            out.append(_Trigger(m.start(), kind, is_verb))
+    out.sort(key=lambda t: t.at)
+    return out
+
+
+def _kind(trigger: _Trigger, triggers: list[_Trigger], masked: str) -> EventKind:
+    if trigger.kind is not None:
+        return trigger.kind
+    nouns = [t for t in triggers if t.kind is not None and not t.verb]
+    if nouns:
+        return min(nouns, key=lambda t: abs(t.at - trigger.at)).kind or EventKind.UNKNOWN
+    return EventKind.OFFENCE if _GENERIC_DEFAULT.match(masked, trigger.at) else EventKind.UNKNOWN
+
+
+@dataclass(frozen=True, slots=True)
+class _Clause:
+    start: int
+    end: int
+    sentence: int
+    asks: bool  # in a sentence that ends with "?"
+
+
+def _clauses(masked: str) -> list[_Clause]:
+    """Clauses split on sentence ends, semicolons, commas and conjunctions; date words are masked, so
+    "5th March, 2024" is never split."""
+    out: list[_Clause] = []
+    start = 0
+    for n, end_match in enumerate([*_SENTENCE.finditer(masked), None]):
+        end = end_match.start() if end_match else len(masked)
+        asks = bool(end_match and "?" in end_match.group(0))
+        cut = start
+        for m in _CLAUSE.finditer(masked, start, end):
+            out.append(_Clause(cut, m.start(), n, asks))
+            cut = m.end()
+        out.append(_Clause(cut, end, n, asks))
+        start = end_match.end() if end_match else len(masked)
+        if start >= len(masked):
+            break
+    return [c for c in out if masked[c.start:c.end].strip()]
+
+
+def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
+    """Every date ``question`` writes, attached to the event its clause tells, in the order written; and every
+    offence it tells without a date, dated ``today`` (it may be today's). Relative dates count from ``today``."""
+    spans = _spans(question, today)
+    masked = list(question)
+    for s in spans:
+        masked[s.start_at:s.end_at] = "#" * (s.end_at - s.start_at)
+    text = "".join(masked)
+    triggers = _triggers(text)
+    events: list[DatedEvent] = []
+    for c in _merged(_clauses(text), spans, triggers, text):
+        a, b, asks = c.start, c.end, c.asks
+        inside = [s for s in spans if a <= s.start_at < b]
+        told = [t for t in triggers if a <= t.at < b]
+        clause = question[a:b].strip()
+        ongoing = bool(_ONGOING.search(text, a, b))
+        if not inside:
+            verbs = [t for t in told if t.verb and t.kind is not None]
+            offence = any(t.kind is EventKind.OFFENCE for t in verbs) or (
+                not verbs and any(t.kind is EventKind.OFFENCE for t in told))
+            if offence and not asks:
+                events.append(DatedEvent(today, today, EventKind.OFFENCE, "", clause, ongoing))
+            continue
+        for i, s in enumerate(inside):
+            lo = inside[i - 1].end_at if i else a
+            hi = inside[i + 1].start_at if i + 1 < len(inside) else b
+            trigger = _nearest(s, told, lo, hi)
+            kind = _kind(trigger, told, text) if trigger else EventKind.UNKNOWN
+            events.append(DatedEvent(s.first, s.last, kind, question[s.start_at:s.end_at], clause,
+                                     s.ongoing or ongoing))
+    return tuple(events)
+
+
+def _nearest(span: _Span, told: list[_Trigger], lo: int, hi: int) -> _Trigger | None:
+    """The event a date dates: the nearest verb before it in its part of the clause ("he stole my phone on
+    15.03.2024"), else after it ("On 5 March 2024 he was arrested"), else the nearest noun, else the nearest
+    event word anywhere in the clause ("he cheated me, my brother and my wife in March 2024")."""
+    before = [t for t in told if lo <= t.at < span.start_at]
+    after = [t for t in told if span.end_at <= t.at < hi]
+    for group, pick in ((before, max), (after, min)):
+        verbs = [t for t in group if t.verb]
+        if verbs:
+            return pick(verbs, key=lambda t: t.at)
+    for group, pick in ((before, max), (after, min)):
+        if group:
+            return pick(group, key=lambda t: t.at)
+    if told:
+        return min(told, key=lambda t: min(abs(t.at - span.start_at), abs(t.at - span.end_at)))
+    return None
+
+
+def _merged(clauses: list[_Clause], spans: list[_Span], triggers: list[_Trigger], masked: str) -> list[_Clause]:
+    """A clause with a date and no event word joins the clause of its sentence it belongs to: the next one when
+    that tells an event without a date ("On 5 March 2024, he cheated me"), else the one before ("he cheated me,
+    on 5 March 2024")."""
+    def has_date(c: _Clause) -> bool:
+        return any(c.start <= s.start_at < c.end for s in spans)
+
+    def has_event(c: _Clause) -> bool:
+        return any(c.start <= t.at < c.end for t in triggers)
+
+    def only_a_date(c: _Clause) -> bool:  # "On 5 March 2024", "my wife in March 2024"; not "He was kicked out in 2023"
+        return has_date(c) and not has_event(c) and len(re.findall(r"[^\W#]+", masked[c.start:c.end])) <= 3
+
+    out = list(clauses)
+    i = 0
+    while i < len(out):
+        c = out[i]
+        if only_a_date(c):
+            nxt = out[i + 1] if i + 1 < len(out) and out[i + 1].sentence == c.sentence else None
+            prev = out[i - 1] if i and out[i - 1].sentence == c.sentence else None
+            if nxt and has_event(nxt) and not has_date(nxt):
+                out[i:i + 2] = [_Clause(c.start, nxt.end, c.sentence, c.asks)]
+                continue
+            if prev:
+                out[i - 1:i + 1] = [_Clause(prev.start, c.end, c.sentence, c.asks)]
+                i -= 1
+                continue
+        i += 1
+    return out
+
+
+# -- what the workflow needs ---------------------------------------------------------------------------------
+
+def offence_day(events: tuple[DatedEvent, ...] | list[DatedEvent], today: date) -> date | None:
+    """The day an offence was committed when the question plainly dates it before 2024-07-01 and the facts
+    are on or after that day: the IPC governs it (BNS 358(2)). The latest offence day (the end of its span) when
+    every offence the question tells is dated and ends before 2024-07-01; None when any offence continues, is
+    undated (today's), or reaches 2024-07-01, and None before 2024-07-01 (then the old code is simply in force)."""
+    if today < CUTOVER:
+        return None
+    offences = [e for e in events if e.kind is EventKind.OFFENCE]
+    if not offences or any(e.ongoing or e.end >= CUTOVER for e in offences):
+        return None
+    return max(e.end for e in offences)
+
+
+def pending_since(events: tuple[DatedEvent, ...] | list[DatedEvent], today: date) -> date | None:
+    """The earliest day a proceeding the question dates began, when that was plainly before 2024-07-01 and
+    today is on or after it: the CrPC governs it (BNSS 531(2)(a)). A bound ("the FIR was lodged before 1 July
+    2024") gives its last day; a span that reaches 2024-07-01 ("in 2024") is no such proceeding."""
+    if today < CUTOVER:
+        return None
+    days = [e.end if e.start == OPEN_START else e.start
+            for e in events if e.kind is EventKind.PROCEEDING and e.end < CUTOVER]
+    return min(days) if days else None
