@@ -141,13 +141,22 @@ def _month(text: str) -> int:
     return _MONTHS[text.lower().rstrip(".")[:3]]
 
 
+class _Read(Enum):
+    DAY = "day"  # strict: a day, a month and a year must all be there
+    MONTH = "month"  # a month and a year, read as the month's first day
+    RELATIVE = "relative"  # "24 months ago", counted from today
+
+
 @lru_cache(maxsize=4096)
-def _parse(text: str, today: date, strict: bool) -> date | None:
+def _parse(text: str, today: date, read: _Read) -> date | None:
     """dateparser's reading of a span we found, in Indian day-month order, relative to ``today``."""
-    settings = {"DATE_ORDER": "DMY", "PREFER_DATES_FROM": "past", "STRICT_PARSING": strict,
-                "PREFER_DAY_OF_MONTH": "first", "RELATIVE_BASE": datetime(today.year, today.month, today.day),
-                "REQUIRE_PARTS": ["year"] if not strict else []}
-    found = dateparser.parse(text, languages=["en"], settings=settings)
+    settings: dict[str, object] = {"DATE_ORDER": "DMY", "PREFER_DATES_FROM": "past",
+                                   "RELATIVE_BASE": datetime(today.year, today.month, today.day)}
+    if read is _Read.DAY:
+        settings["STRICT_PARSING"] = True
+    elif read is _Read.MONTH:
+        settings |= {"PREFER_DAY_OF_MONTH": "first", "REQUIRE_PARTS": ["month", "year"]}
+    found = dateparser.parse(text, languages=["en"], settings=settings)  # type: ignore[arg-type]
     return found.date() if found is not None else None
 
 
@@ -157,7 +166,7 @@ def _checked(text: str, today: date, year: int, month: int, day: int | None) -> 
         want = date(year, month, day or 1)
     except ValueError:
         return None  # "31.02.2024": no such day
-    got = _parse(text, today, strict=day is not None)
+    got = _parse(text, today, _Read.DAY if day is not None else _Read.MONTH)
     return want if got == want else None
 
 
@@ -224,8 +233,6 @@ def _years(question: str, today: date, taken: _Taken) -> None:
         if not taken.free(m) or not (q or _TIME_CUE.search(question[max(0, m.start() - 20):m.start()])):
             continue
         year = int(m.group("y"))
-        if _parse(str(year), today, strict=False) is None:
-            continue
         season = q.removeprefix("the ").removesuffix(" of")
         lo, hi = _SEASONS[season] if season in _SEASONS else _PART_OF_YEAR.get(q, (1, 12))
         taken.add(m, date(year, lo, 1), _month_end(year, hi))
@@ -296,7 +303,7 @@ def _relative(question: str, today: date, taken: list[tuple[int, int]]) -> list[
         months = round(count * 12) if unit == "year" else round(count) if unit == "month" else 0
         days = round(count * 7) if unit == "week" else round(count) if unit == "day" else 0
         words = f"{months} months ago" if months else f"{days} days ago"
-        centre = _parse(words, today, strict=False)
+        centre = _parse(words, today, _Read.RELATIVE)
         if centre is None:
             continue
         # an approximate time: half a unit either way ("two years back" is not a day)
@@ -420,6 +427,10 @@ def _kind(trigger: _Trigger, triggers: list[_Trigger], masked: str) -> EventKind
     return EventKind.OFFENCE if _GENERIC_DEFAULT.match(masked, trigger.at) else EventKind.UNKNOWN
 
 
+_FILLER = frozenset(("on", "in", "at", "of", "the", "a", "during", "around", "about", "sometime", "month", "year",
+                     "day", "morning", "evening", "night"))
+
+
 @dataclass(frozen=True, slots=True)
 class _Clause:
     start: int
@@ -508,8 +519,10 @@ def _merged(clauses: list[_Clause], spans: list[_Span], triggers: list[_Trigger]
     def has_event(c: _Clause) -> bool:
         return any(c.start <= t.at < c.end for t in triggers)
 
-    def only_a_date(c: _Clause) -> bool:  # "On 5 March 2024", "my wife in March 2024"; not "He was kicked out in 2023"
-        return has_date(c) and not has_event(c) and len(re.findall(r"[^\W#]+", masked[c.start:c.end])) <= 3
+    def only_a_date(c: _Clause) -> bool:  # "In the month of March 2024", "my wife in March 2024"; not "He was
+        # kicked out of the company in 2023", which tells an event of its own
+        words = [w for w in re.findall(r"[^\W#]+", masked[c.start:c.end]) if w.lower() not in _FILLER]
+        return has_date(c) and not has_event(c) and len(words) <= 2
 
     out = list(clauses)
     i = 0
