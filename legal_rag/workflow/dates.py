@@ -73,13 +73,16 @@ class DatedEvent:
 # -- finding date spans --------------------------------------------------------------------------------------
 
 _MON = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-        r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+        r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:(?<=jan|feb|mar|apr|jun|jul|aug|sep|ept|oct|"
+        r"nov|dec)\.)?")
+"""A month's name; the dot only after an abbreviation ("Sept. 2024"), never a sentence's full stop ("last March.")."""
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
 _Y4 = r"(?P<y>(?:19|20)\d\d)"
 _ORD = r"(?:st|nd|rd|th)?"
 _NOT_A_YEAR = r"(?!\s*(?:[-–/]\s*\d|hrs\b|hours\b|h\b|batch|model|[,.]?\d))"
 _TIME_CUE = re.compile(
-    r"\b(?:in|during|since|from|by|until|till|before|after|to|prior\s+to|ever\s+since|the\s+year|year)\s+(?:the\s+)?$",
+    r"\b(?:in|during|since|from|by|until|till|before|after|to|prior\s+to|ever\s+since|the\s+year|year|between|"
+    r"between\s+(?:the\s+years?\s+)?(?:19|20)\d\d\s+and)\s+(?:the\s+)?$",
     re.IGNORECASE)
 _WORD_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
              "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "a couple of": 2,
@@ -111,9 +114,14 @@ _NUM_MONTH_YEAR = _i(r"(?<![\d./-])(?P<m>[01]?\d)[/-](?P<y>(?:19|20)\d\d)(?![\d/
 _DAY_MONTH = _i(rf"\b(?P<d>[0-3]?\d){_ORD}\s+(?:of\s+)?{_MON}(?!,?\s*\d)")
 _ON_MONTH_DAY = _i(rf"(?<=\bon\s){_MON}\s+(?P<d>[0-3]?\d){_ORD}\b(?!,?\s*\d)")
 _MONTH_ALONE = _i(rf"\b(?P<cue>in|during|last|this|since|before|after|until|till|by)\s+(?:the\s+month\s+of\s+)?"
-                  rf"{_MON}(?!\s*\d)")
+                  rf"{_MON}(?!\s*\d)(?!\s+(?:be|have|not|also|on|to|through|i|he|she|we|they|you|it)\b)")
+"""A month named without a year after a time word; "may" and "march" as verbs ("the last may be filed", "in
+march on the road") are no months."""
+_CASE_NUMBER = _i(r"\b(?:no|nos|number|case|crime|cr|crl|fir|cc|c\.c|sc|st|appeal|petition|w\.?p|o\.?s|r\.?c|a)\.?"
+                  r"\s*(?:no\.?\s*)?$")
+"""Before "12/2023": a case or crime number ("FIR No. 12/2023", "Crl.A. 5/2023"), no month."""
 _YEAR = _i(rf"\b(?:(?P<q>early|mid|late|end\s+of|beginning\s+of|start\s+of|(?:the\s+)?(?:summer|winter|monsoon|"
-           rf"spring|autumn)\s+of|the\s+year)[\s-]+)?{_Y4}\b{_NOT_A_YEAR}")
+           rf"spring|autumn)\s+of|the\s+years?)[\s-]+)?{_Y4}\b{_NOT_A_YEAR}")
 _NEW_LAWS = _i(
     r"\b(?:before|prior\s+to)\s+(?:the\s+)?(?:(?:new|three)\s+(?:criminal\s+)?(?:laws?|codes?|sanhitas?)|BNSS?|BSA|"
     r"Bharatiya\s+(?:Nyaya|Nagarik|Sakshya)\s+\w+)\s+(?:came|come|coming|were\s+brought|took\s+effect)"
@@ -156,7 +164,7 @@ def _parse(text: str, today: date, read: _Read) -> date | None:
         settings["STRICT_PARSING"] = True
     elif read is _Read.MONTH:
         settings |= {"PREFER_DAY_OF_MONTH": "first", "REQUIRE_PARTS": ["month", "year"]}
-    found = dateparser.parse(text, languages=["en"], settings=settings)  # type: ignore[arg-type]
+    found = dateparser.parse(text, languages=["en"], settings=settings)
     return found.date() if found is not None else None
 
 
@@ -208,7 +216,8 @@ def _months(question: str, today: date, taken: _Taken) -> None:
         for m in pattern.finditer(question):
             g = m.groupdict()
             month, year = _month(g["mon"]) if g.get("mon") else int(g["m"]), int(g["y"])
-            if not taken.free(m) or not 1 <= month <= 12:
+            if not taken.free(m) or not 1 <= month <= 12 or (
+                    pattern is _NUM_MONTH_YEAR and _CASE_NUMBER.search(question[max(0, m.start() - 15):m.start()])):
                 continue
             first = _checked(f"{calendar.month_name[month]} {year}", today, year, month, None)
             last = _month_end(year, month)
@@ -230,7 +239,7 @@ def _years(question: str, today: date, taken: _Taken) -> None:
     """A year said as a time: "in 2023", "during 2022", "since 2021", "early 2023", "in the summer of 2023"."""
     for m in _YEAR.finditer(question):
         q = _norm(m.group("q"))
-        if not taken.free(m) or not (q or _TIME_CUE.search(question[max(0, m.start() - 20):m.start()])):
+        if not taken.free(m) or not (q or _TIME_CUE.search(question[max(0, m.start() - 40):m.start()])):
             continue
         year = int(m.group("y"))
         season = q.removeprefix("the ").removesuffix(" of")
@@ -263,9 +272,10 @@ def _day_without_year(day: int, month: int, today: date) -> tuple[date | None, d
 
 
 def _month_without_year(month: int, today: date, *, strictly_before: bool) -> tuple[date, date]:
-    """"in March" is the latest March begun by today; "last March" the latest one before this month."""
+    """"in March" is the latest March begun by today (up to today); "last March" the latest one before this
+    month."""
     year = today.year if (month < today.month or (month == today.month and not strictly_before)) else today.year - 1
-    return date(year, month, 1), _month_end(year, month)
+    return date(year, month, 1), min(_month_end(year, month), today)
 
 
 def _relative(question: str, today: date, taken: list[tuple[int, int]]) -> list[_Span]:
@@ -333,13 +343,38 @@ def _modified(question: str, span: _Span, today: date) -> _Span:
     return _Span(m.start(), span.end_at, OPEN_START, span.last)
 
 
+_RANGE_OPEN = _i(r"\b(?:between|from)\s+(?:the\s+(?:years?\s+)?)?$")
+_RANGE_GAP = _i(r"\s*(?:and|to|till|until|-|–)\s*(?:the\s+)?")
+
+
+def _ranges(question: str, spans: list[_Span]) -> list[_Span]:
+    """"between 2020 and 2022", "from March 2023 to June 2023": one span from the first's start to the
+    second's end (a "from" alone is a start: "since")."""
+    spans = sorted(spans, key=lambda s: s.start_at)
+    out: list[_Span] = []
+    i = 0
+    while i < len(spans):
+        s = spans[i]
+        opened = _RANGE_OPEN.search(question, max(0, s.start_at - 20), s.start_at)
+        if (opened and opened.end() == s.start_at and i + 1 < len(spans)
+                and _RANGE_GAP.fullmatch(question, s.end_at, spans[i + 1].start_at)
+                and s.first <= spans[i + 1].last):
+            out.append(_Span(opened.start(), spans[i + 1].end_at, s.first, spans[i + 1].last))
+            i += 2
+            continue
+        out.append(s)
+        i += 1
+    return out
+
+
 def _spans(question: str, today: date) -> list[_Span]:
     bounds = [_Span(m.start(), m.end(), OPEN_START, CUTOVER - timedelta(days=1)) for m in _NEW_LAWS.finditer(question)]
     taken = [(s.start_at, s.end_at) for s in bounds]
     absolute = [s for s in _absolute(question, today)
                 if all(s.end_at <= a or s.start_at >= b for a, b in taken)]
     taken += [(s.start_at, s.end_at) for s in absolute]
-    found = bounds + [_modified(question, s, today) for s in absolute + _relative(question, today, taken)]
+    found = bounds + [_modified(question, s, today) for s in _ranges(question, absolute)
+                      + _relative(question, today, taken)]
     found.sort(key=lambda s: s.start_at)
     out: list[_Span] = []
     for s in found:  # "from" in "from 2019" and a span inside another: keep the first
