@@ -79,7 +79,7 @@ _MON = (r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|jul
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
 _Y4 = r"(?P<y>(?:19|20)\d\d)"
 _ORD = r"(?:st|nd|rd|th)?"
-_NOT_A_YEAR = r"(?!\s*(?:[-–/]\s*\d|hrs\b|hours\b|h\b|batch|model|[,.]?\d))"
+_NOT_A_YEAR = r"(?!\s*[-–/]?\s*(?:\d|hrs\b|hours\b|h\b|batch\b|model\b)|[,.]\d)"
 _TIME_CUE = re.compile(
     r"\b(?:in|during|since|from|by|until|till|before|after|to|prior\s+to|ever\s+since|the\s+year|year|between|"
     r"between\s+(?:the\s+years?\s+)?(?:19|20)\d\d\s+and)\s+(?:the\s+)?$",
