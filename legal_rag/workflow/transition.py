@@ -43,9 +43,9 @@ def pending_across_cutover(question: str, as_of: str) -> bool:
     dates before 2024-07-01 (``dates.offence_day``), a proceeding it dates as begun before then
     (``dates.pending_since``), or a pending matter told under the old codes' names ("an appeal under section 374
     CrPC is still pending")."""
-    if as_of < CUTOVER:
+    today = _day(as_of)
+    if today < date.fromisoformat(CUTOVER):
         return False
-    today = date.fromisoformat(as_of)
     events = read_dates(question, today)
     if offence_day(events, today) is not None or pending_since(events, today) is not None:
         return True
@@ -60,6 +60,13 @@ def savings_for(question: str, as_of: str) -> list[tuple[str, str]]:
     out = [SAVINGS[k] for k, pat in (("procedure", _PROCEDURE), ("offence", _OFFENCE), ("evidence", _EVIDENCE))
            if pat.search(question)]
     return out or [SAVINGS["procedure"], SAVINGS["offence"]]
+
+
+def _day(as_of: str) -> date:
+    try:
+        return date.fromisoformat(as_of)
+    except ValueError as exc:
+        raise ValueError(f"as_of must be an ISO date (YYYY-MM-DD), got {as_of!r}") from exc
 
 
 def dates_in(question: str) -> list[str]:
@@ -79,8 +86,6 @@ def offence_date(question: str, as_of: str) -> str | None:
     right BNS one, so every doubt means None (``dates.offence_day``): a date counts only for the event its clause
     tells; an offence dated on or after 2024-07-01, a continuing one ("since 2022", "has been harassing") or one
     told without a date means None; naming the IPC dates nothing."""
-    if as_of < CUTOVER:
-        return None
-    today = date.fromisoformat(as_of)
+    today = _day(as_of)
     day = offence_day(read_dates(question, today), today)
     return day.isoformat() if day is not None else None

@@ -266,7 +266,7 @@ def test_check_question_warns_on_a_repealed_provision_and_routes_missing_ones_to
                                 "classification": simple}, Runtime(c))  # fmt: skip
     assert out["warnings"] == ["IPC 447 is repealed"]
     state = {
-        "question_checks": steps.check_question({"question": "Section 999 of the BNS", "as_of": "x",  # type: ignore[arg-type]
+        "question_checks": steps.check_question({"question": "Section 999 of the BNS", "as_of": "2025-03-01",  # type: ignore[arg-type]
                                                  "classification": simple}, Runtime(c))["question_checks"],  # fmt: skip
         "classification": Classification(Complexity.SIMPLE, "fake"),
     }
