@@ -502,28 +502,49 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
         masked[s.start_at:s.end_at] = "#" * (s.end_at - s.start_at)
     text = "".join(masked)
     triggers = _triggers(text)
+    clauses = _merged(_clauses(text), spans, triggers, text)
+    told = [_told(question, text, c, spans, triggers, today) for c in clauses]
     events: list[DatedEvent] = []
-    for c in _merged(_clauses(text), spans, triggers, text):
-        a, b, asks = c.start, c.end, c.asks
-        inside = [s for s in spans if a <= s.start_at < b]
-        told = [t for t in triggers if a <= t.at < b]
-        clause = question[a:b].strip()
-        ongoing = bool(_ONGOING.search(text, a, b))
-        if not inside:
-            verbs = [t for t in told if t.verb and t.kind is not None]
-            offence = any(t.kind is EventKind.OFFENCE for t in verbs) or (
-                not verbs and any(t.kind is EventKind.OFFENCE for t in told))
-            if offence and not asks:
-                events.append(DatedEvent(today, today, EventKind.OFFENCE, "", clause, ongoing))
-            continue
-        for i, s in enumerate(inside):
-            lo = inside[i - 1].end_at if i else a
-            hi = inside[i + 1].start_at if i + 1 < len(inside) else b
-            trigger = _nearest(s, told, lo, hi)
-            kind = _kind(trigger, told, text) if trigger else EventKind.UNKNOWN
-            events.append(DatedEvent(s.first, s.last, kind, question[s.start_at:s.end_at], clause,
-                                     s.ongoing or ongoing))
+    for i, (c, found) in enumerate(zip(clauses, told, strict=True)):
+        undated = len(found) == 1 and not found[0].phrase
+        if undated and not found[0].ongoing and i + 1 < len(clauses) and _shares_date(text, c, clauses[i + 1]) \
+                and any(e.kind is EventKind.OFFENCE and e.phrase and not e.ongoing for e in told[i + 1]):
+            continue  # "hit and killed a pedestrian on 15 May 2024": one date for both verbs
+        events.extend(found)
     return tuple(events)
+
+
+_AND = _i(r"(?:,\s*)?\s+and\s+")
+
+
+def _shares_date(text: str, first: _Clause, second: _Clause) -> bool:
+    """Two clauses of one sentence joined by "and" whose second has no subject of its own (a verb, or "then"),
+    so that the date of the second is the first's too: "He beat me and stole my phone on 5 March 2024"."""
+    return (first.sentence == second.sentence and bool(_AND.fullmatch(text, first.end, second.start))
+            and not re.match(r"\s*(?:the|a|an|my|his|her|our|their|i|he|she|we|they|it|police|someone)\b",
+                             text[second.start:second.end], re.IGNORECASE))
+
+
+def _told(question: str, text: str, c: _Clause, spans: list[_Span], triggers: list[_Trigger],
+          today: date) -> list[DatedEvent]:
+    """The events one clause tells: one per date in it, or an undated offence (dated today)."""
+    inside = [s for s in spans if c.start <= s.start_at < c.end]
+    told = [t for t in triggers if c.start <= t.at < c.end]
+    clause = question[c.start:c.end].strip()
+    ongoing = bool(_ONGOING.search(text, c.start, c.end))
+    if not inside:
+        verbs = [t for t in told if t.verb and t.kind is not None]
+        offence = any(t.kind is EventKind.OFFENCE for t in verbs) or (
+            not verbs and any(t.kind is EventKind.OFFENCE for t in told))
+        return [DatedEvent(today, today, EventKind.OFFENCE, "", clause, ongoing)] if offence and not c.asks else []
+    out = []
+    for i, s in enumerate(inside):
+        lo = inside[i - 1].end_at if i else c.start
+        hi = inside[i + 1].start_at if i + 1 < len(inside) else c.end
+        trigger = _nearest(s, told, lo, hi)
+        kind = _kind(trigger, told, text) if trigger else EventKind.UNKNOWN
+        out.append(DatedEvent(s.first, s.last, kind, question[s.start_at:s.end_at], clause, s.ongoing or ongoing))
+    return out
 
 
 def _nearest(span: _Span, told: list[_Trigger], lo: int, hi: int) -> _Trigger | None:

@@ -122,6 +122,12 @@ def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list
     ("Since 2022 my husband has been harassing me for dowry.", "2025-01-10", None, None),  # continuing
     ("He stole my phone yesterday; he had threatened me in 2023.", "2025-01-10", None, None),
     ("He stole my phone in March 2024 and he beat me.", "2025-01-10", None, None),  # one offence undated
+    # two verbs of one subject share the date that follows them (a labelled question, a cause of death)
+    ("My client's car hit and killed a pedestrian on 15 May 2024. The charge sheet filed in September 2024 "
+     "charges him under BNS 106(1).", "2024-09-25", "2024-05-15", None),
+    ("He beat me and stole my phone on 5 March 2024.", "2025-01-10", "2024-03-05", None),
+    ("He beat me and the FIR was lodged on 5 March 2024.", "2025-01-10", None, "2024-03-05"),
+    ("He has been threatening me and stole my phone on 5 March 2024.", "2025-01-10", None, None),
     ("He stole my phone in March 2024. What is the punishment?", "2025-01-10", "2024-03-31", None),
     ("He stole my phone in March 2024. The FIR was lodged in April 2024.", "2024-05-01", None, None),  # old code
     ("We got married in 2015. What are my rights?", "2025-01-10", None, None),

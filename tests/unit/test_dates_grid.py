@@ -109,6 +109,7 @@ PROCEEDINGS = ("the FIR was lodged", "he was arrested", "I filed a complaint", "
 LIVES = ("we got married", "I bought the car", "I joined the company", "my son was born")
 PASSIVES = ("my phone was stolen", "my shop was looted", "I was cheated by a caller", "my wife was assaulted",
             "I was threatened with a knife")
+SECOND = ("threatened me", "stole my phone", "abused me", "ran away with my bag", "attacked my son")
 NOISE = ("I have read (2014) 8 SCC 273 and the Bharatiya Nyaya Sanhita, 2023.",
          "My 2019 Honda City is insured for Rs 2000 a month.",
          "He is a 2016-batch officer and it was 2015 hrs.",
@@ -151,6 +152,7 @@ def _single(k: int, form: Form, d: date) -> Iterator[Case]:
     yield _expect(f"{_cap(life)} {words}. Can I claim anything?", today, ((EventKind.LIFE, first, last, False),))
     yield _expect(f"{NOISE[k % len(NOISE)]} {_cap(PASSIVES[k % len(PASSIVES)])} {words}. Which law applies?", today,
                   off)
+    yield _expect(f"{_cap(verb)} and {SECOND[k % len(SECOND)]} {words}. What offence is it?", today, off)
 
 
 def _double(k: int, f1: Form, d1: date, f2: Form, d2: date) -> Iterator[Case]:
