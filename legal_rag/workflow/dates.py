@@ -110,11 +110,14 @@ _ISO = _i(r"\b(?P<y>(?:19|20)\d\d)-(?P<m>[01]\d)-(?P<d>[0-3]\d)\b")
 _NUMERIC = _i(r"(?<![\d./-])(?P<d>[0-3]?\d)(?P<sep>[./-])(?P<m>[01]?\d)(?P=sep)(?P<y>(?:19|20)\d\d|\d\d)"
               r"(?![\d]|[./-]\d)")
 _MONTH_YEAR = _i(rf"\b(?:(?P<q>early|mid|late|end\s+of|beginning\s+of|start\s+of)[\s-]+)?{_MON}(?:,|\s+of)?\s*{_Y4}\b")
+_MONTH_SHORT_YEAR = _i(rf"\b{_MON},?\s*['’](?P<y>\d\d)\b")
+"""A month and a year's last two digits: "Feb '24"."""
 _NUM_MONTH_YEAR = _i(r"(?<![\d./-])(?P<m>[01]?\d)[/-](?P<y>(?:19|20)\d\d)(?![\d/-])")
 _DAY_MONTH = _i(rf"\b(?P<d>[0-3]?\d){_ORD}\s+(?:of\s+)?{_MON}(?!,?\s*\d)")
 _ON_MONTH_DAY = _i(rf"(?<=\bon\s){_MON}\s+(?P<d>[0-3]?\d){_ORD}\b(?!,?\s*\d)")
 _MONTH_ALONE = _i(rf"\b(?P<cue>in|during|last|this|since|before|after|until|till|by)\s+(?:the\s+month\s+of\s+)?"
-                  rf"{_MON}(?!\s*\d)(?!\s+(?:be|have|not|also|on|to|through|i|he|she|we|they|you|it)\b)")
+                  rf"{_MON}(?!\s*['’]?\d)(?!(?<=may)\s+(?:be|have|not|also|well|come|go|get|take|file|apply|seek|"
+                  rf"lead|result|cause|help|include)\b)(?!(?<=march)\s+(?:on|to|through|towards|past|in)\b)")
 """A month named without a year after a time word; "may" and "march" as verbs ("the last may be filed", "in
 march on the road") are no months."""
 _CASE_NUMBER = _i(r"\b(?:no|nos|number|case|crime|cr|crl|fir|cc|c\.c|sc|st|appeal|petition|w\.?p|o\.?s|r\.?c|a)\.?"
@@ -212,10 +215,10 @@ def _days(question: str, today: date, taken: _Taken) -> None:
 def _months(question: str, today: date, taken: _Taken) -> None:
     """"Nov 2023", "November, 2023", "early March 2024", "03/2023"; "on 5 March", "in March", "last March"
     (the latest such day or month by today)."""
-    for pattern in (_MONTH_YEAR, _NUM_MONTH_YEAR):
+    for pattern in (_MONTH_YEAR, _MONTH_SHORT_YEAR, _NUM_MONTH_YEAR):
         for m in pattern.finditer(question):
             g = m.groupdict()
-            month, year = _month(g["mon"]) if g.get("mon") else int(g["m"]), int(g["y"])
+            month, year = _month(g["mon"]) if g.get("mon") else int(g["m"]), _year(g["y"])
             if not taken.free(m) or not 1 <= month <= 12 or (
                     pattern is _NUM_MONTH_YEAR and _CASE_NUMBER.search(question[max(0, m.start() - 15):m.start()])):
                 continue
@@ -427,7 +430,10 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
 _GENERIC_DEFAULT = _i(r"took\s+place|happened|occurred")
 _ONGOING = _i(r"\b(?:still|continu(?:es|ing|ous(?:ly)?)|ongoing|till\s+date|to\s+date|till\s+now|until\s+now|so\s+far|"
               r"keeps|kept\s+on|every\s+(?:day|week|month)|daily|ha(?:s|ve)\s+been\s+\w+ing|(?:is|are)\s+\w+ing)\b")
-_SENTENCE = re.compile(r"[.?!]+(?=\s|$)|\n+")
+_SENTENCE = re.compile(r"(?<!\b[Nn]o)(?<!\b[Nn]os)(?<!\bRs)(?<!\b[Ss]ec)(?<!\bu/s)(?<!\b[Ss])(?<!\b[Dd]r)(?<!\bM[rs])"
+                       r"(?<!\bMrs)(?<!\bSmt)(?<!\b[Vv]s)(?<!\b[Vv])(?<!\b[Aa]rt)(?<!\bLtd)(?<!\bPvt)(?<!\b[Cc]o)"
+                       r"(?<!\bi\.e)(?<!\be\.g)(?<!\b[Cc]rl)(?<!\b[Ss]t)[.?!]+(?=\s|$)|\n+")
+"""A sentence's end; not the dot of an abbreviation ("FIR No. 234/2024", "Rs. 5,000", "u/s. 420", "Smt. Devi")."""
 _CLAUSE = _i(r"[;:]\s+|,\s+|\s+-+\s+|\s+(?:and|but|while|whereas|although|though|then|whereafter|after\s+which)\s+")
 
 
@@ -505,11 +511,15 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
     clauses = _merged(_clauses(text), spans, triggers, text)
     told = [_told(question, text, c, spans, triggers, today) for c in clauses]
     events: list[DatedEvent] = []
+    def dated_offence(j: int) -> bool:
+        return any(e.kind is EventKind.OFFENCE and e.phrase and not e.ongoing for e in told[j])
+
     for i, (c, found) in enumerate(zip(clauses, told, strict=True)):
-        undated = len(found) == 1 and not found[0].phrase
-        if undated and not found[0].ongoing and i + 1 < len(clauses) and _shares_date(text, c, clauses[i + 1]) \
-                and any(e.kind is EventKind.OFFENCE and e.phrase and not e.ongoing for e in told[i + 1]):
-            continue  # "hit and killed a pedestrian on 15 May 2024": one date for both verbs
+        undated = len(found) == 1 and not found[0].phrase and not found[0].ongoing
+        if undated and (
+                (i + 1 < len(clauses) and _shares_date(text, c, clauses[i + 1]) and dated_offence(i + 1))
+                or (i and _shares_date(text, clauses[i - 1], c) and dated_offence(i - 1))):
+            continue  # "hit and killed a pedestrian on 15 May 2024", "broke in on 5 March and took cash": one date
         events.extend(found)
     return tuple(events)
 
@@ -518,8 +528,8 @@ _AND = _i(r"(?:,\s*)?\s+and\s+")
 
 
 def _shares_date(text: str, first: _Clause, second: _Clause) -> bool:
-    """Two clauses of one sentence joined by "and" whose second has no subject of its own (a verb, or "then"),
-    so that the date of the second is the first's too: "He beat me and stole my phone on 5 March 2024"."""
+    """Two clauses of one sentence joined by "and" whose second has no subject of its own, so that they tell one
+    occasion and the date of either is the other's: "He beat me and stole my phone on 5 March 2024"."""
     return (first.sentence == second.sentence and bool(_AND.fullmatch(text, first.end, second.start))
             and not re.match(r"\s*(?:the|a|an|my|his|her|our|their|i|he|she|we|they|it|police|someone)\b",
                              text[second.start:second.end], re.IGNORECASE))

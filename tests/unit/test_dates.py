@@ -19,6 +19,8 @@ D = date.fromisoformat
     ("He cheated me on 5th March, 2024.", "5th March, 2024", "2024-03-05", "2024-03-05"),
     ("He cheated me on March 5, 2024.", "March 5, 2024", "2024-03-05", "2024-03-05"),
     ("He cheated me in Nov 2023.", "Nov 2023", "2023-11-01", "2023-11-30"),
+    ("He cheated me in Feb '24.", "Feb '24", "2024-02-01", "2024-02-29"),
+    ("He cheated me in May, at his shop.", "May", "2024-05-01", "2024-05-31"),
     ("He cheated me in November, 2023.", "November, 2023", "2023-11-01", "2023-11-30"),
     ("He cheated me in 03/2023.", "03/2023", "2023-03-01", "2023-03-31"),
     ("He cheated me on 05/03/2024.", "05/03/2024", "2024-03-05", "2024-03-05"),  # day first: Indian order
@@ -126,6 +128,11 @@ def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list
     ("My client's car hit and killed a pedestrian on 15 May 2024. The charge sheet filed in September 2024 "
      "charges him under BNS 106(1).", "2024-09-25", "2024-05-15", None),
     ("He beat me and stole my phone on 5 March 2024.", "2025-01-10", "2024-03-05", None),
+    ("On the night of 14/15 March 2024 some men broke into our shop and took away cash.", "2025-01-10",
+     "2024-03-15", None),
+    ("Police registered FIR No. 234/2024 on 28th June 2024 for an offence committed on 25th June. Which law?",
+     "2025-01-10", "2024-06-25", "2024-06-28"),  # "No." ends no sentence
+    ("He sent me threatening messages last week and in December he hit me.", "2025-01-10", None, None),
     ("He beat me and the FIR was lodged on 5 March 2024.", "2025-01-10", None, "2024-03-05"),
     ("He has been threatening me and stole my phone on 5 March 2024.", "2025-01-10", None, None),
     ("He stole my phone in March 2024. What is the punishment?", "2025-01-10", "2024-03-31", None),
