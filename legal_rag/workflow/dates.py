@@ -410,7 +410,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed)\b")),
     (EventKind.PROCEEDING, False, _i(
         r"\b(?:FIR|F\.I\.R\.?|complaint|case|trial|appeal|bail|charge-?sheet|investigation|inquiry|enquiry|hearing|"
-        r"summons|warrant|proceedings?|revision|petition|cognizance|remand|police\s+report|application|suit)\b")),
+        r"summons|warrant|proceedings?|revision|cognizance|remand|police\s+report|bail\s+application)\b")),
+    # not "application", "petition", "suit" alone: a job application or a civil suit is no criminal proceeding
     (None, True, _i(r"\b(?:began|begun|begin|started|commenced|pending|took\s+place|happened|occurred|"
                     r"was\s+held)\b")),
     (EventKind.OFFENCE, True, _i(

@@ -138,6 +138,7 @@ def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list
     ("He stole my phone in March 2024. What is the punishment?", "2025-01-10", "2024-03-31", None),
     ("He stole my phone in March 2024. The FIR was lodged in April 2024.", "2024-05-01", None, None),  # old code
     ("We got married in 2015. What are my rights?", "2025-01-10", None, None),
+    ("I submitted my job application in 2023 and was never called. Can I complain?", "2025-01-10", None, None),
 ])  # fmt: skip
 def test_the_offence_day_and_the_day_proceedings_began(
     question: str, today: str, offence: str | None, pending: str | None
