@@ -75,7 +75,7 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
     (EventKind.CONVICTION, False, _i(r"\b(?:conviction|sentence|acquittal|criminal\s+record|history(?:-sheeter)?)\b")),
     (EventKind.LIFE, True, _i(
         r"\b(?:(?:got\s+)?married|wed|bought|purchased|sold|born|joined|employed|hired|worked|appointed|retired|"
-        r"moved|shifted|met|known|knew|owned|rented|leased|lent|borrowed|divorced|separated|executed|signed|died|"
+        r"shifted|met|known|knew|owned|rented|leased|lent|borrowed|divorced|separated|executed|signed|died|"
         r"passed\s+away|took\s+(?:a|the)\s+loan|gave\s+birth|graduated)\b")),
     (EventKind.LIFE, False, _i(r"\b(?:marriage|wedding|birth|employment|job|purchase|sale\s+deed|agreement|loan|"
                                r"lease|death|engagement)\b")),
@@ -84,7 +84,7 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
     (EventKind.LAW, False, _i(r"\b(?:notification|amendment|ordinance|gazette)\b")),
     (EventKind.PROCEEDING, True, _i(
         r"\b(?:lodged|filed|registered|arrest(?:ed)?|summoned|remanded|charge-?sheeted|instituted|detained|"
-        r"charged|investigated|seized|raided|booked|moved\s+(?:a|an|the)\s+(?:bail|application|petition)|"
+        r"charged|investigated|seized|raided|booked|moved|"
         r"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed)\b")),
     (EventKind.PROCEEDING, False, _i(
         r"\b(?:FIR|F\.I\.R\.?|complaint|case|trial|appeal|bail|charge-?sheet|investigation|inquiry|enquiry|hearing|"
@@ -139,12 +139,19 @@ def _triggers(masked: str) -> list[_Trigger]:
 
 
 def _kind(trigger: _Trigger, triggers: list[_Trigger], masked: str) -> EventKind:
+    """The kind of the event a trigger tells. A verb of no kind takes the noun it tells of: what "began",
+    "started", "is pending" is a proceeding when the clause names one ("my trial for an offence ... began in
+    2019"), else the nearest noun; what "took place", "happened", "occurred" is the nearest noun, else an
+    offence ("it happened on 5 March 2024")."""
     if trigger.kind is not None:
         return trigger.kind
     nouns = [t for t in triggers if t.kind is not None and not t.verb]
+    incident = bool(_GENERIC_DEFAULT.match(masked, trigger.at))
+    if not incident and any(t.kind is EventKind.PROCEEDING for t in nouns):
+        nouns = [t for t in nouns if t.kind is EventKind.PROCEEDING]
     if nouns:
         return min(nouns, key=lambda t: abs(t.at - trigger.at)).kind or EventKind.UNKNOWN
-    return EventKind.OFFENCE if _GENERIC_DEFAULT.match(masked, trigger.at) else EventKind.UNKNOWN
+    return EventKind.OFFENCE if incident else EventKind.UNKNOWN
 
 
 _FILLER = frozenset(("on", "in", "at", "of", "the", "a", "during", "around", "about", "sometime", "month", "year",
