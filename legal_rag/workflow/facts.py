@@ -2,10 +2,10 @@
 and read by every later step (retrieval, generation, verification, confidence). Nothing downstream re-reads the
 question for its dates, its asks or its premises.
 
-- Dates: the day an offence was committed before 2024-07-01 (the IPC governs it: BNS 358(2)) and whether a matter
-  was pending on that day (the CrPC and the Evidence Act keep governing it: BNSS 531(2)(a), BSA 170(2)), read by
-  ``transition`` from the question's own words; the date the user set (``as_of``, today by default) is only the
-  day of the facts when the question gives none.
+- Dates (``dates.read_dates``: a maintained parser over every form people write, each date attached to the event
+  it dates): the day an offence was committed before 2024-07-01 (the IPC governs it: BNS 358(2)) and the day
+  proceedings pending on that day began (the CrPC and the Evidence Act keep governing them: BNSS 531(2)(a), BSA
+  170(2)); the date the user set (``as_of``, today by default) is the day of the facts the question does not date.
 - Asks: each part of the question (``parts.question_parts``) and what it wants (``AskKind``): a punishment, the
   ingredients, a time limit, a court or forum, a procedure, a remedy, a definition, a comparison, whether a
   provision is still law, or which code governs.
@@ -19,11 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from legal_rag.workflow.parts import question_parts
-from legal_rag.workflow.transition import offence_date, pending_across_cutover
+from legal_rag.workflow.dates import DatedEvent, offence_day, pending_since, read_dates
+from legal_rag.workflow.transition import named_pending
 from verification.model import CitationCheck, CitationStatus, Label
 
 __all__ = ["Ask", "AskKind", "Lapsed", "Premise", "QuestionFacts", "ask_kinds", "read_facts"]
@@ -139,8 +141,12 @@ class QuestionFacts:
 
     as_of: str
     """The day of the facts: the date the user set, or today."""
+    dates: tuple[DatedEvent, ...] = ()
+    """Every date the question writes, attached to the event it dates (``dates.read_dates``)."""
     offence_on: str | None = None
     """The day an offence was committed before 2024-07-01 in a matter after it (the IPC governs it)."""
+    pending_since: str | None = None
+    """The day proceedings began, when they were pending on 2024-07-01 (the CrPC governs them: BNSS 531(2)(a))."""
     pending: bool = False
     """A matter that began before 2024-07-01 and is still being dealt with (the savings provisions govern it)."""
     asks: tuple[Ask, ...] = ()
@@ -166,8 +172,9 @@ class QuestionFacts:
         return bool(self.premises) and all(set(a.kinds) <= PREMISE_KINDS for a in self.asks)
 
 
-CheckFn = Callable[[str | None], Sequence[CitationCheck]]
-"""``checks_for(offence_on)``: the question's citations checked, the penal codes on the offence's day."""
+CheckFn = Callable[[str | None, str | None], Sequence[CitationCheck]]
+"""``checks_for(offence_on, proceedings_on)``: the question's citations checked, the penal codes on the offence's
+day, the old procedure and evidence codes on the day pending proceedings began."""
 
 _WORDS = re.compile(r"[a-z]+")
 _GENERIC_HEADING = frozenset((
@@ -224,17 +231,28 @@ def read_facts(
     question: str, as_of: str, *, comparison: bool, checks_for: CheckFn, lapsed: Iterable[Lapsed] = ()
 ) -> QuestionFacts:
     """Read the question once. ``comparison``: the question compares the old and new law (ANALYTICAL), which asks
-    how the law changed, not which code governs an offence, so no offence is dated. ``checks_for(day)`` checks the
-    question's own citations with the penal codes taken on ``day`` (the offence's, or None)."""
-    offence_on = None if comparison else offence_date(question, as_of)
-    checks = tuple(checks_for(offence_on))
+    how the law changed, not which code governs an offence, so no offence is dated. ``checks_for(offence_on,
+    proceedings_on)`` checks the question's own citations (``CheckFn``).
+
+    Raises:
+        ValueError: ``as_of`` is not an ISO date.
+    """
+    today = date.fromisoformat(as_of)
+    events = read_dates(question, today)
+    offence = None if comparison else offence_day(events, today)
+    proceedings = None if comparison else pending_since(events, today)
+    offence_on = offence.isoformat() if offence is not None else None
+    proceedings_on = proceedings.isoformat() if proceedings is not None else None
+    checks = tuple(checks_for(offence_on, proceedings_on))
     provisions = tuple(dict.fromkeys(
         (c.act, c.section) for c in checks if c.label is Label.PROVISION and c.act and c.section))
     acts = tuple(dict.fromkeys(c.act for c in checks if c.act))
     parts = question_parts(question) or (question,)
     premises = premises_in(question, checks, lapsed, old_law_day=as_of < CUTOVER or offence_on is not None)
     return QuestionFacts(
-        as_of=as_of, offence_on=offence_on, pending=pending_across_cutover(question, as_of),
+        as_of=as_of, dates=events, offence_on=offence_on, pending_since=proceedings_on,
+        pending=today >= date.fromisoformat(CUTOVER) and (
+            offence is not None or proceedings is not None or named_pending(question)),
         asks=tuple(Ask(p, ask_kinds(p)) for p in parts), acts_named=acts, provisions_named=provisions,
         premises=premises, checks=checks,
     )  # fmt: skip

@@ -31,6 +31,7 @@ from legal_rag.workflow.state import WorkflowState
 from legal_rag.workflow.transition import SAVINGS, savings_for
 from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Pin, Verdict
 from verification.check.existence import PENAL_CODE
+from verification.check.existence import SAVINGS as EXISTENCE_SAVINGS
 from verification.model import CitationCheck, CitationStatus, Label, QuoteStatus
 from verification.verify import same_provision
 
@@ -50,8 +51,8 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     ctx = runtime.context
     question, as_of = state["question"], state["as_of"]
 
-    def checks_for(offence_on: str | None) -> list[CitationCheck]:
-        report = ctx.verifier.verify(question, [], as_of, offence_on=offence_on)
+    def checks_for(offence_on: str | None, proceedings_on: str | None) -> list[CitationCheck]:
+        report = ctx.verifier.verify(question, [], as_of, offence_on=offence_on, proceedings_on=proceedings_on)
         return [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
 
     comparison = state["classification"].complexity is Complexity.ANALYTICAL
@@ -116,6 +117,8 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     day = state["facts"].offence_on
     if day is not None:
         found = _with_old_penal_code(ctx, found, state["question"], day)
+    if state["facts"].pending_since is not None:
+        found = _with_old_procedure(ctx, found, state["question"], state["facts"].pending_since)
     top = SECTIONS_EXPANDED + PART_K * len(parts)
     passages = _with_partners(ctx, _with_siblings(ctx, found, top=top), top=top)
     passages = _with_lead_ins(ctx, passages)
@@ -183,6 +186,18 @@ def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question
     new, savings = SAVINGS["offence"]
     kept = [p for p in passages if p.act != new or p.section == savings or p.pinned is not None]
     found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts={PENAL_CODE})
+    return _union([to_passage(r) for r in found], kept)
+
+
+def _with_old_procedure(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:
+    """Proceedings begun on ``day``, before 2024-07-01, and pending on it are governed by the CrPC (BNSS
+    531(2)(a)), which the date filter hides: its best ``SECTIONS_EXPANDED`` sections for the question, as in force
+    that day, come first, and the BNSS sections retrieval found leave, except its savings section and a provision
+    the question names (checked and flagged as such)."""
+    new, savings = SAVINGS["procedure"]
+    old = next(o for o, (n, _) in EXISTENCE_SAVINGS.items() if n == new)
+    kept = [p for p in passages if p.act != new or p.section == savings or p.pinned is not None]
+    found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts={old})
     return _union([to_passage(r) for r in found], kept)
 
 
@@ -300,7 +315,9 @@ def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
     gen: Generation = state["generation"]
     text, spans = _marked_text(gen)
     chunks = [{"id": p.chunk_id, "text": p.text, "act": p.act, "section": p.section} for p in state["passages"]]
-    report = ctx.verifier.verify(text, chunks, state["as_of"], offence_on=state["facts"].offence_on)
+    facts = state["facts"]
+    report = ctx.verifier.verify(text, chunks, state["as_of"], offence_on=facts.offence_on,
+                                 proceedings_on=facts.pending_since)
     drafts: list[DraftClaim] = []
     quoted = [(q.start, q.end) for q in report.quotes]
     # A section number inside a quotation is the statute's own cross-reference, not the answer's citation.

@@ -88,7 +88,7 @@ def test_the_premise_statement_says_what_is_not_law_why_and_on_whose_authority()
 def test_read_facts_reads_the_question_once() -> None:
     calls: list[str | None] = []
 
-    def checks_for(day: str | None) -> list[CitationCheck]:
+    def checks_for(day: str | None, proceedings_on: str | None) -> list[CitationCheck]:
         calls.append(day)
         return [_check("IPC", "420", CitationStatus.VERIFIED)]
 
@@ -173,3 +173,30 @@ def test_old_law_facts_come_from_the_question_not_only_from_the_date_set() -> No
     kw = {"question": "Is it bailable?", "as_of": "2025-05-01", "names_provision": False, "coverage": 1.0}
     assert conf.score(**kw).factor("old_code_facts").value == 0.0  # type: ignore[arg-type]
     assert conf.score(**kw, old_law_facts=True).factor("old_code_facts").value == 1.0  # type: ignore[arg-type]
+
+
+def test_proceedings_pending_on_the_cutover_are_dated_and_checked_on_their_own_day() -> None:
+    calls: list[tuple[str | None, str | None]] = []
+
+    def checks_for(offence_on: str | None, proceedings_on: str | None) -> list[CitationCheck]:
+        calls.append((offence_on, proceedings_on))
+        return []
+
+    q = "My son was arrested on 20 June 2024 and no charge sheet has been filed yet. Can he get default bail?"
+    facts = read_facts(q, "2024-09-01", comparison=False, checks_for=checks_for)
+    assert facts.pending_since == "2024-06-20" and facts.pending and facts.offence_on is None
+    assert calls == [(None, "2024-06-20")] and facts.old_law_facts
+    assert any(e.phrase == "20 June 2024" for e in facts.dates)
+    later = read_facts(q.replace("20 June 2024", "20 July 2024"), "2024-09-01", comparison=False,
+                       checks_for=checks_for)
+    assert later.pending_since is None and not later.pending and not later.old_law_facts
+
+
+def test_the_verifier_checks_the_old_procedure_code_on_the_day_proceedings_began() -> None:
+    from verification.verify import _Days
+
+    days = _Days("2025-01-10", offence_on="2024-03-31", proceedings_on="2024-06-20")
+    assert days.day_for("CRPC", "167") == "2024-06-20" and days.day_for("IEA", "27") == "2024-06-20"
+    assert days.day_for("IPC", "420") == "2024-03-31" and days.day_for("BNS", "358") == "2025-01-10"
+    assert days.day_for("BNSS", "187") == "2025-01-10" and days.day_for("NIA", "138") == "2025-01-10"
+    assert _Days("2025-01-10").day_for("CRPC", "167") == "2025-01-10"

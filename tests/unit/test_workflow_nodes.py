@@ -94,6 +94,19 @@ CHUNKS = {
     "IPC:384:-:0": chunk("IPC:384:-:0", "Whoever commits extortion shall be punished with imprisonment of either "
                          "description for a term which may extend to three years, or with fine, or with both.",
                          "IPC s.384 Punishment for extortion", status="repealed"),
+    # Real text: CrPC 167(2) (opening words), BNSS 187(3) and BNSS 531(2) (opening words).
+    "CRPC:167:2:0": chunk("CRPC:167:2:0", "(2) The Magistrate to whom an accused person is forwarded under this "
+                          "section may, whether he has or has not jurisdiction to try the case, from time to time, "
+                          "authorise the detention of the accused in such custody as such Magistrate thinks fit",
+                          "CRPC s.167(2) Procedure when investigation cannot be completed in twenty-four hours",
+                          status="repealed"),
+    "BNSS:187:3:0": chunk("BNSS:187:3:0", "(3) The Magistrate may authorise the detention of the accused person, "
+                          "beyond the period of fifteen days, if he is satisfied that adequate grounds exist for "
+                          "doing so", "BNSS s.187(3) Procedure when investigation cannot be completed in twenty-four "
+                          "hours"),
+    "BNSS:531:2:0": chunk("BNSS:531:2:0", "(2) Notwithstanding such repeal--- (a) if, immediately before the date "
+                          "on which this Sanhita comes into force, there is any appeal, application, trial, inquiry "
+                          "or investigation pending", "BNSS s.531(2) Repeal and savings"),
 }
 
 
@@ -293,7 +306,7 @@ def test_understand_warns_on_a_repealed_provision_and_routes_missing_ones_to_fin
                                 "classification": simple}, Runtime(c))  # fmt: skip
     assert out["warnings"] == ["IPC 447 is repealed"]
     state = {
-        "question_checks": steps.understand({"question": "Section 999 of the BNS", "as_of": "x",  # type: ignore[arg-type]
+        "question_checks": steps.understand({"question": "Section 999 of the BNS", "as_of": "2025-03-01",  # type: ignore[arg-type]
                                                  "classification": simple}, Runtime(c))["question_checks"],  # fmt: skip
         "classification": Classification(Complexity.SIMPLE, "fake"),
     }
@@ -777,3 +790,26 @@ def test_a_quotation_with_words_of_its_own_is_left_to_the_aligner() -> None:
         claim = DraftClaim(text=text, chunk_ids=[], citations=[cit], quotes=exact * 2)
         assert steps._verbatim_source(claim) is None
 
+
+
+def test_proceedings_pending_on_the_cutover_are_answered_from_the_crpc_as_it_was_then() -> None:
+    @dataclass
+    class CrpcRetriever(FakeRetriever):
+        days: list[str | None] = field(default_factory=list)
+
+        def retrieve(self, query: str, k: int = 10, **kw: Any) -> list[Retrieved]:
+            if kw.get("acts") is not None and set(kw["acts"]) == {"CRPC"}:
+                self.days.append(kw.get("as_of"))
+                return [retrieved("CRPC:167:2:0")]
+            return super().retrieve(query, k, **kw)
+
+    c = ctx(retriever=CrpcRetriever([retrieved("BNSS:187:3:0"), retrieved("BNSS:531:2:0")]))
+    state = {"question": "My son was arrested on 20 June 2024 and no charge sheet has been filed yet. Default bail?",
+             "as_of": "2024-09-01", "classification": Classification(Complexity.STANDARD, "f")}
+    state = {**state, **_steps.understand(state, Runtime(c))}  # type: ignore[arg-type]
+    ids = [p.chunk_id for p in steps.retrieve(state, Runtime(c))["passages"]]
+    assert ids[0] == "CRPC:167:2:0" and c.retriever.days == ["2024-06-20"]  # type: ignore[attr-defined]
+    assert "BNSS:531:2:0" in ids and not any(i.startswith("BNSS:187") for i in ids)
+    gen = Generation((AnswerSentence("Section 167(2) of the CrPC applies.", ("CRPC:167:2:0",)),), "extractive")
+    steps.verify_citations({**state, "generation": gen, "passages": []}, Runtime(c))
+    assert c.verifier.proceedings_days[-1] == "2024-06-20"  # type: ignore[attr-defined]

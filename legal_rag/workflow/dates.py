@@ -1,0 +1,320 @@
+"""The dates a question gives, each attached to the event it dates, and the two days the workflow needs from them.
+
+The new criminal codes came into force on 2024-07-01. An offence committed before that day is governed by the
+IPC (BNS 358(2)); proceedings pending on it continue under the CrPC (BNSS 531(2)(a)) and keep what was done
+under the Evidence Act (BSA 170). ``read_dates`` finds the date words a user writes ("5th March, 2024",
+"05-03-24", "Nov 2023", "in early 2023", "two years back", "before the new laws came in"), reads each as a span
+of days and attaches it to the event its clause tells (an offence, a proceeding, a conviction, a life event, a
+law); ``offence_day`` and ``pending_since`` derive from those events.
+
+How: ``date_spans`` finds the date words and reads each as a span of days (our own patterns, parsed by
+dateparser in Indian day-month order); here each span is attached to the nearest event word of its clause (a
+verb before it, else after it, else a noun). Festivals ("on Diwali 2023") are left unread: the offence they
+date is then undated, which means the new code.
+
+Every doubt means the new code, because wrongly dating an offence before 2024-07-01 reports a repealed IPC
+section verified: a span that reaches 2024-07-01 ("in 2024", "mid 2024", "two years ago" told in 2026), a
+continuing offence ("since 2022", "has been harassing"), an offence told without a date beside a dated one,
+a date whose clause also tells of a proceeding, all leave the offence undated.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from enum import Enum
+
+from legal_rag.workflow.date_spans import CUTOVER, OPEN_START, Span, find_spans
+
+__all__ = ["CUTOVER", "OPEN_START", "DatedEvent", "EventKind", "offence_day", "pending_since", "read_dates"]
+
+
+class EventKind(Enum):
+    """What a date dates."""
+
+    OFFENCE = "offence"
+    PROCEEDING = "proceeding"  # FIR, complaint, arrest, investigation, charge sheet, trial, appeal, bail, summons
+    CONVICTION = "conviction"  # a conviction, sentence or acquittal, or a past record ("a prior theft case")
+    LIFE = "life"  # marriage, birth, purchase, employment, a deed, a death
+    LAW = "law"  # enactment, notification, amendment, commencement
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class DatedEvent:
+    """A date the question writes and the event it dates.
+
+    ``start``..``end`` is the span of the date as written: a day ("5 Mar 2024") is one day, a month ("Nov 2023")
+    its days, a year ("in 2023") the whole year, an approximate time ("two years back") a span around it, a
+    bound ("before 1 July 2024") runs from ``OPEN_START``. ``ongoing`` marks an event that began in the span and
+    continues ("since 2022", "has been harassing"). An offence told without a date is an event too, dated
+    ``today`` with an empty ``phrase``: it may be today's.
+    """
+
+    start: date
+    end: date
+    kind: EventKind
+    phrase: str
+    clause: str
+    ongoing: bool = False
+
+
+# -- the events the clauses tell -----------------------------------------------------------------------------
+
+def _i(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_AUX = r"(?:is|are|was|were|been|be|am|keeps|kept|keep|started|continues|continued|go(?:es)?\s+on)\s+(?:\w+\s+)?$"
+_TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
+    # (kind, is a verb, words); kind None is a verb that takes the kind of the noun it tells of ("began")
+    (EventKind.CONVICTION, True, _i(
+        r"\b(?:convicted|sentenced|acquitted|(?:previous|prior|earlier|past|old)\s+(?:\w+\s+)?(?:case|offence|crime|"
+        r"incident|conviction|record|theft|FIR|complaint)s?)\b")),
+    (EventKind.CONVICTION, False, _i(r"\b(?:conviction|sentence|acquittal|criminal\s+record|history(?:-sheeter)?)\b")),
+    (EventKind.LIFE, True, _i(
+        r"\b(?:(?:got\s+)?married|wed|bought|purchased|sold|born|joined|employed|hired|worked|appointed|retired|"
+        r"shifted|met|known|knew|owned|rented|leased|lent|borrowed|divorced|separated|executed|signed|died|"
+        r"passed\s+away|took\s+(?:a|the)\s+loan|gave\s+birth|graduated)\b")),
+    (EventKind.LIFE, False, _i(r"\b(?:marriage|wedding|birth|employment|job|purchase|sale\s+deed|agreement|loan|"
+                               r"lease|death|engagement)\b")),
+    (EventKind.LAW, True, _i(r"\b(?:enacted|notified|amended|repealed|introduced|came\s+into\s+(?:force|effect)|"
+                             r"(?:was|were)\s+passed|brought\s+into\s+force)\b")),
+    (EventKind.LAW, False, _i(r"\b(?:notification|amendment|ordinance|gazette)\b")),
+    (EventKind.PROCEEDING, True, _i(
+        r"\b(?:lodged|filed|registered|arrest(?:ed)?|summoned|remanded|charge-?sheeted|instituted|detained|"
+        r"charged|investigated|seized|raided|booked|moved|"
+        r"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed)\b")),
+    (EventKind.PROCEEDING, False, _i(
+        r"\b(?:FIR|F\.I\.R\.?|complaint|case|trial|appeal|bail|charge-?sheet|investigation|inquiry|enquiry|hearing|"
+        r"summons|warrant|proceedings?|revision|cognizance|remand|police\s+report|bail\s+application)\b")),
+    # not "application", "petition", "suit" alone: a job application or a civil suit is no criminal proceeding
+    (None, True, _i(r"\b(?:began|begun|begin|started|commenced|pending|took\s+place|happened|occurred|"
+                    r"was\s+held)\b")),
+    (EventKind.OFFENCE, True, _i(
+        r"\b(?:committ(?:ed|ing)|cheat(?:ed|ing|s)?|stole|stolen|steal(?:s|ing)?|robbed|looted|kill(?:ed|ing)|"
+        r"murder(?:ed|ing)|stabb(?:ed|ing)|shot|assault(?:ed|ing)|attack(?:ed|ing)|beat(?:en|ing|s)?|rap(?:ed|ing)|"
+        r"kidnapp?(?:ed|ing)|abduct(?:ed|ing)|forged|defrauded|dup(?:ed|ing)|misappropriat(?:ed|ing)|"
+        r"embezzl(?:ed|ing)|threaten(?:ed|ing|s)?|extort(?:ed|ing)|molest(?:ed|ing)|harass(?:ed|ing|es)?|"
+        r"stalk(?:ed|ing)|trespass(?:ed|ing)|broke\s+into|burgled|induced|deceived|set\s+fire|defamed|bribed|"
+        r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
+        r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"
+        r"took\s+away|ran\s+away\s+with|took\s+(?:(?:my|his|her|our|their|the)\s+)?(?:money|cash|rs\.?|₹|rupees|"
+        r"\d[\d,]*|gold|jewell?e?ry|ornaments|phone|mobile|wallet|purse|bag|laptop|car|bike|scooter))(?!\w)")),
+    (EventKind.OFFENCE, False, _i(
+        r"\b(?:theft|robbery|dacoity|murder|offences?|crime|incident|fraud|cheating|assault|extortion|"
+        r"harassment|cruelty|kidnapping|rape|forgery|trespass|burglary|defamation|stalking|snatching)\b")),
+)
+_GENERIC_DEFAULT = _i(r"took\s+place|happened|occurred")
+_ONGOING = _i(r"\b(?:still|continu(?:es|ing|ous(?:ly)?)|ongoing|till\s+date|to\s+date|till\s+now|until\s+now|so\s+far|"
+              r"keeps|kept\s+on|every\s+(?:day|week|month)|daily|ha(?:s|ve)\s+been\s+\w+ing|(?:is|are)\s+\w+ing)\b")
+_SENTENCE = re.compile(r"(?<!\b[Nn]o)(?<!\b[Nn]os)(?<!\bRs)(?<!\b[Ss]ec)(?<!\bu/s)(?<!\b[Ss])(?<!\b[Dd]r)(?<!\bM[rs])"
+                       r"(?<!\bMrs)(?<!\bSmt)(?<!\b[Vv]s)(?<!\b[Vv])(?<!\b[Aa]rt)(?<!\bLtd)(?<!\bPvt)(?<!\b[Cc]o)"
+                       r"(?<!\bi\.e)(?<!\be\.g)(?<!\b[Cc]rl)(?<!\b[Ss]t)[.?!]+(?=\s|$)|\n+")
+"""A sentence's end; not the dot of an abbreviation ("FIR No. 234/2024", "Rs. 5,000", "u/s. 420", "Smt. Devi")."""
+_CLAUSE = _i(r"[;:]\s+|,\s+|\s+-+\s+|\s+(?:and|but|while|whereas|although|though|then|whereafter|after\s+which)\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class _Trigger:
+    at: int
+    kind: EventKind | None
+    verb: bool
+
+
+def _triggers(masked: str) -> list[_Trigger]:
+    seen: list[tuple[int, int]] = []
+    out: list[_Trigger] = []
+    for kind, verb, pattern in _TRIGGERS:
+        for m in pattern.finditer(masked):
+            if any(m.start() < b and a < m.end() for a, b in seen):
+                continue  # an earlier list owns these words ("prior theft case" is a record, not a theft)
+            seen.append((m.start(), m.end()))
+            is_verb = verb and not (m.group(0).lower().endswith("ing") and kind is EventKind.OFFENCE
+                                    and not re.search(_AUX, masked[max(0, m.start() - 30):m.start()], re.IGNORECASE))
+            out.append(_Trigger(m.start(), kind, is_verb))
+    out.sort(key=lambda t: t.at)
+    return out
+
+
+def _kind(trigger: _Trigger, triggers: list[_Trigger], masked: str) -> EventKind:
+    """The kind of the event a trigger tells. A verb of no kind takes the noun it tells of: what "began",
+    "started", "is pending" is a proceeding when the clause names one ("my trial for an offence ... began in
+    2019"), else the nearest noun; what "took place", "happened", "occurred" is the nearest noun, else an
+    offence ("it happened on 5 March 2024")."""
+    if trigger.kind is not None:
+        return trigger.kind
+    nouns = [t for t in triggers if t.kind is not None and not t.verb]
+    incident = bool(_GENERIC_DEFAULT.match(masked, trigger.at))
+    if not incident and any(t.kind is EventKind.PROCEEDING for t in nouns):
+        nouns = [t for t in nouns if t.kind is EventKind.PROCEEDING]
+    if nouns:
+        return min(nouns, key=lambda t: abs(t.at - trigger.at)).kind or EventKind.UNKNOWN
+    return EventKind.OFFENCE if incident else EventKind.UNKNOWN
+
+
+_FILLER = frozenset(("on", "in", "at", "of", "the", "a", "during", "around", "about", "sometime", "month", "year",
+                     "day", "morning", "evening", "night"))
+
+
+@dataclass(frozen=True, slots=True)
+class _Clause:
+    start: int
+    end: int
+    sentence: int
+    asks: bool  # in a sentence that ends with "?"
+
+
+def _clauses(masked: str) -> list[_Clause]:
+    """Clauses split on sentence ends, semicolons, commas and conjunctions; date words are masked, so
+    "5th March, 2024" is never split."""
+    out: list[_Clause] = []
+    start = 0
+    for n, end_match in enumerate([*_SENTENCE.finditer(masked), None]):
+        end = end_match.start() if end_match else len(masked)
+        asks = bool(end_match and "?" in end_match.group(0))
+        cut = start
+        for m in _CLAUSE.finditer(masked, start, end):
+            out.append(_Clause(cut, m.start(), n, asks))
+            cut = m.end()
+        out.append(_Clause(cut, end, n, asks))
+        start = end_match.end() if end_match else len(masked)
+        if start >= len(masked):
+            break
+    return [c for c in out if masked[c.start:c.end].strip()]
+
+
+def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
+    """Every date ``question`` writes, attached to the event its clause tells, in the order written; and every
+    offence it tells without a date, dated ``today`` (it may be today's). Relative dates count from ``today``."""
+    spans = find_spans(question, today)
+    masked = list(question)
+    for s in spans:
+        masked[s.start_at:s.end_at] = "#" * (s.end_at - s.start_at)
+    text = "".join(masked)
+    triggers = _triggers(text)
+    clauses = _merged(_clauses(text), spans, triggers, text)
+    told = [_told(question, text, c, spans, triggers, today) for c in clauses]
+    events: list[DatedEvent] = []
+    def dated_offence(j: int) -> bool:
+        return any(e.kind is EventKind.OFFENCE and e.phrase and not e.ongoing for e in told[j])
+
+    for i, (c, found) in enumerate(zip(clauses, told, strict=True)):
+        undated = len(found) == 1 and not found[0].phrase and not found[0].ongoing
+        if undated and (
+                (i + 1 < len(clauses) and _shares_date(text, c, clauses[i + 1]) and dated_offence(i + 1))
+                or (i and _shares_date(text, clauses[i - 1], c) and dated_offence(i - 1))):
+            continue  # "hit and killed a pedestrian on 15 May 2024", "broke in on 5 March and took cash": one date
+        events.extend(found)
+    return tuple(events)
+
+
+_AND = _i(r"(?:,\s*)?\s+and\s+")
+
+
+def _shares_date(text: str, first: _Clause, second: _Clause) -> bool:
+    """Two clauses of one sentence joined by "and" whose second has no subject of its own, so that they tell one
+    occasion and the date of either is the other's: "He beat me and stole my phone on 5 March 2024"."""
+    return (first.sentence == second.sentence and bool(_AND.fullmatch(text, first.end, second.start))
+            and not re.match(r"\s*(?:the|a|an|my|his|her|our|their|i|he|she|we|they|it|police|someone)\b",
+                             text[second.start:second.end], re.IGNORECASE))
+
+
+def _told(question: str, text: str, c: _Clause, spans: list[Span], triggers: list[_Trigger],
+          today: date) -> list[DatedEvent]:
+    """The events one clause tells: one per date in it, or an undated offence (dated today)."""
+    inside = [s for s in spans if c.start <= s.start_at < c.end]
+    told = [t for t in triggers if c.start <= t.at < c.end]
+    clause = question[c.start:c.end].strip()
+    ongoing = bool(_ONGOING.search(text, c.start, c.end))
+    if not inside:
+        verbs = [t for t in told if t.verb and t.kind is not None]
+        offence = any(t.kind is EventKind.OFFENCE for t in verbs) or (
+            not verbs and any(t.kind is EventKind.OFFENCE for t in told))
+        return [DatedEvent(today, today, EventKind.OFFENCE, "", clause, ongoing)] if offence and not c.asks else []
+    out = []
+    for i, s in enumerate(inside):
+        lo = inside[i - 1].end_at if i else c.start
+        hi = inside[i + 1].start_at if i + 1 < len(inside) else c.end
+        trigger = _nearest(s, told, lo, hi)
+        kind = _kind(trigger, told, text) if trigger else EventKind.UNKNOWN
+        out.append(DatedEvent(s.first, s.last, kind, question[s.start_at:s.end_at], clause, s.ongoing or ongoing))
+    return out
+
+
+def _nearest(span: Span, told: list[_Trigger], lo: int, hi: int) -> _Trigger | None:
+    """The event a date dates: the nearest verb before it in its part of the clause ("he stole my phone on
+    15.03.2024"), else after it ("On 5 March 2024 he was arrested"), else the nearest noun, else the nearest
+    event word anywhere in the clause ("he cheated me, my brother and my wife in March 2024")."""
+    before = [t for t in told if lo <= t.at < span.start_at]
+    after = [t for t in told if span.end_at <= t.at < hi]
+    for group, pick in ((before, max), (after, min)):
+        verbs = [t for t in group if t.verb]
+        if verbs:
+            return pick(verbs, key=lambda t: t.at)
+    for group, pick in ((before, max), (after, min)):
+        if group:
+            return pick(group, key=lambda t: t.at)
+    if told:
+        return min(told, key=lambda t: min(abs(t.at - span.start_at), abs(t.at - span.end_at)))
+    return None
+
+
+def _merged(clauses: list[_Clause], spans: list[Span], triggers: list[_Trigger], masked: str) -> list[_Clause]:
+    """A clause with a date and no event word joins the clause of its sentence it belongs to: the next one when
+    that tells an event without a date ("On 5 March 2024, he cheated me"), else the one before ("he cheated me,
+    on 5 March 2024")."""
+    def has_date(c: _Clause) -> bool:
+        return any(c.start <= s.start_at < c.end for s in spans)
+
+    def has_event(c: _Clause) -> bool:
+        return any(c.start <= t.at < c.end for t in triggers)
+
+    def only_a_date(c: _Clause) -> bool:  # "In the month of March 2024", "my wife in March 2024"; not "He was
+        # kicked out of the company in 2023", which tells an event of its own
+        words = [w for w in re.findall(r"[^\W#]+", masked[c.start:c.end]) if w.lower() not in _FILLER]
+        return has_date(c) and not has_event(c) and len(words) <= 2
+
+    out = list(clauses)
+    i = 0
+    while i < len(out):
+        c = out[i]
+        if only_a_date(c):
+            nxt = out[i + 1] if i + 1 < len(out) and out[i + 1].sentence == c.sentence else None
+            prev = out[i - 1] if i and out[i - 1].sentence == c.sentence else None
+            if nxt and has_event(nxt) and not has_date(nxt):
+                out[i:i + 2] = [_Clause(c.start, nxt.end, c.sentence, c.asks)]
+                continue
+            if prev:
+                out[i - 1:i + 1] = [_Clause(prev.start, c.end, c.sentence, c.asks)]
+                i -= 1
+                continue
+        i += 1
+    return out
+
+
+# -- what the workflow needs ---------------------------------------------------------------------------------
+
+def offence_day(events: tuple[DatedEvent, ...] | list[DatedEvent], today: date) -> date | None:
+    """The day an offence was committed when the question plainly dates it before 2024-07-01 and the facts
+    are on or after that day: the IPC governs it (BNS 358(2)). The latest offence day (the end of its span) when
+    every offence the question tells is dated and ends before 2024-07-01; None when any offence continues, is
+    undated (today's), or reaches 2024-07-01, and None before 2024-07-01 (then the old code is simply in force)."""
+    if today < CUTOVER:
+        return None
+    offences = [e for e in events if e.kind is EventKind.OFFENCE]
+    if not offences or any(e.ongoing or e.end >= CUTOVER for e in offences):
+        return None
+    return max(e.end for e in offences)
+
+
+def pending_since(events: tuple[DatedEvent, ...] | list[DatedEvent], today: date) -> date | None:
+    """The earliest day a proceeding the question dates began, when that was plainly before 2024-07-01 and
+    today is on or after it: the CrPC governs it (BNSS 531(2)(a)). A bound ("the FIR was lodged before 1 July
+    2024") gives its last day; a span that reaches 2024-07-01 ("in 2024") is no such proceeding."""
+    if today < CUTOVER:
+        return None
+    days = [e.end if e.start == OPEN_START else e.start
+            for e in events if e.kind is EventKind.PROCEEDING and e.end < CUTOVER]
+    return min(days) if days else None
