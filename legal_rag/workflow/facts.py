@@ -23,8 +23,8 @@ from datetime import date
 from enum import StrEnum
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
-from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.dates import DatedEvent, offence_day, pending_since, read_dates
+from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.transition import named_pending
 from verification.model import CitationCheck, CitationStatus, Label
 
