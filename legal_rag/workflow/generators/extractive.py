@@ -170,7 +170,6 @@ _HEADING_PREFIX = re.compile(r"^\S+\s+s\.\s*\S+\s+")
 OFFENCE_BONUS = 0.3
 """Added to a provision that defines or punishes an offence when the question asks about one
 (``expand.asks_offence``: "What offence has he committed?", "is she criminally liable", "punishment for ...")."""
-RELATIVE_FIT = float(__import__("os").environ.get("LR_RELFIT", "0"))
 PUNISHES_BONUS = 0.15
 """Added on top for one that punishes it, or defines it and has its punishing partner retrieved: a charge is
 framed under the punishing section."""
@@ -347,11 +346,7 @@ class ExtractiveGenerator:
                 offence = OFFENCE_BONUS + (PUNISHES_BONUS if punishing else 0.0)
             return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1) + offence
 
-        scored = sorted(((fit(item), item[1]) for item in enumerate(rest)), key=lambda fg: -fg[0])
-        # Quote only what bears on the question: a provision that fits it far worse than the best one does not
-        # decide it (the neighbours retrieval brings along), however many places are left.
-        top = scored[0][0] if scored else 0.0
-        ranked = [g for f, g in scored if f >= RELATIVE_FIT * top]
+        ranked = [g for _, g in sorted(enumerate(rest), key=fit, reverse=True)]
         # A comparison quotes each side's own provision first ("theft" and "extortion": the sections so headed).
         sides: list[tuple[tuple[str, str], list[Passage]]] = []
         for side in comparison_sides(question):
