@@ -229,8 +229,18 @@ _WARNED = re.compile(r"([A-Z][A-Z0-9]{1,14})\s+s\.\s*(\d+[A-Z]{0,3})\b")
 
 _BAD = re.compile(r"\b(repealed|omitted|not (?:yet )?in force|does not exist|not found)\b")
 _GONE = re.compile(r"\b(struck down|unconstitutional|no longer|not re-?enacted|no successor|does not exist|"
-                   r"not found|never existed|repealed|omitted|dropped|read down|not an offence)\b", re.IGNORECASE)
-"""Words by which an answer says that the law a question rests on is not (or no longer) law."""
+                   r"not found|never existed|repealed|omitted|dropped|read down|not an offence|void|illegal|"
+                   r"not law)\b", re.IGNORECASE)
+"""Words by which an answer says that the law a question rests on is not (or no longer) law, or that what the
+question takes to be allowed is void ("shall be void and illegal")."""
+
+
+def _short_title(title: str | None) -> str | None:
+    """"The Muslim Women (...) Act, 2019" -> "Muslim Women (...) Act" (answers write the title with or without
+    "The" and the year)."""
+    if not title:
+        return None
+    return re.sub(r",?\s*\d{4}$", "", re.sub(r"^the\s+", "", title.strip(), flags=re.IGNORECASE))
 
 
 def premise_corrected(q: LabelledQuestion, result: AskResult) -> bool:
@@ -243,13 +253,16 @@ def premise_corrected(q: LabelledQuestion, result: AskResult) -> bool:
         return any(c.where == "question" and c.status in (CitationStatus.NOT_FOUND, CitationStatus.UNKNOWN_ACT)
                    for c in result.citations)
     texts = [*re.split(r"(?<=[.!?])\s+|\n+", result.answer), *result.warnings]
+    titles = {c.act: c.act_title for c in result.citations if c.act and c.act_title}
     for act, section in q.false_premise:
         if act.startswith(UNKNOWN_ACT):  # an Act the graph does not hold: said not to exist or not to be law
             if not any(c.where == "question" and c.status is not CitationStatus.VERIFIED for c in result.citations):
                 return False
             continue
-        named = re.compile(rf"\b{re.escape(act)}\b[^.\n]{{0,40}}?\b(?:s\.\s*|section\s+)?{re.escape(section)}\b"
-                           rf"|\b(?:s\.\s*|section\s+){re.escape(section)}\b[^.\n]{{0,40}}?\b{re.escape(act)}\b",
+        # the Act by its code or by its title ("Section 3 of the Muslim Women (...) Act, 2019 provides: ...")
+        name = "|".join(re.escape(n) for n in (act, _short_title(titles.get(act))) if n)
+        named = re.compile(rf"\b(?:{name})\b[^.\n]{{0,40}}?\b(?:s\.\s*|section\s+)?{re.escape(section)}\b"
+                           rf"|\b(?:s\.\s*|section\s+){re.escape(section)}\b(?:\(\w+\))*[^\n]{{0,40}}?(?:{name})",
                            re.IGNORECASE)
         if any(named.search(t) and _GONE.search(t) for t in texts):
             continue

@@ -92,11 +92,6 @@ def ask_kinds(ask: str) -> tuple[AskKind, ...]:
     return tuple(k for k, pat in _KINDS if pat.search(asking))
 
 
-PREMISE_KINDS = frozenset({AskKind.STILL_LAW, AskKind.WHICH_CODE, AskKind.PUNISHMENT})
-"""Asks a lapsed provision's premise statement answers by itself: is it still law, under which code, what is the
-punishment (none: it is no offence)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Ask:
     text: str
@@ -124,6 +119,12 @@ class Premise:
     lapsed: Lapsed
     named_as: str
     """The words of the question that name it ("section 497 IPC", "adultery")."""
+
+    def warning(self) -> str:
+        """The warning that flags it, as the checker words a repealed provision ("IPC s.497 ... repealed")."""
+        p = self.lapsed
+        title = f" ({p.title.rstrip('.')})" if p.title else ""
+        return f"{p.act} s.{p.section}{title} is not law today (repealed or struck down, no successor): {p.reason}"
 
     def statement(self) -> str:
         """One sentence for the top of the answer: what is not law, why, and on whose authority."""
@@ -165,11 +166,6 @@ class QuestionFacts:
     def kinds(self) -> set[AskKind]:
         return {k for a in self.asks for k in a.kinds}
 
-    @property
-    def premise_only(self) -> bool:
-        """Every ask is whether the law the question rests on still exists, and it does not: the premise
-        statements are the answer, and no quotation bears on it."""
-        return bool(self.premises) and all(set(a.kinds) <= PREMISE_KINDS for a in self.asks)
 
 
 CheckFn = Callable[[str | None, str | None], Sequence[CitationCheck]]
@@ -188,14 +184,32 @@ _GENERIC_HEADING = frozenset((
 no name a question could use for the provision."""
 
 
-def _phrase(title: str) -> re.Pattern[str] | None:
-    """The whole-word pattern of a lapsed provision's heading ("Adultery", "Attempt to commit suicide"), or None
-    for a heading too general to name an offence by itself (one short word, a definition's)."""
-    words = _WORDS.findall(title.lower())
+_STOP = frozenset({"to", "of", "the", "a", "an", "in", "or", "and", "by", "for", "any", "on", "at", "with",
+                   "commit", "commits", "committing"})
+"""Words a heading's name does without: "commit" is every offence's verb ("Attempt to commit suicide" is named by
+"attempt" and "suicide"; "committed suicide" alone names no attempt)."""
+STEM = 6
+"""Heading and question words are compared on their first letters ("attempt" / "attempted", "unnatural")."""
+
+
+def heading_words(title: str) -> tuple[str, ...] | None:
+    """The words of a lapsed provision's heading a question must use to name it ("adultery"; "attempt", "commit",
+    "suicide"), each cut to ``STEM`` letters; None for a heading too general to name an offence by itself (only
+    words any heading has: "Punishment", "Section"; a definition's)."""
+    words = [w for w in _WORDS.findall(title.lower()) if w not in _STOP]
     naming = [w for w in words if w not in _GENERIC_HEADING and len(w) > 3]
     if not naming or title.lower().startswith(("definition", "repealed", "omitted")):
         return None
-    return re.compile(r"\b" + r"\W+".join(map(re.escape, words)) + r"\b", re.IGNORECASE)
+    return tuple(w[:STEM] for w in words)
+
+
+def names_heading(question: str, words: Sequence[str]) -> bool:
+    """Whether the question uses the heading's words: all of a heading of one or two words ("Adultery", "Unnatural
+    offences"), all but one of a longer one, in any order and form ("attempt to suicide" for "Attempt to commit
+    suicide")."""
+    used = {w[:STEM] for w in _WORDS.findall(question.lower())}
+    hit = sum(w in used for w in words)
+    return hit >= (len(words) if len(words) <= 2 else len(words) - 1)
 
 
 _CRIMINAL = re.compile(r"\b(?:offen[cs]es?|crim\w*|FIR|police|jail|arrest\w*|IPC|BNS|penal|punish\w*|prosecut\w*|"
@@ -220,10 +234,9 @@ def premises_in(question: str, checks: Sequence[CitationCheck], lapsed: Iterable
     for p in by_key.values() if _CRIMINAL.search(question) else ():
         if not p.offence or (old_law_day and "struck down" not in p.reason.lower()):
             continue
-        pat = _phrase(p.title or "")
-        m = pat.search(question) if pat is not None else None
-        if m is not None:
-            out.setdefault((p.act, p.section), Premise(p, m.group(0)))
+        words = heading_words(p.title or "")
+        if words is not None and names_heading(question, words):
+            out.setdefault((p.act, p.section), Premise(p, p.title or ""))
     return tuple(out.values())
 
 
@@ -238,6 +251,11 @@ def read_facts(
         ValueError: ``as_of`` is not an ISO date.
     """
     today = date.fromisoformat(as_of)
+    parts = question_parts(question) or (question,)
+    asks = tuple(Ask(p, ask_kinds(p)) for p in parts)
+    # "Will it be tried under the IPC or the BNS?" names both codes (a comparison to the classifier) but asks which
+    # governs an offence: its date decides.
+    comparison = comparison and not any(AskKind.WHICH_CODE in a.kinds for a in asks)
     events = read_dates(question, today)
     offence = None if comparison else offence_day(events, today)
     proceedings = None if comparison else pending_since(events, today)
@@ -247,13 +265,12 @@ def read_facts(
     provisions = tuple(dict.fromkeys(
         (c.act, c.section) for c in checks if c.label is Label.PROVISION and c.act and c.section))
     acts = tuple(dict.fromkeys(c.act for c in checks if c.act))
-    parts = question_parts(question) or (question,)
     premises = premises_in(question, checks, lapsed, old_law_day=as_of < CUTOVER or offence_on is not None)
     return QuestionFacts(
         as_of=as_of, dates=events, offence_on=offence_on, pending_since=proceedings_on,
         pending=today >= date.fromisoformat(CUTOVER) and (
             offence is not None or proceedings is not None or named_pending(question)),
-        asks=tuple(Ask(p, ask_kinds(p)) for p in parts), acts_named=acts, provisions_named=provisions,
+        asks=asks, acts_named=acts, provisions_named=provisions,
         premises=premises, checks=checks,
     )  # fmt: skip
 

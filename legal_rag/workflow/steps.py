@@ -59,6 +59,7 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     facts = read_facts(question, as_of, comparison=comparison, checks_for=checks_for, lapsed=ctx.lapsed)
     checks = list(facts.checks)
     warnings = [c.message for c in checks if c.status is not CitationStatus.VERIFIED and c.label is Label.PROVISION]
+    warnings += [p.warning() for p in facts.premises]
     return {"facts": facts, "question_checks": checks, "warnings": warnings}
 
 
@@ -452,9 +453,7 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Work
     sources, and attach a warning for every cited provision that is not current law on the date."""
     claims = state["claims"]
     facts = state.get("facts")
-    # A question that only asks whether lapsed law is still law is answered by the premise statements alone:
-    # no quotation bears on it (the claims stay in the record, unshown).
-    kept = [] if facts is not None and facts.premise_only else [c for c in claims if c.verdict in KEPT]
+    kept = [c for c in claims if c.verdict in KEPT]
     by_id = {p.chunk_id: p for p in state["passages"]}
     numbers: dict[str, int] = {}
     parts = []
@@ -467,7 +466,7 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Work
         if c.verdict is Verdict.PARTIALLY_SUPPORTED:
             text += " (only partly supported by the cited text: verify before relying on it)"
         parts.append(text)
-    removed = [c for c in claims if c.verdict not in KEPT and not (facts is not None and facts.premise_only)]
+    removed = [c for c in claims if c.verdict not in KEPT]
     warnings: list[str] = []
     if removed:
         warnings.append(

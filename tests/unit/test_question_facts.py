@@ -71,6 +71,11 @@ def _check(act: str, section: str, status: CitationStatus) -> CitationCheck:
     ("She was charged with adultery in 2022. What is the punishment?", [], True, ["IPC 497"]),
     # a provision the question cites that was law on the day of the facts is no premise
     ("Is section 497 IPC an offence?", [_check("IPC", "497", CitationStatus.VERIFIED)], True, []),
+    # a heading's words in another form and order, all but one of a long heading
+    ("Police said they will book my brother for attempt to suicide. What is the punishment?", [], False, ["IPC 309"]),
+    ("He attempted suicide last month; can the police arrest him?", [], False, ["IPC 309"]),
+    # a suicide the husband's family drove her to is abetment, not the lapsed attempt
+    ("My sister committed suicide after her in-laws harassed her; police booked them. Which offence?", [], False, []),
 ])  # fmt: skip
 def test_premises_are_lapsed_offences_named_by_number_or_heading(
     question: str, checks: list[CitationCheck], old: bool, want: list[str]
