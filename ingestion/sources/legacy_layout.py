@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["restore_labels"]
+__all__ = ["CLAUSES", "NUMBERED_CLAUSES", "restore_labels"]
 
 _INDENT = re.compile(r"^[\t ]*")
 # "2A. Notwithstanding", "(5A) ...", "2. Where ...": a sub-section number printed by hand.
@@ -56,7 +56,13 @@ _ROMAN_CITED = re.compile(r"(?<!sub-)\bclauses?\s*\((?:ii|iii|iv|vi)\)", re.IGNO
 _PRINTED_SUBSECTION = re.compile(r"(?m)^\(\d{1,2}[A-Z]?\)\s")
 
 _NUM, _LETTER, _ROMAN, _UPPER = "num", "letter", "roman", "upper"
-_CHILD = {_NUM: _LETTER, _LETTER: _ROMAN, _ROMAN: _UPPER, _UPPER: _ROMAN}
+_SUBSECTIONS = (_NUM, _LETTER, _ROMAN, _UPPER)
+"""Kinds of list by depth when the section's own list is of sub-sections: (1), (a), (i), (A)."""
+CLAUSES = (_LETTER, _ROMAN, _UPPER)
+"""By depth under a lead-in, as the CrPC draws them: s.2 (a) to (y), s.386 (b)(i)."""
+NUMBERED_CLAUSES = (_NUM, _ROMAN, _UPPER)
+"""By depth under a lead-in, as the Evidence Act (1872) draws them: s.57 "(1) All laws in force ...",
+s.63 "(1) certified copies ...", s.74 "(1) documents forming the acts ... (i) of the sovereign authority"."""
 _ROMANS = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv",
            "xvi", "xvii", "xviii", "xix", "xx")  # fmt: skip
 
@@ -64,12 +70,15 @@ _ROMANS = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "x
 @dataclass
 class _List:
     indent: int
-    kind: str
     count: int = 0
 
 
 @dataclass
 class _Restore:
+    kinds: tuple[str, ...]
+    """Kind of list at each depth below ``base``."""
+    base: int
+    """The indent of the section's own list."""
     roman_blocks: set[int]
     block: int = 0
     out: list[str] = field(default_factory=list)
@@ -81,19 +90,25 @@ class _Restore:
         while self.stack and self.stack[-1].indent > indent:
             self.stack.pop()
         if not self.stack or self.stack[-1].indent < indent:
-            kind = _CHILD[self.stack[-1].kind] if self.stack else _LETTER
-            if kind == _LETTER and self.block in self.roman_blocks:
-                kind = _ROMAN
-            self.stack.append(_List(indent, kind))
+            self.stack.append(_List(indent))
         lst = self.stack[-1]
-        if len(self.stack) == 1:
+        if indent == self.base and self.kinds is _SUBSECTIONS:
             self.block += 1
         if label is None:
             lst.count += 1
-            label = _label(lst.kind, lst.count)
+            label = _label(self._kind_at(indent), lst.count)
         elif label.isdigit():
             lst.count = int(label)  # "2. Where ...": the hand-printed number is the sequence's
         self.out.append(f"({label}) {text}" if label else text)
+
+    def _kind_at(self, indent: int) -> str:
+        """The kind of list drawn at ``indent``: by its depth below the section's own list, so a list
+        that follows a paragraph (CrPC s.133(1) "Such Magistrate may make a conditional order ...",
+        then (i) to (vi) a level deeper than clauses (a) to (f)) keeps the kind its depth shows."""
+        kind = self.kinds[min(indent - self.base, len(self.kinds) - 1)]
+        if kind == _LETTER and self.block in self.roman_blocks:
+            kind = _ROMAN
+        return kind
 
     def new_list_under_lead_in(self) -> bool:
         """The next item starts a list under the lead-in although one was started before."""
@@ -158,11 +173,13 @@ def _roman_blocks(lines: list[tuple[int, str, bool]], lead_in: bool) -> set[int]
     return out
 
 
-def restore_labels(text: str) -> str:
+def restore_labels(text: str, clauses: tuple[str, ...] = CLAUSES) -> str:
     """Text of a legacy section with its sub-unit labels restored, one paragraph per unit.
 
     Args:
         text: ``section_desc`` as the civictech JSON holds it.
+        clauses: the kinds of list, by depth, under a lead-in (:data:`CLAUSES` for the CrPC,
+            :data:`NUMBERED_CLAUSES` for the Evidence Act).
 
     Returns:
         The text to store and split: labelled paragraphs separated by blank lines where the
@@ -180,13 +197,15 @@ def restore_labels(text: str) -> str:
     # The first line is the first item of the section's list (sub-section (1)) unless the list is
     # opened after it by its own tag, or there is no second item at its level.
     lead_in = lines[0][0] == 0 and (items[0][1] or not (top == 2 or numbered_by_hand))
-    state = _Restore(roman_blocks=_roman_blocks(lines, lead_in), block=1 if lead_in else 0)
+    roman = _roman_blocks(lines, lead_in)
     if lead_in:
+        state = _Restore(clauses, top, roman, block=1)
         state.out.append(lines[0][1])
-        state.stack.append(_List(top - 1, _NUM))  # a sentinel: the lead-in's clauses are a child list
+        state.stack.append(_List(top - 1))  # the lead-in: its clauses are the list inside it
         rest = lines[1:]
     else:
-        state.stack.append(_List(2, _NUM))
+        state = _Restore(_SUBSECTIONS, 2, roman)
+        state.stack.append(_List(2))
         rest = lines
     first = not lead_in
     for tabs, words, _ in rest:
