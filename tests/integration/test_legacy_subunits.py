@@ -64,9 +64,20 @@ def test_a_legacy_subunit_is_looked_up_with_its_own_text(
     assert [(s["act"], s["section"]) for s in r["successors"]] == successors
 
 
-def test_a_unit_the_section_does_not_have_is_named(svc: LookupService) -> None:
-    r = svc.lookup("CrPC", "167(9)", "2023-05-01")
-    assert r["found"] is False and "has no sub-unit (9)" in r["error"]
+@pytest.mark.parametrize("ref", ["2(wa)", "438(1)(ii)", "167(9)"])
+def test_a_unit_our_copy_lacks_is_unchecked_not_absent(svc: LookupService, loaded: Loaded, ref: str) -> None:
+    # CrPC s.2(wa) "victim" (inserted in 2009) is not in our copy; s.438(1)'s factors, officially (i) to (iv), are
+    # read as (a) to (d) from the layout; (9) we cannot tell from a unit our copy lost.
+    r = svc.lookup("CrPC", ref, "2023-05-01")
+    assert r["found"] is True and r["subunit_checked"] is False
+    assert "could not be checked: our copy of this repealed code is divided without it" in r["note"]
+    report = Verifier(loaded.store).verify(f"See section {ref} of the Code of Criminal Procedure.", as_of="2023-05-01")
+    assert [c.status for c in report.citations if c.label == "PROVISION"] == [S.UNRESOLVED]
+
+
+def test_a_unit_a_new_code_lacks_is_still_not_found(svc: LookupService) -> None:
+    r = svc.lookup("BNSS", "187(11)", "2025-01-01")
+    assert r["found"] is False and "has no sub-unit (11)" in r["error"]
 
 
 @pytest.mark.parametrize(
