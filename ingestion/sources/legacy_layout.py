@@ -23,11 +23,15 @@ clauses. Unindented later lines are the provisos and closing words of the item b
 Acts, numbered by hand) is a sub-section with that label.
 
 Labels follow India Code's drafting: sub-sections (1), (2) hold clauses (a), (b), which hold
-sub-clauses (i), (ii); a list under a lead-in is of clauses. Where the section itself cites its
-clauses by roman numerals ("a person referred to in clause (i) or clause (ii)", CrPC s.437(1)) its
-clauses are roman. The restored text has one paragraph per unit, separated by blank lines, as
-:func:`ingestion.subunits.parse_subunits` reads India Code text, so the old codes are split by the
-same parser as the new ones.
+sub-clauses (i), (ii); a list under a lead-in is of clauses (numbered in the Evidence Act). Where
+the section itself cites its clauses by roman numerals ("a person referred to in clause (i) or
+clause (ii)", CrPC s.437(1)) its clauses are roman, and so are those of a list into which a clause
+is inserted by a hand-printed label ("va. section 364A ..." between (v) and (vi), CrPC s.39(1)).
+The layout cannot tell the rest: CrPC s.438(1)'s factors, (i) to (iv) as enacted, come out (a) to
+(d) (see ``graph_schema.acts.INCOMPLETE_SUBUNITS``). A section whose list is a table (CrPC s.320's
+offences, with cells such as "298") is left whole. The restored text has one paragraph per unit,
+separated by blank lines, as :func:`ingestion.subunits.parse_subunits` reads India Code text, so
+the old codes are split by the same parser as the new ones.
 
 Text without that layout (the IPC, most of the IEA) is returned unchanged, except that a section
 whose lines carry printed labels ("(1) Any man who, follows a woman ..." in IPC s.354D) gets its
@@ -54,6 +58,10 @@ _FOOTNOTE = re.compile(r"^\d{1,2}\s+[A-Z][^.]{0,120}\b(?:Act|Ordinance)\b,?\s*\d
 # The section citing its own clauses by roman numerals: "clause (ii)", "clauses (i) and (ii)".
 _ROMAN_CITED = re.compile(r"(?<!sub-)\bclauses?\s*\((?:ii|iii|iv|vi)\)", re.IGNORECASE)
 _PRINTED_SUBSECTION = re.compile(r"(?m)^\(\d{1,2}[A-Z]?\)\s")
+# "va. section 364A ..." (CrPC s.39(1)): a clause inserted after (v), so its list is roman.
+_INSERTED_ROMAN = re.compile(r"^\(?(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3})[a-h][.)]\s")
+# A cell of a table drawn as a list ("298", "341, 342", "Ditto." in CrPC s.320's table of offences).
+_TABLE_CELL = re.compile(r"^(?:\d{1,3}[A-Z]{0,2}(?:\s*(?:,|and|to)\s*\d{1,3}[A-Z]{0,2})*|Ditto\.?)$")
 
 _NUM, _LETTER, _ROMAN, _UPPER = "num", "letter", "roman", "upper"
 _SUBSECTIONS = (_NUM, _LETTER, _ROMAN, _UPPER)
@@ -168,7 +176,7 @@ def _roman_blocks(lines: list[tuple[int, str, bool]], lead_in: bool) -> set[int]
     block = 1 if lead_in else 0
     for n, (tabs, words, _) in enumerate(lines):
         block += _starts_block(n, tabs, words, lead_in)
-        if _ROMAN_CITED.search(words):
+        if _ROMAN_CITED.search(words) or _INSERTED_ROMAN.match(words):
             out.add(block)
     return out
 
@@ -191,6 +199,8 @@ def restore_labels(text: str, clauses: tuple[str, ...] = CLAUSES) -> str:
         if _PRINTED_SUBSECTION.search(text):
             return "\n\n".join(words for _, words, _ in lines)
         return text
+    if any(tabs >= 2 and _TABLE_CELL.match(words) for tabs, words, _ in lines):
+        return text  # a table's rows and cells are no sub-units
     items = [(tabs, opened) for tabs, _, opened in lines if tabs >= 2]
     top = min(tabs for tabs, _ in items)
     numbered_by_hand = any(tabs == 0 and _NUM_LABEL.match(words) for tabs, words, _ in lines[1:])
@@ -218,6 +228,9 @@ def restore_labels(text: str, clauses: tuple[str, ...] = CLAUSES) -> str:
             state.item(tabs, words)
         elif (num := _NUM_LABEL.match(words)) and not lead_in:
             state.item(2, words[num.end() :], num.group(1) or num.group(2))
+        elif (letter := _LETTER_LABEL.match(words)) and len(state.stack) > 1:
+            # a clause inserted into an open list, labelled by hand at no indent ("va." in CrPC s.39(1))
+            state.item(state.stack[-1].indent, words[letter.end() :], letter.group(1))
         elif (printed := _NUM_LABEL.match(words) or _LETTER_LABEL.match(words)):
             # a unit labelled by hand at no indent ("a) “minor” means" in CrPC s.125): its label is kept
             # and the parser places it

@@ -52,6 +52,10 @@ STRUCTURE = [
     # (f) as it places them in BNSS s.152(1)
     ("CRPC", "133", ["1", *_seq("1", "a b c d e f"), *_seq("1/f", "i ii iii iv v vi"), "2"]),
     ("CRPC", "482", []),
+    # "va. section 364A ..." printed by hand between (v) and (vi): the list is roman and (va) sits in it
+    ("CRPC", "39", ["1", *_seq("1", "i ii iii iv v va vi vii viii ix x xi xii"), "2"]),
+    # the table of compoundable offences is drawn as a list of rows and cells: no sub-units from it
+    ("CRPC", "320", []),
     ("IEA", "65B", ["1", "2", *_seq("2", "a b c d"), "3", *_seq("3", "a b c d"), "4", *_seq("4", "a b c"), "5",
                     *_seq("5", "a b c")]),  # fmt: skip
     # the Evidence Act numbers the items under a lead-in: "(1) All laws in force ..." (s.57), "(1) documents
@@ -85,6 +89,8 @@ TEXT_STARTS = [
     ("CRPC", "438", "2/c", "(c) a condition that the person shall not leave India without the previous permission"),
     ("CRPC", "437", "1/ii", "(ii) such person shall not be so released if such offence is a cognizable offence"),
     ("CRPC", "2", "y", "(y) words and expressions used herein and not defined but defined in the Indian Penal Code"),
+    ("CRPC", "39", "1/va", "(va) section 364A (that is to say, offence relating to kidnapping for ransom"),
+    ("CRPC", "39", "1/vi", "(vi) section 382 (that is to say, offence of theft after preparation"),
     ("CRPC", "173", "1A", "(1A) The investigation in relation to an offence under sections 376, 376A"),
     ("IEA", "65B", "4", "(4) In any proceedings where it is desired to give a statement in evidence by virtue"),
     ("IEA", "65B", "2/d", "(d) the information contained in the electronic record reproduces or is derived"),
