@@ -6,7 +6,7 @@ import re
 from datetime import date
 from typing import Any
 
-from graph_schema.acts import ActResolver
+from graph_schema.acts import INCOMPLETE_SUBUNITS, ActResolver
 from graph_schema.errors import InvalidSectionNumberError, LegalRagError
 from graph_schema.model import refs_for_unit
 from graph_schema.numbering import parse_reference
@@ -67,13 +67,16 @@ class LookupService:
         if key.sub:
             if sub in record.subunits:
                 text = record.subunits[sub]
-            elif record.has_text and record.subunits:
+            elif record.has_text and record.subunits and code not in INCOMPLETE_SUBUNITS:
                 out["error"] = f"{code} s.{key.section} has no sub-unit {''.join(f'({s})' for s in key.sub)}"
                 return out
             else:
+                why = ("our copy of this repealed code is divided without it (labels restored from the layout, "
+                       "some amendments missing)" if record.subunits else
+                       "our copy of the section is not divided into sub-units")  # fmt: skip
                 out["subunit_checked"] = False
                 out["note"] = (f"{code} s.{key.section} exists, but {''.join(f'({s})' for s in key.sub)} could not be "
-                               "checked: our copy of the section is not divided into sub-units")
+                               f"checked: {why}")
         out.update(
             found=True,
             title=record.title,

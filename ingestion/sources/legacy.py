@@ -15,6 +15,7 @@ from graph_schema.errors import IngestError, InvalidSectionNumberError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, Chapter, Section, SectionStatus
 from ingestion.report import Reject
 from ingestion.sources.base import ChapterAssignment, Parsed, read_json_array, text_or_none
+from ingestion.sources.legacy_layout import CLAUSES, NUMBERED_CLAUSES, restore_labels
 from ingestion.subunits import parse_subunits
 
 LEGACY_FILES = {"ipc.json": "IPC", "crpc.json": "CRPC", "iea.json": "IEA"}
@@ -98,9 +99,11 @@ def read_legacy(path: Path, act: str | None = None) -> Parsed:
             continue
         seen.add(number)
         title = text_or_none(r.get("section_title"))
-        text = text_or_none(r.get("section_desc"))
+        raw_text = text_or_none(r.get("section_desc"))
+        # The labels "(1)", "(a)" were lost with the source's HTML lists; restored from the layout.
+        text = restore_labels(raw_text, NUMBERED_CLAUSES if code == "IEA" else CLAUSES) if raw_text else None
         in_force_to: str | None = end
-        if _REPEALED_MARK.match(title or "") or _REPEALED_MARK.match(text or ""):
+        if _REPEALED_MARK.match(title or "") or _REPEALED_MARK.match(raw_text or ""):
             # Repealed long before 2024; with no date we claim no end date rather than 2024-07-01.
             in_force_to = _earlier_repeal(f"{title} {text}")
         chapter = None

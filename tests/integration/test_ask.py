@@ -122,7 +122,7 @@ def test_facts_before_july_2024_are_answered_from_the_ipc(answers: dict[str, Ask
     ("question", "as_of", "first"),
     [
         # answered from the Arms Act ("Offences to be cognizable") before definitions were looked up
-        ("Define 'cognizable offence' under CrPC.", "2022-07-07", "CRPC 2"),
+        ("Define 'cognizable offence' under CrPC.", "2022-07-07", "CRPC 2(c)"),  # the clause, now CrPC 2 is split
         ("Define 'cognizable offence'.", "2025-07-07", "BNSS 2(1)(g)"),
     ],
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from graph_schema.acts import ActResolver
+from graph_schema.acts import INCOMPLETE_SUBUNITS, ActResolver
 from graph_schema.citations import case_citations
 from graph_schema.errors import LegalRagError, StoreUnavailableError
 from graph_schema.model import (
@@ -140,6 +140,16 @@ class CitationChecker:
             unit = "".join(f"({s})" for s in key.sub)
             if path in record.subunits:
                 text = record.subunits[path]
+            elif record.subunits and key.act in INCOMPLETE_SUBUNITS:
+                return Verdict(
+                    CitationStatus.UNRESOLVED,
+                    f"{cite} exists, but {unit} could not be checked: our copy of this repealed code is "
+                    "divided without it (its labels were restored from the layout, and some amendments "
+                    "are missing)",
+                    act=key.act,
+                    act_title=title,
+                    section=key.label,
+                )
             elif record.subunits:
                 return Verdict(
                     CitationStatus.NOT_FOUND,
