@@ -36,7 +36,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
-from legal_rag.workflow.facts import Ask, AskKind
+from legal_rag.workflow.facts import OUTSIDE_STATUTES, Ask, AskKind
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import Confidence, ConfidenceFactor, ConfidenceLabel
 from verification.model import CitationStatus
@@ -70,9 +70,11 @@ ANSWERS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE) for k
 
 
 def unanswered(asks: Iterable[Ask], kept_texts: Sequence[str]) -> list[tuple[Ask, AskKind]]:
-    """The asks whose kind of answer no kept text gives ("Within what time?" answered only by a punishment)."""
+    """The asks whose kind of answer no kept text gives ("Within what time?" answered only by a punishment), and
+    those no statute answers (a court's holding, a prediction: ``OUTSIDE_STATUTES``)."""
     text = "\n".join(kept_texts)
-    return [(a, k) for a in asks for k in a.kinds if k in ANSWERS and not ANSWERS[k].search(text)]
+    return [(a, k) for a in asks for k in a.kinds
+            if k in OUTSIDE_STATUTES or (k in ANSWERS and not ANSWERS[k].search(text))]
 UNVERIFIABLE = frozenset({
     CitationStatus.NOT_FOUND, CitationStatus.UNKNOWN_ACT, CitationStatus.UNCHECKED, CitationStatus.UNRESOLVED,
 })  # fmt: skip

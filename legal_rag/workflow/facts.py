@@ -44,6 +44,15 @@ class AskKind(StrEnum):
     WHICH_CODE = "which-code"
     TEXT = "text"
     """What a named provision says (a lookup)."""
+    CASE_LAW = "case-law"
+    """What a court held: statutes do not say (the tool quotes statutes only)."""
+    OPINION = "opinion"
+    """A prediction or a judgement of people ("which judge is most lenient", "what are my chances"): no statute
+    says."""
+
+
+OUTSIDE_STATUTES = frozenset({AskKind.CASE_LAW, AskKind.OPINION})
+"""Asks no statute answers: an answer quoting statutes to them is at best background, never High."""
 
 
 # What an ask wants, from the words that ask for it. Order does not matter: an ask may want several things
@@ -77,6 +86,13 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"BNSS\s+or\s+(?:the\s+)?CrPC|old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*)\b"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
                    r"kya\s+hai)\b"),
+    (AskKind.CASE_LAW, r"\b(?:judgments?|judgements?|(?:court|bench|judge)s?\s+(?:has\s+|have\s+)?(?:held|hold|ruled|rule|decided|decide|said|say)|"
+                       r"(?:held|ruled|decided)\s+in|case\s+laws?|precedents?|landmark\s+(?:case|judgment|ruling)|"
+                       r"ratio\s+(?:decidendi|of)|which\s+case\s+(?:held|decided|laid))\b"),
+    (AskKind.OPINION, r"\b(?:chances?\s+of|(?:likely|sure)\s+to\s+(?:win|succeed|get|be\s+granted)|"
+                      r"most\s+(?:lenient|strict|liberal|favourable|favorable|successful)|(?:strictest|best|top)\s+"
+                      r"(?:lawyer|advocate|judge|court|bench)|which\s+(?:judge|lawyer|advocate|bench)|"
+                      r"how\s+long\s+will\s+(?:it|the\s+(?:case|trial|court))|will\s+(?:i|we|he|she)\s+win)\b"),
 ))  # fmt: skip
 
 

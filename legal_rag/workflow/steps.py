@@ -15,7 +15,7 @@ from legal_rag.workflow.attempt import general_attempt_for
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.coverage import Coverage, question_coverage
 from legal_rag.workflow.direct import with_direct_answers
-from legal_rag.workflow.facts import Ask, AskKind, QuestionFacts, read_facts
+from legal_rag.workflow.facts import OUTSIDE_STATUTES, Ask, AskKind, QuestionFacts, read_facts
 from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import (
@@ -516,8 +516,13 @@ def score_confidence(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
         )
     if kept:
         for ask, kind in _unanswered(state, kept):
-            warnings.append(f"This answer states no {kind.value.replace('-', ' ')} for the ask "
-                            f'"{_short(ask.text, 120)}": check the provision that governs it.')
+            if kind in OUTSIDE_STATUTES:
+                warnings.append(f'The statutes cannot answer "{_short(ask.text, 120)}": it asks for '
+                                f"{'what a court held' if kind is AskKind.CASE_LAW else 'a prediction or an opinion'}"
+                                ", which no statute states. The provisions quoted are background only.")
+            else:
+                warnings.append(f"This answer states no {kind.value.replace('-', ' ')} for the ask "
+                                f'"{_short(ask.text, 120)}": check the provision that governs it.')
     if warnings:
         out["warnings"] = warnings
     return out

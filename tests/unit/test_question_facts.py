@@ -43,6 +43,11 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("My landlord refuses to return my deposit. What can I do?", {AskKind.REMEDY}),
     ("Is it bailable?", {AskKind.PROCEDURE}),
     ("Section 351 BNS kya hai?", {AskKind.TEXT}),
+    ("What did the Supreme Court hold in Arnesh Kumar about arrests?", {AskKind.CASE_LAW, AskKind.PROCEDURE}),
+    ("Is there a landmark case on live-in relationships?", {AskKind.CASE_LAW}),
+    ("What are my chances of getting bail in a murder case?", {AskKind.OPINION, AskKind.PROCEDURE}),
+    ("Which judge in the Delhi High Court is most lenient?", {AskKind.OPINION}),
+    ("How long will the case take to be decided?", {AskKind.TIME_LIMIT, AskKind.OPINION}),
 ])  # fmt: skip
 def test_what_each_ask_wants(ask: str, kinds: set[AskKind]) -> None:
     assert set(ask_kinds(ask)) == kinds
@@ -172,6 +177,11 @@ def test_an_ask_left_unanswered_is_never_high() -> None:
     assert conf.score(**kw).score >= 0.8  # type: ignore[arg-type]
     assert conf.score(**kw, asks=2, asks_unanswered=1).score <= conf.ASK_UNANSWERED_CAP  # type: ignore[arg-type]
     assert conf.score(**kw, asks=2, asks_unanswered=2).score <= conf.NOT_ADDRESSED_CAP  # type: ignore[arg-type]
+
+
+def test_an_ask_no_statute_answers_is_never_answered_by_quoting_one() -> None:
+    ask = Ask("Which judge is most lenient?", (AskKind.OPINION,))
+    assert [k for _, k in conf.unanswered([ask], ["Section 482 of the BNSS provides: ..."])] == [AskKind.OPINION]
 
 
 def test_old_law_facts_come_from_the_question_not_only_from_the_date_set() -> None:
