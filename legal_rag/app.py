@@ -243,18 +243,26 @@ class Application:
         stale chunk served, then re-queue the jobs whose worker died (failing those that died too often).
 
         Returns:
-            ``{"index": <sync report>, "jobs": {"requeued", "failed", "unsent"}}``.
+            ``{"index": <sync report, or {"skipped": why} when another process held the index's write
+            lock for 30 s>, "jobs": {"requeued", "failed", "unsent"}}``.
         """
         from legal_rag.recovery import recover_jobs
         from legal_rag.retrieval.build import sync_from_graph
+        from legal_rag.retrieval.snapshot import IndexBusyError
 
-        synced = sync_from_graph(self.index(), self.graph(), self._progress)
+        index: dict[str, Any]
+        try:
+            index = sync_from_graph(self.index(), self.graph(), self._progress, lock_timeout_s=30.0).as_dict()
+        except IndexBusyError as exc:
+            # Another process is writing the index: an ingest's or a recovery's sync, which brings the
+            # whole graph in. Waiting up to its full length would keep this server from starting.
+            index = {"skipped": str(exc)}
 
         def send(task: str, args: list[Any], job_id: str) -> None:
             self.celery().send_task(task, args=args, task_id=job_id)
 
         jobs = recover_jobs(self.records(), send, self.settings.jobs)
-        return {"index": synced.as_dict(), "jobs": jobs.as_dict()}
+        return {"index": index, "jobs": jobs.as_dict()}
 
     # -- what the faces call -------------------------------------------------------------------
 

@@ -68,9 +68,11 @@ def recover_cmd(as_json: Annotated[bool, typer.Option("--json")] = False) -> Non
         print(json.dumps(done))
         return
     i, j = done["index"], done["jobs"]
-    err.print(f"recover: index {i['added']} chunks added, {i['updated']} updated, {i['removed']} removed, "
-              f"{i['relabelled']} relabelled" + (f"; version {i['version']} published" if i["version"] else "")
-              + f"; jobs re-queued {len(j['requeued'])}, failed {len(j['failed'])}, unsent {len(j['unsent'])}")
+    index = (f"index not checked: {i['skipped']}" if "skipped" in i else
+             f"index {i['added']} chunks added, {i['updated']} updated, {i['removed']} removed, "
+             f"{i['relabelled']} relabelled" + (f"; version {i['version']} published" if i["version"] else ""))
+    err.print(f"recover: {index}; jobs re-queued {len(j['requeued'])}, failed {len(j['failed'])}, "
+              f"unsent {len(j['unsent'])}")
 
 
 @server_app.command("start")
