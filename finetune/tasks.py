@@ -2,7 +2,8 @@
 
 Paths and numbers in, the dataset written to ``out``, its report returned. Re-running with the same
 arguments on the same graph writes byte-identical files (each file is replaced whole), so a
-redelivered message (``acks_late``) is harmless. Only ``RetryableError`` (graph down) is retried.
+redelivered message (``acks_late``) is harmless; a second delivery of a finished job, or of one a
+live worker runs, does nothing (``claim_job``). Only ``RetryableError`` (graph down) is retried.
 Progress goes to the result backend as state ``PROGRESS`` with ``stage``, ``done``, ``total``.
 """
 
@@ -15,7 +16,7 @@ from typing import Any
 from finetune.build import BuildConfig, build_dataset
 from graph_schema.errors import LegalRagError
 from graph_schema.store import GraphStore
-from ingestion.tasks import RETRYING_TASK, JobTracker, job_failed, job_progress
+from ingestion.tasks import RETRYING_TASK, JobTracker, claim_job, job_failed, job_progress
 
 FINETUNE_BUILD_TASK = "finetune.build"
 PROGRESS_EVERY_S = 2.0
@@ -31,24 +32,28 @@ def register(app: Any, open_store: Callable[[], GraphStore], corpus_dir: Path | 
         from verification import Verifier
 
         job_id = str(self.request.id)
+        claim_job(self, tracker, {"out": out, "n": n, "seed": seed, "eval_fraction": eval_fraction})
         progress = job_progress(self, tracker, PROGRESS_EVERY_S)
-
-        if tracker is not None:
-            tracker.running(job_id, "start", 0, n)
         try:
-            store = open_store()
+            if tracker is not None:
+                tracker.running(job_id, "start", 0, n)
             try:
-                config = BuildConfig(n=n, seed=seed, eval_fraction=eval_fraction)
-                report = build_dataset(store, Verifier(store), Path(out), config, corpus_dir=corpus_dir,
-                                       progress=progress)
-            finally:
-                store.close()
-        except LegalRagError as exc:  # RetryableError included: final only once the retries are spent
-            job_failed(self, tracker, exc)
-            raise
-        result = report.as_dict()
-        if tracker is not None:
-            tracker.succeeded(job_id, result)
-        return result
+                store = open_store()
+                try:
+                    config = BuildConfig(n=n, seed=seed, eval_fraction=eval_fraction)
+                    report = build_dataset(store, Verifier(store), Path(out), config, corpus_dir=corpus_dir,
+                                           progress=progress)
+                finally:
+                    store.close()
+            except LegalRagError as exc:  # RetryableError included: final only once the retries are spent
+                job_failed(self, tracker, exc)
+                raise
+            result = report.as_dict()
+            if tracker is not None:
+                tracker.succeeded(job_id, result)
+            return result
+        finally:
+            if tracker is not None:
+                tracker.release(job_id)
 
     return build_task

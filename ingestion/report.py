@@ -7,16 +7,46 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a record: what, and where on its line."""
+
+    reason: str
+    field: str | None = None
+    """The record's field at fault (None: the line as a whole, or a field that is missing)."""
+    column: int | None = None
+    """1-based character column on the line: where the field's key starts, or where JSON parsing failed."""
+
+
+@dataclass(frozen=True, slots=True)
 class Reject:
-    """One record refused by validation, with where it came from and why."""
+    """One record refused by validation, with where it came from and why.
+
+    ``reason`` lists every problem found on the line (``; ``-separated, in column order);
+    ``problems`` gives each with its field and column, and ``column`` is the first one's.
+    """
 
     file: str
     line: int
     reason: str
     act: str | None = None
+    column: int | None = None
+    problems: tuple[Problem, ...] = ()
+
+    @classmethod
+    def of(cls, file: str, line: int, problems: list[Problem], act: str | None = None) -> Reject:
+        """A reject listing ``problems`` (at least one), ordered by column (unplaced ones last)."""
+        ordered = tuple(sorted(problems, key=lambda p: (p.column is None, p.column or 0)))
+        return cls(file, line, "; ".join(p.reason for p in ordered), act,
+                   next((p.column for p in ordered if p.column is not None), None), ordered)
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.reason}"
+        where = f"{self.file}:{self.line}" + (f":{self.column}" if self.column else "")
+        return f"{where}: {self.reason}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"file": self.file, "line": self.line, "column": self.column, "reason": self.reason,
+                "act": self.act, "problems": [{"reason": p.reason, "field": p.field, "column": p.column}
+                                              for p in self.problems]}
 
 
 @dataclass
@@ -64,7 +94,7 @@ class IngestReport:
                 }
                 for a in self.acts
             },
-            "rejects": [{"file": r.file, "line": r.line, "reason": r.reason, "act": r.act} for r in self.rejects],
+            "rejects": [r.as_dict() for r in self.rejects],
             "empty_files": list(self.empty_files),
         }
 

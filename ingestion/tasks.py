@@ -5,6 +5,11 @@ result backend (state ``PROGRESS`` with ``stage``, ``done``, ``total``). ``acks_
 ``task_reject_on_worker_lost`` (set on the app) means a worker killed mid-ingest leaves the message
 to be redelivered; re-running is harmless because every write is a MERGE on a stable key and
 unchanged records are skipped. Only ``RetryableError`` (graph or broker down) is retried.
+
+A job's message may arrive twice (Celery's redelivery after the visibility timeout, and the
+re-queue of a job whose worker died, done when a server or worker starts): the task first claims
+its job through the tracker, and a second delivery of a finished job, or of one a live worker is
+running, does nothing (``Ignore``).
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
+
+from celery.exceptions import Ignore
 
 from graph_schema.errors import RetryableError
 from graph_schema.store import GraphStore
@@ -38,6 +45,14 @@ AfterIngest = Callable[[GraphStore, Progress], dict[str, Any]]
 class JobTracker(Protocol):
     """Where a task records its job's life (the application's job rows; this package cannot import them)."""
 
+    def claim(self, job_id: str, params: dict[str, Any]) -> bool:
+        """Take the job for this process (and keep marking it alive until ``release``). False: it is
+        finished, or a live worker runs it; this delivery must do nothing. ``params``: the task's
+        arguments, kept so that the job can be re-run if this process dies."""
+
+    def release(self, job_id: str) -> None:
+        """This process is done with the job (stop marking it alive)."""
+
     def running(self, job_id: str, stage: str, done: int, total: int) -> None: ...
 
     def succeeded(self, job_id: str, result: dict[str, Any]) -> None: ...
@@ -50,7 +65,34 @@ PROGRESS_EVERY_S = 0.5
 """At most this often a job's progress is written out (the last report of a stage always is)."""
 
 
-def job_progress(task: Any, tracker: JobTracker | None, every_s: float = PROGRESS_EVERY_S) -> Progress:
+class StagePause:
+    """A test hook, off unless a stage is named: the job waits at ``stage`` while a marker file exists.
+
+    On reaching the stage the job writes ``<folder>/<job id>.<stage>`` and polls until the file is
+    gone, so a test can kill the worker or the server at a known point of a job (and delete the
+    file to let the job go on). Explicit stages (``parse``, ``index``) pause where the task names
+    them; a progress stage (``write``, ``embed``) pauses at its first report with work done (after
+    the first batch). Each process pauses once per job and stage.
+    """
+
+    def __init__(self, stage: str | None, folder: Path) -> None:
+        self.stage = stage
+        self.folder = folder
+        self._done: set[str] = set()
+
+    def __call__(self, job_id: str, stage: str, done: int = 1) -> None:
+        if stage != self.stage or done < 1 or job_id in self._done:
+            return
+        self._done.add(job_id)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        marker = self.folder / f"{job_id}.{stage}"
+        marker.write_text(f"{stage}\n", encoding="utf-8")
+        while marker.exists():
+            time.sleep(0.1)
+
+
+def job_progress(task: Any, tracker: JobTracker | None, every_s: float = PROGRESS_EVERY_S,
+                 pause: StagePause | None = None) -> Progress:
     """Progress of the running Celery ``task``: every report to its result backend (state ``PROGRESS``),
     and to ``tracker`` at most every ``every_s`` seconds and at the end of each stage."""
     job_id = str(task.request.id)
@@ -62,8 +104,17 @@ def job_progress(task: Any, tracker: JobTracker | None, every_s: float = PROGRES
         if tracker is not None and (now - last[0] >= every_s or done >= total):
             last[0] = now
             tracker.running(job_id, stage, done, total)
+        if pause is not None:
+            pause(job_id, stage, done)
 
     return progress
+
+
+def claim_job(task: Any, tracker: JobTracker | None, params: dict[str, Any]) -> None:
+    """Claim the task's job, or stop this delivery (Celery ``Ignore``: acknowledged, no result
+    written) when the job is finished or a live worker runs it."""
+    if tracker is not None and not tracker.claim(str(task.request.id), params):
+        raise Ignore()
 
 
 def job_failed(task: Any, tracker: JobTracker | None, exc: BaseException) -> None:
@@ -79,6 +130,7 @@ def register(
     batch_size: int = 1000,
     after_ingest: AfterIngest | None = None,
     tracker: JobTracker | None = None,
+    pause: StagePause | None = None,
 ) -> Any:
     """Register the ingestion task on ``app`` and return it.
 
@@ -87,26 +139,41 @@ def register(
             its retrieval index up to date there, so an Act loaded by a job is searchable); its
             result is returned under ``"index"``. This package cannot import the application.
         tracker: Told when the job starts, how far it is, and how it ended.
+        pause: The test hook that stops a job at a named stage (:class:`StagePause`); None in use.
     """
 
     @app.task(name=INGEST_TASK, **RETRYING_TASK)  # type: ignore[untyped-decorator]
     def ingest_task(self: Any, paths: list[str], strict: bool = False) -> dict[str, Any]:
         job_id = str(self.request.id)
-        progress = job_progress(self, tracker)
-        if tracker is not None:
-            tracker.running(job_id, "start", 0, 0)
+        claim_job(self, tracker, {"paths": list(paths), "strict": strict})
         try:
+            return _run_ingest(self, job_id, paths, strict)
+        finally:
+            if tracker is not None:
+                tracker.release(job_id)
+
+    def _run_ingest(task: Any, job_id: str, paths: list[str], strict: bool) -> dict[str, Any]:
+        progress = job_progress(task, tracker, pause=pause)
+        if tracker is not None:
+            tracker.running(job_id, "parse", 0, len(paths))
+        try:
+            if pause is not None:
+                pause(job_id, "parse")
             store = open_store()
             try:
                 report = ingest(store, [Path(p) for p in paths], strict=strict, batch_size=batch_size,
                                 progress=progress)
                 result = report.as_dict()
                 if after_ingest is not None:
+                    if tracker is not None:
+                        tracker.running(job_id, "index", 0, 0)
+                    if pause is not None:
+                        pause(job_id, "index")
                     result["index"] = after_ingest(store, progress)
             finally:
                 store.close()
         except Exception as exc:
-            job_failed(self, tracker, exc)
+            job_failed(task, tracker, exc)
             raise
         if tracker is not None:
             tracker.succeeded(job_id, result)

@@ -225,7 +225,44 @@ class Application:
 
     @property
     def index_version(self) -> int:
+        """The index version this process has loaded (what its last search used)."""
         return self._index.snapshot if self._index is not None else 0
+
+    def served_index_version(self) -> int:
+        """The index version the next search uses: the newest published one (picked up first)."""
+        with self._lock:
+            index = self._index
+        if index is None:
+            return 0
+        index.refresh()
+        return index.snapshot
+
+    def recover(self) -> dict[str, Any]:
+        """What a server or worker does once at start-up (``legal_rag.recovery``): bring the retrieval
+        index in line with the whole graph, so no crash leaves an Act verifiable but unsearchable or a
+        stale chunk served, then re-queue the jobs whose worker died (failing those that died too often).
+
+        Returns:
+            ``{"index": <sync report, or {"skipped": why} when another process held the index's write
+            lock for 30 s>, "jobs": {"requeued", "failed", "unsent"}}``.
+        """
+        from legal_rag.recovery import recover_jobs
+        from legal_rag.retrieval.build import sync_from_graph
+        from legal_rag.retrieval.snapshot import IndexBusyError
+
+        index: dict[str, Any]
+        try:
+            index = sync_from_graph(self.index(), self.graph(), self._progress, lock_timeout_s=30.0).as_dict()
+        except IndexBusyError as exc:
+            # Another process is writing the index: an ingest's or a recovery's sync, which brings the
+            # whole graph in. Waiting up to its full length would keep this server from starting.
+            index = {"skipped": str(exc)}
+
+        def send(task: str, args: list[Any], job_id: str) -> None:
+            self.celery().send_task(task, args=args, task_id=job_id)
+
+        jobs = recover_jobs(self.records(), send, self.settings.jobs)
+        return {"index": index, "jobs": jobs.as_dict()}
 
     # -- what the faces call -------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
-"""The Celery application, built from Settings (``make_celery``)."""
+"""The Celery application, built from Settings (``make_celery``), and the job rows its tasks keep."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from celery import Celery
@@ -27,8 +28,9 @@ def make_celery(settings: Settings) -> Celery:
         broker_transport_options={"visibility_timeout": settings.jobs.visibility_timeout_s},
         result_backend_transport_options={"visibility_timeout": settings.jobs.visibility_timeout_s},
     )
+    pause = tasks.StagePause(settings.jobs.pause_at, settings.state_dir / "paused") if settings.jobs.pause_at else None
     tasks.register(app, lambda: open_graph_store(settings), batch_size=settings.ingest.batch_size,
-                   after_ingest=_index_sync(settings), tracker=RecordsJobTracker(settings))
+                   after_ingest=_index_sync(settings), tracker=RecordsJobTracker(settings), pause=pause)
     finetune_tasks.register(app, lambda: open_graph_store(settings), corpus_dir=settings.corpus_dir,
                             tracker=FinetuneJobTracker(settings))
     return app
@@ -38,12 +40,16 @@ class RecordsJobTracker:
     """Writes a job's state, progress and report to its row in the records database.
 
     The records are opened on first use inside the worker process (never at import or in the
-    parent of a prefork pool).
+    parent of a prefork pool). While this process runs a job, a thread marks the row every
+    ``jobs.heartbeat_s`` (how a process on another machine tells the job is not orphaned).
     """
+
+    kind = "ingest"
 
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self._records: Any = None
+        self._beats: dict[str, threading.Event] = {}
 
     def _jobs(self) -> Any:
         if self._records is None:
@@ -52,50 +58,87 @@ class RecordsJobTracker:
             self._records = open_records(self._settings)
         return self._records.jobs
 
+    def claim(self, job_id: str, params: dict[str, Any]) -> bool:
+        from legal_rag.records import Claim
+        from legal_rag.recovery import runner_alive, this_runner
+
+        runner = this_runner()
+        stale = self._settings.jobs.stale_after_s
+        got = self._jobs().claim(job_id, runner, kind=self.kind, params=params,
+                                 holder_alive=lambda row: runner_alive(row, stale))
+        if got is not Claim.CLAIMED:
+            return False
+        stop = threading.Event()
+        self._beats[job_id] = stop
+        threading.Thread(target=self._beat, args=(job_id, runner, stop), name=f"job-heartbeat-{job_id[:8]}",
+                         daemon=True).start()
+        return True
+
+    def _beat(self, job_id: str, runner: str, stop: threading.Event) -> None:
+        from legal_rag.records import RecordsUnavailableError
+
+        while not stop.wait(self._settings.jobs.heartbeat_s):
+            try:
+                if not self._jobs().heartbeat(job_id, runner):
+                    return  # finished, or taken over: nothing more to mark
+            except RecordsUnavailableError:
+                continue  # a missed beat; the next one tries again
+
+    def release(self, job_id: str) -> None:
+        stop = self._beats.pop(job_id, None)
+        if stop is not None:
+            stop.set()
+
     def running(self, job_id: str, stage: str, done: int, total: int) -> None:
         from legal_rag.records import JobState
 
-        self._jobs().update(job_id, state=JobState.RUNNING, stage=stage, done=done, total=total)
+        self._jobs().update(job_id, kind=self.kind, state=JobState.RUNNING, stage=stage, done=done, total=total)
 
     def succeeded(self, job_id: str, result: dict[str, Any]) -> None:
+        """Finished: ``succeeded``, ``succeeded_with_rejects`` (some records refused, listed in the
+        report) or ``failed`` when every record was rejected (nothing loaded)."""
         from legal_rag.records import JobState
 
         jobs = self._jobs()
         row = jobs.get(job_id)
         total = row.total if row is not None and row.total else 0
-        jobs.update(job_id, state=JobState.SUCCEEDED, stage="done", done=total, total=total,
-                    report=job_report(result))
+        report = job_report(result)
+        rejected = report["rejected"]
+        loaded = report["added"] + report["updated"] + report["unchanged"]
+        if rejected and not loaded:
+            jobs.update(job_id, state=JobState.FAILED, stage="done", done=total, total=total, report=report,
+                        error=f"every record was rejected ({rejected}); nothing was loaded (see the report)")
+            return
+        state = JobState.SUCCEEDED_WITH_REJECTS if rejected else JobState.SUCCEEDED
+        jobs.update(job_id, state=state, stage="done", done=total, total=total, report=report, clear_error=True)
 
     def failed(self, job_id: str, error: str, *, final: bool) -> None:
         from legal_rag.records import JobState
 
-        self._jobs().update(job_id, state=JobState.FAILED if final else JobState.QUEUED,
+        self._jobs().update(job_id, kind=self.kind, state=JobState.FAILED if final else JobState.QUEUED,
                             error=error if final else f"will retry: {error}")
 
 
 class FinetuneJobTracker(RecordsJobTracker):
     """The job row of a ``finetune.build`` job: kind ``finetune``, its build report as the report."""
 
-    def running(self, job_id: str, stage: str, done: int, total: int) -> None:
-        from legal_rag.records import JobKind, JobState
-
-        self._jobs().update(job_id, kind=JobKind.FINETUNE, state=JobState.RUNNING, stage=stage, done=done,
-                            total=total)
+    kind = "finetune"
 
     def succeeded(self, job_id: str, result: dict[str, Any]) -> None:
         from legal_rag.records import JobKind, JobState
 
         kept = sum(result.get("totals", {}).values())
         self._jobs().update(job_id, kind=JobKind.FINETUNE, state=JobState.SUCCEEDED, stage="done", done=kept,
-                            total=kept, report=result)
+                            total=kept, report=result, clear_error=True)
 
 
 def job_report(result: dict[str, Any]) -> dict[str, Any]:
     """An ingest result as a job report: totals at the top, each reject with its line and reason."""
     totals = result.get("totals", {})
     report: dict[str, Any] = {k: int(totals.get(k, 0)) for k in ("added", "updated", "unchanged", "rejected")}
-    report["rejects"] = [{"line": int(r.get("line") or 0), "reason": str(r.get("reason", "")),
-                          "file": r.get("file"), "act": r.get("act")} for r in result.get("rejects", [])]
+    report["rejects"] = [{"line": int(r.get("line") or 0), "column": r.get("column"),
+                          "reason": str(r.get("reason", "")), "file": r.get("file"), "act": r.get("act"),
+                          "problems": list(r.get("problems") or [])} for r in result.get("rejects", [])]
     report["empty_files"] = list(result.get("empty_files", []))
     report["per_act"] = result.get("per_act", {})
     if "index" in result:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from enum import StrEnum
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -57,6 +58,19 @@ class JobSettings(BaseModel):
     """The Celery queue jobs go to and workers read (one per deployment sharing a broker)."""
     visibility_timeout_s: int = 3600
     """An unacknowledged job (its worker died) is handed to another worker after this long."""
+    heartbeat_s: float = Field(default=10.0, gt=0)
+    """A running job's worker marks the job's row this often, so other machines can tell it is alive."""
+    stale_after_s: float = Field(default=60.0, gt=0)
+    """A running job whose worker runs on another machine and has not marked its row for this long is
+    taken to be orphaned (a worker on the same machine is checked by its process id at once)."""
+    max_attempts: int = Field(default=3, ge=1)
+    """A job whose worker died this many times while running it is marked failed, not re-run again."""
+    pause_at: Literal["parse", "write", "index", "embed"] | None = None
+    """Test hook, off by default (``LEGAL_RAG_JOBS__PAUSE_AT``): a job reaching this stage writes the
+    file ``<state dir>/paused/<job id>.<stage>`` and waits while it exists, so a test can kill the
+    worker or the server at a known point. ``parse``: nothing read or written yet; ``write``: after the
+    first batch is in the graph; ``index``: the graph written, the retrieval index not yet updated;
+    ``embed``: inside the index update, before the new version is published."""
 
 
 class IngestSettings(BaseModel):

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import Any
 
 from graph_schema.model import Act, Amendment, Case, Chapter, Replacement, Section
-from ingestion.report import Reject
+from ingestion.report import Problem, Reject
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,24 +59,66 @@ class Parsed:
 
 def read_jsonl(path: Path, rejects: list[Reject]) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line number, object)``; malformed lines become rejects, blank lines are skipped."""
+    for n, _, obj in read_jsonl_lines(path, rejects):
+        yield n, obj
+
+
+def read_jsonl_lines(path: Path, rejects: list[Reject]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """Yield ``(line number, line text, object)``: the text lets a reader place a field's problem
+    on the line (:func:`field_columns`). A malformed line becomes a reject at the column where
+    JSON parsing failed; a UTF-8 byte-order mark before the first line (Windows editors write
+    one) is not part of the data."""
     with open(path, "rb") as fh:
         for n, raw in enumerate(fh, start=1):
+            if n == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                rejects.append(Reject(path.name, n, f"not UTF-8 text (byte {exc.start + 1})"))
+                rejects.append(Reject.of(path.name, n, [Problem(f"not UTF-8 text (byte {exc.start + 1})")]))
                 continue
             if not line.strip():
                 continue
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
-                rejects.append(Reject(path.name, n, f"malformed JSON: {exc.msg} at column {exc.colno}"))
+                rejects.append(Reject.of(path.name, n, [Problem(f"malformed JSON: {exc.msg} at column {exc.colno}",
+                                                                column=exc.colno)]))
                 continue
             if not isinstance(obj, dict):
-                rejects.append(Reject(path.name, n, f"expected a JSON object, got {type(obj).__name__}"))
+                rejects.append(Reject.of(path.name, n, [Problem(f"expected a JSON object, got {type(obj).__name__}",
+                                                                column=len(line) - len(line.lstrip()) + 1)]))
                 continue
-            yield n, obj
+            yield n, line, obj
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def field_columns(line: str) -> dict[str, int]:
+    """The 1-based column where each top-level key of the JSON object on ``line`` starts (its
+    opening quote; the last one for a repeated key, whose value ``json.loads`` keeps)."""
+    decoder = json.JSONDecoder()
+    out: dict[str, int] = {}
+    i = _WS.match(line, 0).end()  # type: ignore[union-attr]
+    if line[i : i + 1] != "{":
+        return out
+    i = _WS.match(line, i + 1).end()  # type: ignore[union-attr]
+    try:
+        while line[i : i + 1] == '"':
+            key, end = scanstring(line, i + 1)
+            out[key] = i + 1
+            j = _WS.match(line, end).end()  # type: ignore[union-attr]
+            if line[j : j + 1] != ":":
+                break
+            _, j = decoder.raw_decode(line, _WS.match(line, j + 1).end())  # type: ignore[union-attr]
+            j = _WS.match(line, j).end()  # type: ignore[union-attr]
+            if line[j : j + 1] != ",":
+                break
+            i = _WS.match(line, j + 1).end()  # type: ignore[union-attr]
+    except ValueError:  # not reached for a line json.loads accepted; a locator never fails a load
+        pass
+    return out
 
 
 def read_json_array(path: Path) -> list[Any]:

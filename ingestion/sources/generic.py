@@ -17,46 +17,90 @@ ISO ``YYYY-MM-DD`` (or D-M-YYYY). ``status`` is ``in_force`` (default), ``omitte
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from graph_schema.acts import normalise_alias
 from graph_schema.errors import LegalRagError
-from graph_schema.model import Act, Amendment, AmendmentKind, Relation, Replacement, Section, SectionStatus
+from graph_schema.model import (
+    Act,
+    Amendment,
+    AmendmentKind,
+    CitationKey,
+    Relation,
+    Replacement,
+    Section,
+    SectionStatus,
+)
 from graph_schema.numbering import canonical_section, parse_reference
 from ingestion.dates import parse_date
-from ingestion.report import Reject
-from ingestion.sources.base import Parsed, read_jsonl, text_or_none
+from ingestion.report import Problem, Reject
+from ingestion.sources.base import Parsed, field_columns, read_jsonl_lines, text_or_none
 from ingestion.subunits import parse_subunits
 
 Resolve = Callable[[str], str]
+_T = TypeVar("_T")
 
 
 class _Bad(Exception):
-    """A record-level validation failure (becomes a Reject)."""
+    """A record-level validation failure (becomes a Reject): every problem found on the record."""
+
+    def __init__(self, *problems: Problem) -> None:
+        super().__init__("; ".join(p.reason for p in problems))
+        self.problems = problems
+
+
+def _bad(reason: str, field: str | None = None) -> _Bad:
+    return _Bad(Problem(reason, field))
+
+
+class _Checks:
+    """Runs every check of a record and keeps all their problems, so a reject lists each one
+    (a bad status and a bad date both, not the first alone)."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def take(self, check: Callable[..., _T], *args: Any) -> _T | None:
+        try:
+            return check(*args)
+        except _Bad as exc:
+            self.problems.extend(exc.problems)
+            return None
+
+    def add(self, reason: str, field: str | None = None) -> None:
+        self.problems.append(Problem(reason, field))
+
+    def raise_any(self) -> None:
+        if self.problems:
+            raise _Bad(*self.problems)
 
 
 def read_generic(path: Path, resolve_act: Resolve, existing: Mapping[str, Act] | None = None) -> Parsed:
     """Parse a generic JSONL file. ``resolve_act`` maps a code/alias to a code or raises;
-    ``existing`` (code -> Act) guards Acts already loaded from being taken over by a new record."""
+    ``existing`` (code -> Act) guards Acts already loaded from being taken over by a new record.
+
+    A rejected record lists every problem found on it, each with its field and the column where
+    that field starts on the line."""
     existing = existing or {}
     out = Parsed()
     local: dict[str, str] = {}
     seen_sections: dict[tuple[str, str], int] = {}
 
-    def resolve(name: Any) -> str:
+    def resolve(name: Any, field: str = "act") -> str:
         if not isinstance(name, str) or not name.strip():
-            raise _Bad("missing 'act'")
+            raise _bad(f"missing {field!r}", None)
         key = normalise_alias(name)
         if key in local:
             return local[key]
         try:
             return resolve_act(name)
         except LegalRagError as exc:
-            raise _Bad(str(exc)) from exc
+            raise _bad(str(exc), field) from exc
 
-    for n, r in read_jsonl(path, out.rejects):
+    for n, line, r in read_jsonl_lines(path, out.rejects):
         kind = r.get("record", "section")
         try:
             if kind == "act":
@@ -66,22 +110,30 @@ def read_generic(path: Path, resolve_act: Resolve, existing: Mapping[str, Act] |
                 for name in (act.code, act.title, *act.aliases):
                     local[normalise_alias(name)] = act.code
             elif kind == "section":
-                code = resolve(r.get("act"))
-                section = _section(r, code, path.name, n)
-                first = seen_sections.get((code, section.number))
+                checks = _Checks()
+                code = checks.take(resolve, r.get("act"))
+                section = checks.take(_section, r, code or "", path.name, n)
+                checks.raise_any()
+                assert section is not None
+                first = seen_sections.get((section.act, section.number))
                 if first is not None:
-                    raise _Bad(f"duplicate section {code} {section.number} (first at line {first})")
-                seen_sections[(code, section.number)] = n
+                    raise _bad(f"duplicate section {section.act} {section.number} (first at line {first})",
+                               "section")
+                seen_sections[(section.act, section.number)] = n
                 out.sections.append(section)
             elif kind == "amendment":
-                out.amendments.append(_amendment(r, resolve(r.get("act")), n))
+                out.amendments.append(_amendment(r, resolve, n))
             elif kind == "replacement":
-                out.replacements.append(_replacement(r, resolve(r.get("old_act")), resolve(r.get("new_act")), path, n))
+                out.replacements.append(_replacement(r, resolve, path, n))
             else:
-                raise _Bad(f"unknown record type {kind!r} (expected act, section, amendment or replacement)")
+                raise _bad(f"unknown record type {kind!r} (expected act, section, amendment or replacement)",
+                           "record")
         except _Bad as exc:
             act_name = r.get("act") if isinstance(r.get("act"), str) else None
-            out.rejects.append(Reject(path.name, n, str(exc), local.get(normalise_alias(act_name or "")) or act_name))
+            columns = field_columns(line)
+            problems = [dataclasses.replace(p, column=columns.get(p.field)) if p.field else p for p in exc.problems]
+            out.rejects.append(Reject.of(path.name, n, problems,
+                                         local.get(normalise_alias(act_name or "")) or act_name))
     return out
 
 
@@ -90,14 +142,15 @@ def _guard_takeover(act: Act, existing: Mapping[str, Act], resolve_act: Resolve)
     ``{"code": "IPC", "title": "Indian Ports Corporation Act"}`` would silently replace the Penal Code."""
     prior = existing.get(act.code)
     if prior is not None and normalise_alias(prior.title) != normalise_alias(act.title):
-        raise _Bad(f"act code {act.code!r} already names {prior.title!r}; choose another code")
+        raise _bad(f"act code {act.code!r} already names {prior.title!r}; choose another code", "code")
     for name in (act.title, *act.aliases):
         try:
             other = resolve_act(name)
         except LegalRagError:
             continue
         if other != act.code:
-            raise _Bad(f"{name!r} already names {other}; an alias may name only one Act")
+            raise _bad(f"{name!r} already names {other}; an alias may name only one Act",
+                       "title" if name == act.title else "aliases")
 
 
 def _date(r: dict[str, Any], field: str) -> str | None:
@@ -106,31 +159,46 @@ def _date(r: dict[str, Any], field: str) -> str | None:
         return None
     d = parse_date(str(raw))
     if d is None:
-        raise _Bad(f"{field} {raw!r} is not a date (use YYYY-MM-DD)")
+        raise _bad(f"{field} {raw!r} is not a date (use YYYY-MM-DD)", field)
     return d
 
 
+def _dates(checks: _Checks, r: dict[str, Any]) -> tuple[str | None, str | None]:
+    start = checks.take(_date, r, "in_force_from")
+    end = checks.take(_date, r, "in_force_to")
+    if start and end and end <= start:
+        checks.add(f"in_force_to {end} is not after in_force_from {start}", "in_force_to")
+    return start, end
+
+
 def _act(r: dict[str, Any]) -> Act:
+    checks = _Checks()
     code = text_or_none(r.get("code"))
     title = text_or_none(r.get("title"))
-    if not code or not title:
-        raise _Bad("an act record needs 'code' and 'title'")
-    if not code.replace("_", "").isalnum():
-        raise _Bad(f"act code {code!r} must be letters and digits")
+    if not code:
+        checks.add("an act record needs 'code'", "code" if "code" in r else None)
+    elif not code.replace("_", "").isalnum():
+        checks.add(f"act code {code!r} must be letters and digits", "code")
+    if not title:
+        checks.add("an act record needs 'title'", "title" if "title" in r else None)
     aliases = r.get("aliases") or []
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-        raise _Bad("'aliases' must be a list of strings")
+        checks.add("'aliases' must be a list of strings", "aliases")
     year = r.get("year")
     if year is not None and not (isinstance(year, int) or (isinstance(year, str) and year.isdigit())):
-        raise _Bad(f"year {year!r} is not a number")
+        checks.add(f"year {year!r} is not a number", "year")
+    start, end = _dates(checks, r)
+    status = checks.take(_status, r)
+    checks.raise_any()
+    assert code and title and status is not None
     return Act(
         code=code.upper(),
         title=title,
         number=text_or_none(r.get("number")),
         year=int(year) if year is not None else None,
-        in_force_from=_date(r, "in_force_from"),
-        in_force_to=_date(r, "in_force_to"),
-        status=_status(r),
+        in_force_from=start,
+        in_force_to=end,
+        status=status,
         aliases=tuple(aliases),
         source=text_or_none(r.get("source")),
     )
@@ -141,25 +209,30 @@ def _status(r: dict[str, Any]) -> SectionStatus:
     try:
         return SectionStatus(str(raw).lower())
     except ValueError as exc:
-        raise _Bad(f"status {raw!r} is not one of in_force, omitted, repealed") from exc
+        raise _bad(f"status {raw!r} is not one of in_force, omitted, repealed", "status") from exc
+
+
+def _number(r: dict[str, Any]) -> str:
+    try:
+        return canonical_section(str(r.get("section") or ""))
+    except LegalRagError as exc:
+        raise _bad(str(exc), "section" if "section" in r else None) from exc
 
 
 def _section(r: dict[str, Any], code: str, file: str, line: int) -> Section:
-    try:
-        number = canonical_section(str(r.get("section") or ""))
-    except LegalRagError as exc:
-        raise _Bad(str(exc)) from exc
+    checks = _Checks()
+    number = checks.take(_number, r)
     text = r.get("text")
     if text is not None and not isinstance(text, str):
-        raise _Bad("'text' must be a string")
+        checks.add("'text' must be a string", "text")
     title = r.get("title")
     if title is not None and not isinstance(title, str):
-        raise _Bad("'title' must be a string")
-    start, end = _date(r, "in_force_from"), _date(r, "in_force_to")
-    if start and end and end <= start:
-        raise _Bad(f"in_force_to {end} is not after in_force_from {start}")
-    status = _status(r)
-    clean = text.strip() if text and text.strip() else None
+        checks.add("'title' must be a string", "title")
+    start, end = _dates(checks, r)
+    status = checks.take(_status, r)
+    checks.raise_any()
+    assert number is not None and status is not None
+    clean = text.strip() if isinstance(text, str) and text.strip() else None
     return Section(
         act=code,
         number=number,
@@ -173,35 +246,57 @@ def _section(r: dict[str, Any], code: str, file: str, line: int) -> Section:
     )
 
 
-def _amendment(r: dict[str, Any], code: str, line: int) -> Amendment:
+def _amendment(r: dict[str, Any], resolve: Callable[[Any], str], line: int) -> Amendment:
+    checks = _Checks()
+    code = checks.take(resolve, r.get("act"))
+    number = checks.take(_number, r)
     try:
-        number = canonical_section(str(r.get("section") or ""))
         kind = AmendmentKind(str(r.get("kind", "amended")).lower())
-    except (LegalRagError, ValueError) as exc:
-        raise _Bad(f"bad amendment: {exc}") from exc
+    except ValueError as exc:
+        kind = None
+        checks.add(f"bad amendment: {exc}", "kind")
+    effective = checks.take(_date, r, "effective")
+    checks.raise_any()
+    assert code is not None and number is not None and kind is not None
     return Amendment(
         act=code,
         section=number,
         footnote=str(r.get("footnote") or f"line{line}"),
         kind=kind,
         amending_act=text_or_none(r.get("amending_act")),
-        effective=_date(r, "effective"),
+        effective=effective,
         text=str(r.get("text") or ""),
     )
 
 
-def _replacement(r: dict[str, Any], old_act: str, new_act: str, path: Path, n: int) -> Replacement:
+def _reference(r: dict[str, Any], field: str, act: str | None) -> CitationKey | None:
+    if act is None:
+        return None
     try:
-        old = parse_reference(str(r.get("old_section") or ""), old_act)
-        new = parse_reference(str(r.get("new_section") or ""), new_act)
-        relation = Relation(str(r.get("relation", "modified")).lower())
+        return parse_reference(str(r.get(field) or ""), act)
     except (LegalRagError, ValueError) as exc:
-        raise _Bad(f"bad replacement: {exc}") from exc
+        raise _bad(f"bad replacement: {exc}", field if field in r else None) from exc
+
+
+def _replacement(r: dict[str, Any], resolve: Callable[[Any, str], str], path: Path, n: int) -> Replacement:
+    checks = _Checks()
+    old_act = checks.take(resolve, r.get("old_act"), "old_act")
+    new_act = checks.take(resolve, r.get("new_act"), "new_act")
+    old = checks.take(_reference, r, "old_section", old_act)
+    new = checks.take(_reference, r, "new_section", new_act)
+    try:
+        relation = Relation(str(r.get("relation", "modified")).lower())
+    except ValueError as exc:
+        relation = None
+        checks.add(f"bad replacement: {exc}", "relation")
+    effective = checks.take(_date, r, "effective")
+    checks.raise_any()
+    assert old is not None and new is not None and relation is not None
     return Replacement(
         old=old,
         new=new,
         relation=relation,
         note=text_or_none(r.get("note")),
-        effective=_date(r, "effective") or "2024-07-01",
+        effective=effective or "2024-07-01",
         source=f"{path.name} line {n}",
     )

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import re
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -87,6 +89,8 @@ def _open_in_background(state: Any) -> None:
     try:
         state.application.open()
         state.application.records()
+        recovered = state.application.recover()  # the index matches the graph; orphaned jobs re-queued
+        logging.getLogger("legal_rag.api").info("start-up recovery: %s", recovered)
         state.ready = True
     except Exception as exc:  # noqa: BLE001 - reported by /ready, never swallowed silently
         state.open_error = f"{type(exc).__name__}: {exc}"
@@ -170,8 +174,8 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
     @api.get("/ready", tags=["service"], responses={503: {"model": s.Problem}})
     def ready(request: Request) -> JSONResponse:
         state = request.app.state
-        if state.ready:
-            return JSONResponse({"status": "ready", "index_version": state.application.index_version})
+        if state.ready:  # the version the next search uses (a job may have published a newer one)
+            return JSONResponse({"status": "ready", "index_version": state.application.served_index_version()})
         if state.open_error:
             return JSONResponse({"detail": f"failed to start: {state.open_error}"}, status_code=503)
         return JSONResponse({"detail": "starting"}, status_code=503, headers={"Retry-After": "2"})
@@ -286,10 +290,14 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
                   "multipart/form-data": {"schema": {"type": "object", "properties": {
                       "file": {"type": "string", "format": "binary"}}, "required": ["file"]}}}}})
     async def ingest(request: Request,
-                     caller: Annotated[Caller, Depends(requires(Permission.INGEST))]) -> s.JobAccepted:
+                     caller: Annotated[Caller, Depends(requires(Permission.INGEST))],
+                     filename: Annotated[str | None, Query(
+                         max_length=200, description="The name of a JSON Lines body (default upload.jsonl); it "
+                         "names the file in the job's report and in each record's source. A multipart "
+                         "file's own name is used instead.")] = None) -> s.JobAccepted:
         app_obj = _ready(request)
-        data = await _upload(request)
-        job_id = await run_in_threadpool(_submit_ingest, app_obj, data, caller.name)
+        data, name = await _upload(request, filename)
+        job_id = await run_in_threadpool(_submit_ingest, app_obj, data, name, caller.name)
         return s.JobAccepted(job_id=job_id)
 
     @api.post("/v1/finetune/jobs", tags=["data"], status_code=202, responses={422: {"model": s.Problem}})
@@ -365,10 +373,15 @@ def _key_out(row: ApiKeyRow) -> s.KeyOut:
                     revoked_at=_iso(row.revoked_at) if row.revoked_at else None)
 
 
+_UPLOAD_DIR = re.compile(r"\S*/uploads/[0-9a-f]{32}/")
+"""Where the server keeps an upload: shown to clients as the file's own name, never as a server path."""
+
+
 def _job_out(row: JobRow) -> s.JobOut:
     return s.JobOut.model_validate({
         "id": row.id, "kind": row.kind, "state": row.state, "stage": row.stage,
-        "progress": {"done": row.done, "total": row.total}, "report": row.report, "error": row.error,
+        "progress": {"done": row.done, "total": row.total}, "report": row.report,
+        "error": _UPLOAD_DIR.sub("", row.error) if row.error else row.error, "attempts": row.attempts or 0,
         "created_at": _iso(row.created_at), "updated_at": _iso(row.updated_at)})
 
 
@@ -376,8 +389,33 @@ def _iso(value: Any) -> str:
     return value.isoformat() if hasattr(value, "isoformat") else str(value)
 
 
-async def _upload(request: Request) -> bytes:
-    """The ingest body: raw JSON Lines or one multipart file, at most ``api.max_upload_mb``."""
+DEFAULT_UPLOAD_NAME = "upload.jsonl"
+
+
+def _upload_name(given: str | None, loc: str) -> str:
+    """The upload's file name as the report and the records' sources show it: the last part of the
+    name a client sent (browsers may send a whole path), ending in ``.jsonl``.
+
+    Raises:
+        RequestValidationError: a name that is not a plain file name ending in .jsonl (422 naming it).
+    """
+    if given is None or not given.strip():
+        return DEFAULT_UPLOAD_NAME
+    name = given.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    problem = None
+    if not name or name.startswith(".") or not name.isprintable() or len(name) > 150:
+        problem = f"file name {given!r} is not a plain file name"
+    elif not name.lower().endswith(".jsonl"):
+        problem = f"file name {given!r} must end in .jsonl (the generic format is JSON Lines)"
+    if problem:
+        where = ("query", "filename") if loc == "query" else ("body", "file")
+        raise RequestValidationError([{"loc": where, "type": "value_error", "msg": problem}])
+    return name
+
+
+async def _upload(request: Request, filename: str | None = None) -> tuple[bytes, str]:
+    """The ingest body and its file name: raw JSON Lines (named by ``filename``) or one multipart
+    file (its own name), at most ``api.max_upload_mb``."""
     limit = request.app.state.settings.api.max_upload_mb * 1024 * 1024
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > limit + 64 * 1024:
@@ -390,6 +428,7 @@ async def _upload(request: Request) -> bytes:
             if len(data) > limit:
                 raise HTTPException(413, f"body is over the {limit // (1024 * 1024)} MB limit")
         raw = bytes(data)
+        name = _upload_name(filename, "query")
     elif ctype == "multipart/form-data":
         try:
             form = await request.form(max_files=1, max_fields=5, max_part_size=limit)
@@ -403,6 +442,7 @@ async def _upload(request: Request) -> bytes:
         raw = await upload.read(limit + 1)
         if len(raw) > limit:
             raise HTTPException(413, f"file is over the {limit // (1024 * 1024)} MB limit")
+        name = _upload_name(upload.filename, "body")
     else:
         raise HTTPException(415, "send generic-format JSON Lines as application/x-ndjson, or a multipart "
                                  "form with the file in the field 'file'")
@@ -414,20 +454,25 @@ async def _upload(request: Request) -> bytes:
     except UnicodeDecodeError as exc:
         raise RequestValidationError([{"loc": ("body",), "type": "value_error",
                                        "msg": f"the upload is not UTF-8 text (byte {exc.start})"}]) from exc
-    return raw
+    return raw, name
 
 
-def _submit_ingest(app_obj: Application, data: bytes, key_name: str) -> str:
-    """Keep the upload under the state dir (workers read it from there), then enqueue the job."""
+def _submit_ingest(app_obj: Application, data: bytes, name: str, key_name: str) -> str:
+    """Keep the upload under the state dir (workers read it from there), then enqueue the job.
+
+    Each upload gets its own folder and keeps its own file name, so the file reads as the same file
+    the CLI would read: records carry ``<name>:<line>`` as their source (re-uploading an unchanged
+    file writes nothing) and rejects name the file the client sent.
+    """
     import uuid
 
-    folder = app_obj.settings.state_dir / "uploads"
+    folder = app_obj.settings.state_dir / "uploads" / uuid.uuid4().hex
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{uuid.uuid4().hex}.jsonl"
-    tmp = path.with_suffix(".part")
+    path = folder / name
+    tmp = folder / f".{name}.part"
     tmp.write_bytes(data)
     tmp.replace(path)
-    return app_obj.submit_ingest([path], key_name=key_name, params={"bytes": len(data)})
+    return app_obj.submit_ingest([path], key_name=key_name, params={"bytes": len(data), "file": name})
 
 
 def _sse(event: str, data: Any) -> str:

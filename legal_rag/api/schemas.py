@@ -115,11 +115,24 @@ class JobProgress(BaseModel):
     total: int = 0
 
 
+class ProblemOut(BaseModel):
+    """One problem of a rejected record: what, which field, and where on the line."""
+
+    reason: str
+    field: str | None = None
+    column: int | None = None
+
+
 class RejectOut(BaseModel):
+    """A rejected record: its file (the uploaded file's name), line and column (of its first problem),
+    every problem found on it (``reason`` joins them), and its Act when known."""
+
     line: int
     reason: str
+    column: int | None = None
     file: str | None = None
     act: str | None = None
+    problems: list[ProblemOut] = Field(default_factory=list)
 
 
 class JobReport(BaseModel):
@@ -135,6 +148,11 @@ class JobReport(BaseModel):
 
 
 class JobOut(BaseModel):
+    """A job. ``state``: queued, running, succeeded, succeeded_with_rejects (loaded, some records
+    refused: see ``report.rejects``) or failed (``error`` says why; a job whose every record was
+    rejected is failed, with its report). ``attempts``: how many times a worker took it (more than
+    one after a worker died and the job was re-run)."""
+
     id: str
     kind: JobKind
     state: JobState
@@ -142,6 +160,7 @@ class JobOut(BaseModel):
     progress: JobProgress
     report: JobReport | dict[str, Any] | None = None
     error: str | None = None
+    attempts: int = 0
     created_at: str
     updated_at: str
 

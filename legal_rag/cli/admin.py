@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from typing import Annotated
 
 import typer
@@ -11,6 +13,7 @@ from legal_rag.cli.common import (
     _open,
     _settings,
     app,
+    err,
     out,
     server_app,
 )
@@ -34,7 +37,8 @@ def worker_cmd(
     concurrency: Annotated[int, typer.Option("--concurrency", "-c")] = 1,
     loglevel: Annotated[str, typer.Option("--loglevel")] = "INFO",
 ) -> None:
-    """Run a Celery worker for ingestion jobs."""
+    """Run a Celery worker for ingestion jobs (after ``legal-rag recover``: the index in line with the
+    graph, jobs whose worker died re-queued)."""
     from legal_rag.jobs import make_celery
 
     settings = _settings()
@@ -42,8 +46,33 @@ def worker_cmd(
         from legal_rag.stores import embedded_server
 
         embedded_server(settings).start()
+    # In a child process: an index update may load the embedding model, which must not be inherited
+    # by the pool processes this one forks (ONNX Runtime's threads do not survive a fork).
+    done = subprocess.run([sys.executable, "-m", "legal_rag.cli", "recover"], check=False)
+    if done.returncode != 0:
+        err.print(f"[yellow]start-up recovery failed (exit {done.returncode}); starting the worker anyway: "
+                  "jobs it runs bring the index up to date, and the next start recovers again[/yellow]")
     celery = make_celery(settings)
     celery.worker_main(["worker", f"--concurrency={concurrency}", f"--loglevel={loglevel}", "-Q", settings.jobs.queue])
+
+
+@app.command("recover")
+def recover_cmd(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Bring the retrieval index in line with the graph and re-queue jobs whose worker died (failing
+    those that died too often). The server and each worker do this when they start."""
+    from legal_rag.app import Application
+
+    with Application(_settings(), first_run=False) as application:
+        done = application.recover()
+    if as_json:
+        print(json.dumps(done))
+        return
+    i, j = done["index"], done["jobs"]
+    index = (f"index not checked: {i['skipped']}" if "skipped" in i else
+             f"index {i['added']} chunks added, {i['updated']} updated, {i['removed']} removed, "
+             f"{i['relabelled']} relabelled" + (f"; version {i['version']} published" if i["version"] else ""))
+    err.print(f"recover: {index}; jobs re-queued {len(j['requeued'])}, failed {len(j['failed'])}, "
+              f"unsent {len(j['unsent'])}")
 
 
 @server_app.command("start")

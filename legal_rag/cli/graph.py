@@ -107,11 +107,10 @@ def jobs_cmd(
     """Show a job's state, progress and report (from the job's row in the records database)."""
     from legal_rag.records import JobState, open_records
 
-    finished = (JobState.SUCCEEDED.value, JobState.FAILED.value)
     with open_records(_settings()) as records:
         deadline = time.monotonic() + wait
         row = records.jobs.get(job_id)
-        while wait and (row is None or row.state not in finished) and time.monotonic() < deadline:
+        while wait and (row is None or not JobState(row.state).finished) and time.monotonic() < deadline:
             time.sleep(0.5)
             row = records.jobs.get(job_id)
     if row is None:
@@ -119,18 +118,22 @@ def jobs_cmd(
         raise typer.Exit(EXIT_NOT_FOUND)
     doc = {"id": row.id, "kind": row.kind, "state": row.state, "stage": row.stage,
            "progress": {"done": row.done, "total": row.total}, "report": row.report, "error": row.error,
-           "created_at": row.created_at.isoformat(), "updated_at": row.updated_at.isoformat()}
+           "attempts": row.attempts, "created_at": row.created_at.isoformat(),
+           "updated_at": row.updated_at.isoformat()}
     if as_json:
         print(json.dumps(doc, default=str))
         return
     if row.state == JobState.RUNNING.value:
         out.print(f"{job_id}: running, {row.stage} {row.done}/{row.total}")
-    elif row.state == JobState.SUCCEEDED.value and row.report is not None:
+    elif JobState(row.state).finished and row.report is not None and "added" in row.report:
         r = row.report
-        out.print(f"{job_id}: done: {r['added']} added, {r['updated']} updated, {r['unchanged']} unchanged, "
+        head = {JobState.SUCCEEDED.value: "done", JobState.SUCCEEDED_WITH_REJECTS.value: "done with rejects",
+                JobState.FAILED.value: f"failed: {row.error}"}[row.state]
+        out.print(f"{job_id}: {head}: {r['added']} added, {r['updated']} updated, {r['unchanged']} unchanged, "
                   f"{r['rejected']} rejected")
         for rej in r.get("rejects", [])[:50]:
-            out.print(f"  rejected {rej.get('file') or ''}:{rej['line']}: {rej['reason']}")
+            col = f":{rej['column']}" if rej.get("column") else ""
+            out.print(f"  rejected {rej.get('file') or ''}:{rej['line']}{col}: {rej['reason']}")
     elif row.state == JobState.FAILED.value:
         out.print(f"{job_id}: failed: {row.error}")
     else:

@@ -18,6 +18,7 @@ from legal_rag.records.model import (
     Role,
 )
 from legal_rag.records.store import (
+    Claim,
     IdempotencyConflictError,
     NameTakenError,
     Records,
@@ -27,6 +28,7 @@ from legal_rag.records.store import (
 )
 
 __all__ = [
+    "Claim",
     "AnswerRow",
     "ApiKeyRow",
     "FlagLabel",

@@ -46,10 +46,21 @@ class JobKind(StrEnum):
 
 
 class JobState(StrEnum):
+    """A job's life: queued -> running -> one of the three finished states.
+
+    ``succeeded_with_rejects``: the job loaded what it could and refused some records (listed in
+    its report); ``failed``: nothing was done (an error, or every record was rejected).
+    """
+
     QUEUED = "queued"
     RUNNING = "running"
     SUCCEEDED = "succeeded"
+    SUCCEEDED_WITH_REJECTS = "succeeded_with_rejects"
     FAILED = "failed"
+
+    @property
+    def finished(self) -> bool:
+        return self in (JobState.SUCCEEDED, JobState.SUCCEEDED_WITH_REJECTS, JobState.FAILED)
 
 
 _id_lock = threading.Lock()
@@ -164,7 +175,7 @@ class JobRow(Base):
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True, default=new_id)
     kind: Mapped[str] = mapped_column(String(20))
-    state: Mapped[str] = mapped_column(String(20), default=JobState.QUEUED.value)
+    state: Mapped[str] = mapped_column(String(32), default=JobState.QUEUED.value)
     stage: Mapped[str | None] = mapped_column(String(40), default=None)
     done: Mapped[int] = mapped_column(Integer, default=0)
     total: Mapped[int] = mapped_column(Integer, default=0)
@@ -174,3 +185,8 @@ class JobRow(Base):
     key_name: Mapped[str | None] = mapped_column(String(100), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    """Also the running worker's heartbeat (``JobRepo.heartbeat``)."""
+    runner: Mapped[str | None] = mapped_column(String(200), default=None)
+    """The process running (or that last ran) the job: ``host:pid:start-ticks`` (``legal_rag.recovery``)."""
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    """How many times a worker has taken the job (a worker that died and a re-run make two)."""

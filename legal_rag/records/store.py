@@ -15,10 +15,12 @@ import re
 import secrets
 from collections.abc import Callable, Iterator
 from datetime import date, datetime, time
+from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from sqlalchemy import Engine, create_engine, event, select, text
+from sqlalchemy import CursorResult, Engine, create_engine, event, select, text
+from sqlalchemy import update as sql_update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from legal_rag.settings import Settings
 
 __all__ = [
+    "Claim",
     "IdempotencyConflictError",
     "InvalidRecordError",
     "NameTakenError",
@@ -428,6 +431,14 @@ class FlagRepo:
 # -- jobs ----------------------------------------------------------------------------------------
 
 
+class Claim(StrEnum):
+    """What :meth:`JobRepo.claim` found."""
+
+    CLAIMED = "claimed"  # the job is this process's to run now
+    FINISHED = "finished"  # already done: a second delivery of its message, nothing to do
+    BUSY = "busy"  # a live worker is running it
+
+
 class JobRepo:
     def __init__(self, run: Runner) -> None:
         self._run = run
@@ -447,15 +458,67 @@ class JobRepo:
     def get(self, job_id: str) -> JobRow | None:
         return self._run(lambda s: s.get(JobRow, job_id))  # type: ignore[no-any-return]
 
+    def unfinished(self) -> list[JobRow]:
+        """Jobs queued or running, oldest first (what a starting server or worker looks over)."""
+        states = (JobState.QUEUED.value, JobState.RUNNING.value)
+        return list(self._run(lambda s: s.scalars(
+            select(JobRow).where(JobRow.state.in_(states)).order_by(JobRow.id)).all()))
+
     def list(self, limit: int = 20) -> list[JobRow]:
         return list(self._run(lambda s: s.scalars(select(JobRow).order_by(JobRow.id.desc()).limit(limit)).all()))
 
+    def claim(self, job_id: str, runner: str, *, kind: JobKind | str = JobKind.INGEST,
+              params: dict[str, Any] | None = None, holder_alive: Callable[[JobRow], bool]) -> Claim:
+        """Take the job for ``runner`` (the process about to run it), unless it is finished or a live
+        worker holds it. One compare-and-set on (state, runner, attempts), so of two deliveries of a
+        job's message at once only one runs it. A job enqueued elsewhere (no row yet) gets a row;
+        ``params`` (the task's arguments) are kept on a row that has none, so it can be re-run.
+        """
+        for _ in range(5):
+            row = self.get(job_id)
+            if row is None:
+                fresh = JobRow(id=job_id, kind=JobKind(kind).value, params=params or {}, state=JobState.RUNNING.value,
+                               runner=runner, attempts=1)
+                try:
+                    self._run(_adder(fresh))
+                    return Claim.CLAIMED
+                except IntegrityError:  # created at the same moment by another process: look again
+                    continue
+            if JobState(row.state).finished:
+                return Claim.FINISHED
+            if row.state == JobState.RUNNING.value and row.runner not in (None, runner) and holder_alive(row):
+                return Claim.BUSY
+            held = JobRow.runner.is_(None) if row.runner is None else JobRow.runner == row.runner
+            stmt = (sql_update(JobRow)
+                    .where(JobRow.id == job_id, JobRow.state == row.state, JobRow.attempts == row.attempts, held)
+                    .values(state=JobState.RUNNING.value, runner=runner, attempts=row.attempts + 1,
+                            updated_at=utcnow(), params=row.params or params or {}))
+            if self._run(_changer(stmt)) == 1:
+                return Claim.CLAIMED
+        return Claim.BUSY
+
+    def heartbeat(self, job_id: str, runner: str) -> bool:
+        """Mark the job as still being run by ``runner`` (its ``updated_at``). False: another took it."""
+        stmt = (sql_update(JobRow).where(JobRow.id == job_id, JobRow.runner == runner,
+                                         JobRow.state == JobState.RUNNING.value).values(updated_at=utcnow()))
+        return bool(self._run(_changer(stmt)))
+
+    def requeue(self, row: JobRow, note: str) -> bool:
+        """Put a job whose worker is gone back to ``queued`` (unless it changed since ``row`` was read)."""
+        held = JobRow.runner.is_(None) if row.runner is None else JobRow.runner == row.runner
+        stmt = (sql_update(JobRow)
+                .where(JobRow.id == row.id, JobRow.state == row.state, JobRow.attempts == row.attempts, held)
+                .values(state=JobState.QUEUED.value, error=note, updated_at=utcnow()))
+        return bool(self._run(_changer(stmt)))
+
     def update(self, job_id: str, *, kind: JobKind | str = JobKind.INGEST, state: JobState | None = None,
                stage: str | None = None, done: int | None = None, total: int | None = None,
-               report: dict[str, Any] | None = None, error: str | None = None) -> JobRow:
+               report: dict[str, Any] | None = None, error: str | None = None,
+               clear_error: bool = False) -> JobRow:
         """Record a job's progress or outcome; a job enqueued elsewhere (no row yet) gets one.
 
-        A finished job (succeeded or failed) is not moved back to running by a late progress report.
+        A finished job (succeeded, with or without rejects, or failed) is not moved back to running
+        or queued by a late progress report.
         """
 
         def work(s: Session) -> JobRow:
@@ -463,7 +526,7 @@ class JobRepo:
             if row is None:
                 row = JobRow(id=job_id, kind=JobKind(kind).value, params={})
                 s.add(row)
-            finished = row.state in (JobState.SUCCEEDED.value, JobState.FAILED.value)
+            finished = row.state is not None and JobState(row.state).finished
             late = finished and state in (None, JobState.RUNNING, JobState.QUEUED)
             if state is not None and not late:
                 row.state = state.value
@@ -476,7 +539,7 @@ class JobRepo:
                     row.total = total
                 if report is not None:
                     row.report = report
-                if error is not None:
+                if error is not None or clear_error:
                     row.error = error
             row.updated_at = utcnow()
             return row
@@ -490,3 +553,17 @@ class JobRepo:
         return self.update(job_id, state=JobState.FAILED, error=error)
 
 
+def _adder(row: JobRow) -> Callable[[Session], None]:
+    def work(s: Session) -> None:
+        s.add(row)
+
+    return work
+
+
+def _changer(stmt: Any) -> Callable[[Session], int]:
+    """One UPDATE as a unit of work; its result is how many rows it changed."""
+
+    def work(s: Session) -> int:
+        return int(cast(CursorResult[Any], s.execute(stmt)).rowcount)
+
+    return work

@@ -141,6 +141,6 @@ def graph_chunks(graph: GraphStore) -> list[Chunk]:
 
 
 def sync_from_graph(index: ChunkIndex, graph: GraphStore, progress: Progress | None = None,
-                    batch: int = 64) -> SyncReport:
+                    batch: int = 64, lock_timeout_s: float = 600.0) -> SyncReport:
     """Index every section with text in the graph (incremental: unchanged chunks are skipped)."""
-    return index.sync(graph_chunks(graph), progress=progress, batch=batch)
+    return index.sync(graph_chunks(graph), progress=progress, batch=batch, lock_timeout_s=lock_timeout_s)

@@ -259,15 +259,19 @@ class ChunkIndex:
         scope_acts: Collection[str] | None = None,
         progress: Progress | None = None,
         batch: int = 256,
+        lock_timeout_s: float = 600.0,
     ) -> SyncReport:
         """Make the index hold exactly ``chunks`` for the Acts in ``scope_acts`` (all Acts if None).
 
         Chunks of those Acts that are no longer produced are removed; other Acts are untouched.
         Runs under the index's write lock on a private copy of the newest version, then publishes
         the result as a new version (nothing is published when nothing changed).
+
+        Raises:
+            IndexBusyError: another process held the write lock for ``lock_timeout_s``.
         """
         wanted = {c.id: c for c in chunks}
-        with self.dir.write_lock():
+        with self.dir.write_lock(lock_timeout_s):
             cur = self.dir.current()
             state = self._read(cur)  # private: the published files are never modified
             report, changed = _apply(self, state, wanted, scope_acts, progress, batch)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from legal_rag.records import FlagLabel, JobState, Records, Role
+from legal_rag.records import FlagLabel, JobRow, JobState, Records, Role
 from legal_rag.records.store import (
     IdempotencyConflictError,
     InvalidRecordError,
@@ -222,6 +222,96 @@ def test_jobs_move_through_their_states_and_never_back(records: Records) -> None
     assert other.kind == "ingest" and other.state == "running"
     failed = records.jobs.fail(other.id, "IngestError: no such file")
     assert failed.state == "failed" and failed.error == "IngestError: no such file"
+
+
+def test_a_job_is_claimed_once_and_a_finished_job_never_again(records: Records) -> None:
+    from legal_rag.records import Claim
+
+    job = records.jobs.create("ingest", params={"paths": ["/u/kra.jsonl"], "strict": False})
+    alive = {"w1:10:5": True, "w2:20:6": True}
+
+    def holder_alive(row: JobRow) -> bool:
+        return alive[row.runner or ""]
+
+    assert records.jobs.claim(job.id, "w1:10:5", holder_alive=holder_alive) is Claim.CLAIMED
+    # a second delivery while the first worker lives: not run twice
+    assert records.jobs.claim(job.id, "w2:20:6", holder_alive=holder_alive) is Claim.BUSY
+    assert records.jobs.heartbeat(job.id, "w1:10:5") and not records.jobs.heartbeat(job.id, "w2:20:6")
+    alive["w1:10:5"] = False  # the first worker died: the next delivery takes the job over
+    assert records.jobs.claim(job.id, "w2:20:6", holder_alive=holder_alive) is Claim.CLAIMED
+    row = records.jobs.get(job.id)
+    assert row is not None and (row.state, row.runner, row.attempts) == ("running", "w2:20:6", 2)
+    assert row.params == {"paths": ["/u/kra.jsonl"], "strict": False}
+    for state in (JobState.SUCCEEDED, JobState.SUCCEEDED_WITH_REJECTS, JobState.FAILED):
+        records.jobs.update(job.id, state=state)
+        assert records.jobs.claim(job.id, "w3:30:7", holder_alive=holder_alive) is Claim.FINISHED
+        records.jobs.update(job.id, state=JobState.RUNNING)  # a late report does not reopen it
+        assert records.jobs.get(job.id).state == state.value  # type: ignore[union-attr]
+        with records._sessions.begin() as session:  # type: ignore[union-attr]  # reopen for the next state
+            session.get(JobRow, job.id).state = "running"  # type: ignore[union-attr]
+    # a job enqueued elsewhere (no row): the claim makes the row, keeping the task's arguments to re-run it
+    made = f"celery-{uuid.uuid4().hex}"
+    assert records.jobs.claim(made, "w1:10:5", params={"paths": ["/x.jsonl"], "strict": True},
+                              holder_alive=holder_alive) is Claim.CLAIMED
+    row = records.jobs.get(made)
+    assert row is not None and row.params == {"paths": ["/x.jsonl"], "strict": True} and row.attempts == 1
+
+
+def _dead_pid() -> int:
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_recovery_requeues_orphans_fails_repeat_deaths_and_leaves_live_jobs(records: Records) -> None:
+    import socket
+
+    from legal_rag.records.model import utcnow
+    from legal_rag.recovery import recover_jobs, this_runner
+    from legal_rag.settings import JobSettings
+
+    here = socket.gethostname()
+    dead = f"{here}:{_dead_pid()}:1"
+    ingest = {"paths": ["/state/uploads/ab/kra.jsonl"], "strict": False}
+    finetune = {"out": "/state/finetune/x", "n": 10, "seed": 3, "eval_fraction": 0.1}
+    # (state, runner, attempts, heartbeat age in seconds, kind, params) -> expected outcome
+    table = [
+        ("running", dead, 1, 0, "ingest", ingest, "requeued"),  # worker on this machine died
+        ("running", this_runner(), 1, 0, "ingest", ingest, "left"),  # this process: alive
+        ("running", dead, 3, 0, "ingest", ingest, "failed"),  # died max_attempts times
+        ("running", "elsewhere:1:1", 1, 600, "ingest", ingest, "requeued"),  # other machine, no heartbeat
+        ("running", "elsewhere:1:1", 1, 5, "ingest", ingest, "left"),  # other machine, beating
+        ("queued", None, 0, 0, "ingest", ingest, "requeued"),  # its message may be lost
+        ("running", dead, 1, 0, "finetune", finetune, "requeued"),
+        ("running", dead, 1, 0, "ingest", {}, "failed"),  # no arguments to re-run it with
+        ("succeeded", dead, 1, 0, "ingest", ingest, "left"),
+    ]
+    ids = []
+    for state, runner, attempts, age, kind, params, _ in table:
+        job = records.jobs.create(kind, params=params)
+        with records._sessions.begin() as session:  # type: ignore[union-attr]
+            row = session.get(JobRow, job.id)
+            assert row is not None
+            row.state, row.runner, row.attempts, row.stage = state, runner, attempts, "write"
+            row.updated_at = utcnow() - timedelta(seconds=age)
+        ids.append(job.id)
+    sent: list[tuple[str, list[object], str]] = []
+    done = recover_jobs(records, lambda task, args, job_id: sent.append((task, args, job_id)),
+                        JobSettings(max_attempts=3, stale_after_s=60))
+    expected = {i: outcome for i, (*_, outcome) in zip(ids, table, strict=True)}
+    assert set(done.requeued) == {i for i, o in expected.items() if o == "requeued"}
+    assert set(done.failed) == {i for i, o in expected.items() if o == "failed"}
+    assert [s[2] for s in sent] == done.requeued
+    assert sent[0][:2] == ("legal_rag.ingest", [["/state/uploads/ab/kra.jsonl"], False])
+    assert ("finetune.build", ["/state/finetune/x", 10, 3, 0.1], ids[6]) in sent
+    rows = {i: records.jobs.get(i) for i in ids}
+    assert rows[ids[0]].state == "queued" and "died at stage write" in rows[ids[0]].error  # type: ignore[union-attr,operator]
+    assert rows[ids[1]].state == "running" and rows[ids[4]].state == "running"  # type: ignore[union-attr]
+    assert rows[ids[2]].state == "failed" and "died 3 times" in rows[ids[2]].error  # type: ignore[union-attr,operator]
+    assert rows[ids[8]].state == "succeeded"  # type: ignore[union-attr]
 
 
 # -- durability and failure --------------------------------------------------------------------------

@@ -300,7 +300,7 @@ def _wait_job(client: TestClient, key: str, job_id: str, timeout: float = 300) -
     deadline = time.monotonic() + timeout
     while True:
         job: dict[str, Any] = client.get(f"/v1/jobs/{job_id}", headers=h(key)).json()
-        if job["state"] in ("succeeded", "failed") or time.monotonic() > deadline:
+        if job["state"] in ("succeeded", "succeeded_with_rejects", "failed") or time.monotonic() > deadline:
             return job
         time.sleep(0.5)
 
@@ -313,11 +313,12 @@ def test_ingest_by_json_lines_runs_as_a_job_with_progress_and_report(client: Tes
     assert r.status_code == 202, r.text
     job_id = r.json()["job_id"]
     job = _wait_job(client, keys["data_engineer"], job_id)
-    assert job["state"] == "succeeded", job
+    assert job["state"] == "succeeded_with_rejects", job
     report = job["report"]
     assert (report["added"], report["rejected"]) == (2, 1)
-    assert report["rejects"] == [{"line": 3, "reason": "unknown Act 'NOPE'", "file": report["rejects"][0]["file"],
-                                  "act": report["rejects"][0]["act"]}]
+    assert report["rejects"] == [{"line": 3, "column": 2, "reason": "unknown Act 'NOPE'", "file": "upload.jsonl",
+                                  "act": "NOPE", "problems": [{"reason": "unknown Act 'NOPE'", "field": "act",
+                                                               "column": 2}]}]
     assert job["progress"]["done"] == job["progress"]["total"]
     # the job also brought the shared index up to date: the new Act is found by retrieval
     answer = client.post("/v1/ask", json={"question": "What does section 27 of the Karnataka Rent (API Test) Act, "
@@ -337,6 +338,81 @@ def test_ingest_as_a_multipart_file(client: TestClient, keys: dict[str, str]) ->
     job = _wait_job(client, keys["admin"], r.json()["job_id"])
     assert job["state"] == "succeeded" and job["report"]["added"] == 2, job
     assert client.get("/v1/sections/KRAPI2/27", headers=h(keys["admin"])).status_code == 200
+
+
+RENT = [
+    {"record": "act", "code": "KRAUP", "title": "The Karnataka Rent (Upload Test) Act, 1999", "year": 1999,
+     "in_force_from": "2001-12-31"},
+    {"act": "KRAUP", "section": "31", "title": "Recovery of possession for repairs",
+     "text": "(1) The court may, on an application made by the landlord, make an order for the recovery of "
+             "possession of the premises on being satisfied that the premises are bona fide required by the "
+             "landlord for carrying out repairs which cannot be carried out without the premises being vacated."},
+    {"act": "KRAUP", "section": "32", "title": "Recovery of possession on failure to pay rent",
+     "text": "The tenant shall pay the rent lawfully due within fifteen days of its falling due."},
+]
+
+
+def test_re_uploading_an_unchanged_file_writes_nothing(client: TestClient, keys: dict[str, str]) -> None:
+    body = ("\n".join(json.dumps(r) for r in RENT) + "\n").encode()
+    key = keys["data_engineer"]
+    jobs = []
+    for _ in range(2):
+        r = client.post("/v1/ingest", files={"file": ("rent_acts.jsonl", body, "application/x-ndjson")},
+                        headers=h(key))
+        assert r.status_code == 202, r.text
+        jobs.append(_wait_job(client, key, r.json()["job_id"]))
+    first, second = (j["report"] for j in jobs)
+    assert jobs[0]["state"] == jobs[1]["state"] == "succeeded", jobs
+    assert (first["added"], first["updated"], first["unchanged"]) == (3, 0, 0)
+    assert (second["added"], second["updated"], second["unchanged"]) == (0, 0, 3)  # what the CLI says too
+    assert first["index"]["version"] > 0 and second["index"]["version"] == 0  # no new index version
+    # the record's source is the uploaded file's own name, not the server's copy
+    index = client.app.state.application.index()  # type: ignore[attr-defined]
+    index.refresh()
+    assert {c.source for c in index.chunks() if c.act == "KRAUP"} == {"rent_acts.jsonl:2", "rent_acts.jsonl:3"}
+
+
+def test_a_malformed_upload_names_the_file_line_column_and_every_problem(client: TestClient,
+                                                                          keys: dict[str, str]) -> None:
+    lines = [
+        json.dumps({"record": "act", "code": "KRABAD", "title": "The Karnataka Rent (Bad Upload) Act, 1999"}),
+        json.dumps({"act": "KRABAD", "section": "27", "title": "Recovery of possession", "status": "active",
+                    "in_force_from": "2001-31-12", "text": "No order for recovery of possession shall be made."}),
+        '{"act": "KRABAD", "section": "28", "title": "Deposit of rent" "text": "The tenant may deposit the rent."}',
+    ]
+    r = client.post("/v1/ingest?filename=state_rent_acts.jsonl", content=("\n".join(lines) + "\n").encode(),
+                    headers=h(keys["data_engineer"], **{"Content-Type": "application/x-ndjson"}))
+    assert r.status_code == 202, r.text
+    job = _wait_job(client, keys["data_engineer"], r.json()["job_id"])
+    assert job["state"] == "succeeded_with_rejects", job  # the Act loaded, two lines refused
+    status_col, date_col = lines[1].index('"status"') + 1, lines[1].index('"in_force_from"') + 1
+    bad, broken = job["report"]["rejects"]
+    assert (bad["file"], bad["line"], bad["column"]) == ("state_rent_acts.jsonl", 2, status_col)
+    assert [(p["field"], p["column"]) for p in bad["problems"]] == [("status", status_col),
+                                                                    ("in_force_from", date_col)]
+    assert "status 'active'" in bad["reason"] and "in_force_from '2001-31-12' is not a date" in bad["reason"]
+    text_col = lines[2].index('"text"') + 1  # where the missing comma should be
+    assert (broken["file"], broken["line"], broken["column"]) == ("state_rent_acts.jsonl", 3, text_col)
+    assert "Expecting ',' delimiter" in broken["reason"]
+    assert "uploads" not in json.dumps(job)  # nothing names the server's copy
+
+
+def test_a_job_whose_every_record_is_rejected_has_failed(client: TestClient, keys: dict[str, str]) -> None:
+    body = b'{"act": "NOSUCHACT", "section": "1", "text": "x"}\n{"act": "NOSUCHACT", "section": "2"\n'
+    r = client.post("/v1/ingest", files={"file": ("nothing_good.jsonl", body, "application/x-ndjson")},
+                    headers=h(keys["data_engineer"]))
+    job = _wait_job(client, keys["data_engineer"], r.json()["job_id"])
+    assert job["state"] == "failed" and "every record was rejected (2)" in job["error"], job
+    assert [(x["file"], x["line"]) for x in job["report"]["rejects"]] == [("nothing_good.jsonl", 1),
+                                                                          ("nothing_good.jsonl", 2)]
+
+
+@pytest.mark.parametrize(("filename", "where"), [("acts.csv", "query"), ("../../etc/passwd", "query")])
+def test_an_upload_name_that_is_not_jsonl_is_refused(client: TestClient, keys: dict[str, str], filename: str,
+                                                      where: str) -> None:
+    r = client.post("/v1/ingest", params={"filename": filename}, content=b'{"act": "IPC"}\n',
+                    headers=h(keys["data_engineer"], **{"Content-Type": "application/x-ndjson"}))
+    assert r.status_code == 422 and r.json()["detail"][0]["loc"] == [where, "filename"], r.text
 
 
 @pytest.mark.parametrize(("content", "ctype", "status"), [

@@ -140,7 +140,7 @@ def test_async_ingest_reports_progress_and_result(
         check=True,
     )
     row = json.loads(shown.stdout)  # the job's row in the records database, written by the worker
-    assert row["state"] == "succeeded" and row["kind"] == "ingest", row
+    assert row["state"] == "succeeded_with_rejects" and row["kind"] == "ingest", row
     assert {k: row["report"][k] for k in ("added", "updated", "unchanged", "rejected")} == {
         "added": 2, "updated": 0, "unchanged": 0, "rejected": 1}
     assert row["report"]["rejects"][0]["reason"] == "unknown Act 'NOPE'"
