@@ -86,7 +86,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"BNSS\s+or\s+(?:the\s+)?CrPC|old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*)\b"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
                    r"kya\s+hai)\b"),
-    (AskKind.CASE_LAW, r"\b(?:judgments?|judgements?|(?:court|bench|judge)s?\s+(?:has\s+|have\s+)?(?:held|hold|ruled|rule|decided|decide|said|say)|"
+    (AskKind.CASE_LAW, r"\b(?:judgments?|judgements?|"
+                       r"(?:court|bench|judge)s?\s+(?:has\s+|have\s+)?(?:held|hold|ruled|rule|decided|decide|said|say)|"
                        r"(?:held|ruled|decided)\s+in|case\s+laws?|precedents?|landmark\s+(?:case|judgment|ruling)|"
                        r"ratio\s+(?:decidendi|of)|which\s+case\s+(?:held|decided|laid))\b"),
     (AskKind.OPINION, r"\b(?:chances?\s+of|(?:likely|sure)\s+to\s+(?:win|succeed|get|be\s+granted)|"
