@@ -133,8 +133,17 @@ Form = Callable[[str, str, "_Picker"], tuple[str, frozenset[Key]] | None]
 class _Picker:
     """Deterministic choices of an Act's units, different for every string."""
 
-    def __init__(self, units: Units, rng: random.Random) -> None:
-        self.units, self.rng = units, rng
+    def __init__(self, code: str, units: dict[str, Units], rng: random.Random) -> None:
+        self.units, self.rng, self._all = units[code], rng, units
+        # Another Act the graph holds, for the strings where a section belongs to a different Act.
+        self.others = [c for c in units if c != code and len(units[c].sections) >= 3]
+
+    def other(self) -> tuple[str, str]:
+        code = self.rng.choice(self.others)
+        return code, self.rng.choice(self.units_of(code).sections)
+
+    def units_of(self, code: str) -> Units:
+        return self._all[code]
 
     def section(self) -> str:
         return self.rng.choice(self.units.sections)
@@ -209,6 +218,27 @@ def _range(template: str) -> Form:
     return form
 
 
+def _other_act_after(code: str, name: str, pick: _Picker) -> tuple[str, frozenset[Key]]:
+    other, n = pick.other()
+    title = pick.rng.choice(ACT_NAMES[other])
+    return (f"Under the {name}, the offence under section {n} of the {title} is also made out.",
+            frozenset({_k(other, n)}))
+
+
+def _act_in_earlier_sentence(code: str, name: str, pick: _Picker) -> tuple[str, frozenset[Key]]:
+    n = pick.section()
+    return (f"The complaint under the {name} was dismissed. Under section {n} the delay may be condoned.",
+            frozenset({_k("", n)}))
+
+
+def _with_article(code: str, name: str, pick: _Picker) -> tuple[str, frozenset[Key]]:
+    n = pick.section()
+    art = pick.rng.choice(("14", "19", "21", "226", "32"))
+    head = pick.rng.choice(("Art.", "Article", "Art"))
+    # The Constitution is not in the graph: its Articles carry its code and are reported as not held.
+    return f"u/s {n} {name} and {head} {art}", frozenset({_k(code, n), _k("COI", art)})
+
+
 FORMS: dict[str, Form] = {
     "Section n of the Act": _single("The petition was filed under Section {n} of the {act}."),
     "section n Act": _single("The accused is charged under section {n} {act}."),
@@ -239,6 +269,11 @@ FORMS: dict[str, Form] = {
     "Sections a to c of the Act": _range("Sections {a} to {c} of the {act}"),
     "u/s a r/w b Act": _two("convicted u/s {a} r/w {b} {act}"),
     "section a read with section b of the Act": _two("section {a} read with section {b} of the {act}"),
+    # Precision: the section belongs to the other Act named after it; an Act in an earlier sentence is too far;
+    # an Article beside a section is the Constitution's.
+    "Under the Act, section n of another Act": _other_act_after,
+    "Act in the sentence before": _act_in_earlier_sentence,
+    "u/s n Act and Art. k": _with_article,
 }
 
 
@@ -250,7 +285,7 @@ def build_grid(units: dict[str, Units], seed: int = SEED) -> list[Case]:
         got = units.get(code)
         if got is None or len(got.sections) < 3:
             continue
-        pick = _Picker(got, rng)
+        pick = _Picker(code, units, rng)
         for name in names:
             for form_name, form in FORMS.items():
                 made = form(code, name, pick)

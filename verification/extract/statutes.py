@@ -148,7 +148,7 @@ def _first_named(text: str) -> dict[str, int]:
     """Where a statute with each head word ("act", "code", "rules"...) is first named, by name or abbreviation."""
     first: dict[str, int] = {}
     named = [(m.start, m.name) for m in find_named_statutes(text)]
-    named.extend((m.start(), _ABBREVIATION_NAMES[m.group(0)]) for m in _ABBREVIATION_RE.finditer(text))
+    named.extend((m.start(), _ABBREVIATION_NAMES[m.group(0).lower()]) for m in _ABBREVIATION_RE.finditer(text))
     for start, name in named:
         for word in re.findall(r"[a-z]+", name.lower()):
             if start < first.get(word, len(text)):
@@ -278,19 +278,26 @@ def _tail(text: str, end: int, *, numbered: bool) -> int:
     return end
 
 
-# Bare abbreviations, matched token by token (so "Cr.P.C.", "Cr. P. C." and "Cr. P.C." are one entry), each
-# with the full name an Act resolver knows. Abbreviations that end in "Act" ("NDPS Act") need no entry: the
-# head-word scanner finds them.
+# Bare abbreviations, matched token by token and in any case (so "Cr.P.C.", "Cr. P. C.", "Cr. P.C.", "crpc" and
+# "CrPc" are one entry), each with the full name an Act resolver knows. Abbreviations that end in "Act" ("NDPS
+# Act") need no entry: the head-word scanner finds them. Only abbreviations that mean one Act: not "TPA" (also a
+# third-party administrator in insurance), not "ICA" or "HSA".
 ABBREVIATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Indian Penal Code", ("IPC", "I.P.C.", "I.P.C", "I.P.c.", "Indian P.C.")),
-    ("Code of Criminal Procedure", ("CrPC", "Cr.P.C.", "Cr.P.C", "Cr.PC", "Cr PC", "CrP.C.", "Cr.PC.", "Crpc",
-                                    "CRPC", "Cri.P.C.", "Crl.P.C.", "Cr.p.c.", "Criminal P.C.", "Code Cr.P.C.",
-                                    "Cr.P.c.", "Cr.P.Code")),
+    ("Indian Penal Code", ("IPC", "I.P.C.", "I.P.C", "Indian P.C.")),
+    ("Code of Criminal Procedure", ("CrPC", "Cr.P.C.", "Cr.P.C", "Cr.PC", "Cr PC", "CrP.C.", "Cr.PC.", "Cri.P.C.",
+                                    "Crl.P.C.", "Criminal P.C.", "Code Cr.P.C.", "Cr.P.Code")),
     ("Code of Civil Procedure", ("CPC", "C.P.C.", "C.P.C", "C P.C.", "Civil P.C.", "Civil P.C", "Civ. P.C.", "C.P.Code",
                                  "Civil P.Code")),
     ("Bharatiya Nyaya Sanhita", ("BNS", "B.N.S.")),
     ("Bharatiya Nagarik Suraksha Sanhita", ("BNSS", "B.N.S.S.")),
     ("Bharatiya Sakshya Adhiniyam", ("BSA", "B.S.A.")),
+    ("Indian Evidence Act", ("IEA", "I.E.A.")),
+    ("Hindu Marriage Act", ("HMA", "H.M.A.")),
+    ("Hindu Adoptions and Maintenance Act", ("HAMA", "H.A.M.A.")),
+    ("Protection of Women from Domestic Violence Act", ("PWDVA", "P.W.D.V.A.")),
+    ("Specific Relief Act", ("SRA", "S.R.A.")),
+    # "CPA" only with its year: the Consumer Protection Acts of 1986 and 2019 number their sections differently.
+    ("Consumer Protection Act", ("CPA", "C.P.A.")),
     ("Prevention of Terrorism Act", ("POTA",)),
     ("Terrorist and Disruptive Activities (Prevention) Act", ("TADA",)),
     ("Prevention of Money-laundering Act", ("PMLA",)),
@@ -308,8 +315,11 @@ ABBREVIATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Delhi Rent Control Act", ("DRCA",)),
     ("NDPS Act", ("NDPS",)),
 )
-_ABBREVIATION_NAMES = {variant: canonical for canonical, variants in ABBREVIATIONS for variant in variants}
+NEEDS_YEAR = frozenset({"Consumer Protection Act"})
+"""Abbreviations that name an Act only with a year after them ("CPA 2019", not "CPA")."""
+_ABBREVIATION_NAMES = {variant.lower(): canonical for canonical, variants in ABBREVIATIONS for variant in variants}
 # The abbreviations as plain text, for ``find_said``; the pipeline's PhraseMatcher also finds spaced forms.
 _ABBREVIATION_RE = re.compile(
-    r"(?<![\w.])(?:" + "|".join(re.escape(v) for v in sorted(_ABBREVIATION_NAMES, key=len, reverse=True)) + r")(?!\w)"
+    r"(?<![\w.])(?:" + "|".join(re.escape(v) for v in sorted(_ABBREVIATION_NAMES, key=len, reverse=True)) + r")(?!\w)",
+    re.IGNORECASE,
 )
