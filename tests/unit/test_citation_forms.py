@@ -44,6 +44,11 @@ FORMS: list[tuple[str, list[Key]]] = [
     ("A suit for specific performance under section 10 SRA was decreed.", [("SRA", "10", ())]),
     ("The complaint was filed under Section 35 CPA 2019 before the District Commission.", [("CPA", "35", ())]),
     ("The child's adoption was challenged under section 11 HAMA.", [("HAMA", "11", ())]),
+    # Initials with "Act": the head-word scanner finds them, the table of short names names the Act.
+    ("A protection order was sought u/s 18 of the PWDV Act.", [("PWDVA", "18", ())]),
+    ("The daughter claimed a share as a coparcener under Section 6 of the H.S. Act as amended in 2005.",
+     [("HSA", "6", ())]),
+    ("The seller's lien under s. 47 SOGA was lost.", [("SGA", "47", ())]),
     # "u/s", "U/S", "u/s.", "s.", "S.", "sec.", "Sec", "Sec." with a named Act.
     ("FIR U/S 498A ipc was registered against the husband.", [("IPC", "498A", ())]),
     ("The disclosure statement was recorded u/s. 27 IEA.", [("IEA", "27", ())]),

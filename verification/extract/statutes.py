@@ -181,7 +181,7 @@ def _statute_at(text: str, head_start: int, head_end: int, head: str) -> Statute
         return None  # "Schedule-I of the Act", "Parts of the Act": the Act under discussion, unnamed
     if len(words) == 1 and words[0] in _GENERIC_SINGLE and tail_end == end:
         return None
-    return StatuteMatch(start, tail_end, text[start:tail_end])
+    return StatuteMatch(start, tail_end, full_name(text[start:tail_end]))
 
 
 # "a Constitution Bench"; foreign constitutions.
@@ -314,7 +314,37 @@ ABBREVIATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Double Taxation Avoidance Agreement", ("DTAA",)),
     ("Delhi Rent Control Act", ("DRCA",)),
     ("NDPS Act", ("NDPS",)),
+    ("Sale of Goods Act", ("SOGA",)),
 )
+# Initials of an Act's name with "Act" after them, which the head-word scanner finds but an Act resolver does not
+# know, each with the full name it does. Only initials that mean one Act: not "D.P. Act" (Dowry Prohibition or
+# Delhi Police), "P.O. Act" (Probation of Offenders or Post Office), "C.P. Act" (the Consumer Protection Act of
+# 1986 or of 2019).
+SHORT_NAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Protection of Women from Domestic Violence Act", ("PWDV Act", "P.W.D.V. Act")),
+    ("Indian Evidence Act", ("I.E. Act",)),
+    ("Specific Relief Act", ("S.R. Act",)),
+    ("Hindu Succession Act", ("H.S. Act",)),
+    ("Hindu Adoptions and Maintenance Act", ("H.A.M. Act",)),
+    ("Special Marriage Act", ("S.M. Act",)),
+    ("Legal Services Authorities Act", ("L.S.A. Act",)),
+    ("Dissolution of Muslim Marriages Act", ("D.M.M. Act",)),
+    ("Bankers' Books Evidence Act", ("B.B.E. Act",)),
+)
+_SHORT_NAMES = {re.sub(r"[\s.]", "", v).lower(): canonical for canonical, variants in SHORT_NAMES for v in variants}
+_ACT_THEN_TAIL = re.compile(r"(.*?\bAct)(\W.*)?", re.DOTALL)
+
+
+def full_name(name: str) -> str:
+    """The full name for initials in ``SHORT_NAMES``, with the year as written: "PWDV Act, 2005" ->
+    "Protection of Women from Domestic Violence Act, 2005"; any other name as it is."""
+    m = _ACT_THEN_TAIL.fullmatch(name)
+    if m is None:
+        return name
+    canonical = _SHORT_NAMES.get(re.sub(r"[\s.]", "", m.group(1)).lower())
+    return canonical + (m.group(2) or "") if canonical else name
+
+
 NEEDS_YEAR = frozenset({"Consumer Protection Act"})
 """Abbreviations that name an Act only with a year after them ("CPA 2019", not "CPA")."""
 _ABBREVIATION_NAMES = {variant.lower(): canonical for canonical, variants in ABBREVIATIONS for variant in variants}
