@@ -97,6 +97,9 @@ PRECISION: list[tuple[str, list[Key]]] = [
     # An Act in an earlier sentence is not this section's: section 5 here is the Limitation Act's.
     ("The complaint under the NI Act was dismissed. Under section 5 the delay may be condoned.", [("", "5", ())]),
     ("The accused was charged u/s 302 Cr.P.C. The counsel relied on section 5.", [("CRPC", "302", ()), ("", "5", ())]),
+    # A list item on a new line is a sentence of its own (answers are often Markdown).
+    ("**IPC 302** is repealed.\n- Section 438 allows anticipatory bail.", [("", "438", ())]),
+    ("1. The CrPC applied before July 2024\n2. Section 482 BNSS now governs it", [("BNSS", "482", ())]),
     # The section belongs to the Act after it, not to the one named first.
     ("Under the IPC, the offence under section 25 of the Arms Act is also made out.", [("ARMS", "25", ())]),
     # "CPA" alone could be the Act of 1986 or of 2019 (different numbering); the 1986 Act is not held.

@@ -171,8 +171,10 @@ def _link_back(text: str, cands: list[Candidate], links: dict[int, int]) -> None
             links[i] = last
 
 
-# A sentence ends at ".", "?" or "!" (and closing quotes or brackets) before a capital, or at a blank line.
-_SENTENCE_END = re.compile(r"[.?!][\"'\u201d)\]]*\s+[\"'\u201c(\[]*[A-Z]|\n[ \t]*\n")
+# A sentence ends at ".", "?" or "!" (and closing quotes or brackets) before a capital or a line break, at a blank
+# line, and before a list item or heading on a new line (answers are often Markdown: "- Section 438 ...").
+_SENTENCE_END = re.compile(r"[.?!][\"'\u201d)\]]*(?:\s+[\"'\u201c(\[]*[A-Z]|[ \t]*\n)|\n[ \t]*\n"
+                           r"|\n[ \t]*(?:[-*\u2022#]|\d{1,2}[.)])")
 # A full stop after these does not end a sentence: "Mr. Rao", "No. 5", "Crl. A.", "r/w s. 34".
 _ABBREVIATED = re.compile(r"(?:^|\s|\()(?:[A-Za-z]|No|Nos|Sec|Secs|Ss|ss|Art|Arts|Cl|Mr|Mrs|Ms|Dr|Sh|Smt|Ors|Anr|"
                           r"Crl|Cri|Cr|Vol|Ch|viz|vs|Vs|etc|i\.e|e\.g|u/s|U/S|r/w|[A-Za-z]\.[A-Za-z])$")
@@ -186,7 +188,7 @@ def _sentence_ends(text: str, start: int, end: int) -> bool:
     for m in _SENTENCE_END.finditer(text, max(0, start - 1), min(len(text), end + 3)):
         if m.start() >= end:
             break
-        if m.start() == start - 1 or m.group().startswith("\n"):
+        if m.start() == start - 1 or "\n" in m.group():
             return True
         if not _ABBREVIATED.search(text, max(0, m.start() - 6), m.start()):
             return True
