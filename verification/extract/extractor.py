@@ -20,7 +20,7 @@ from spacy.tokens import Doc
 from graph_schema.acts import CURATED, REPEALED_CODES, ActResolver, normalise_alias, slug_year, title_aliases
 from graph_schema.errors import UnknownActError
 from graph_schema.model import Act
-from verification.extract.linking import build_citations
+from verification.extract.linking import CONSTITUTION_CODE, build_citations
 from verification.extract.pipeline import build_pipeline
 from verification.extract.tagger import PrecedentRetagger
 from verification.model import Citation, Label
@@ -28,7 +28,7 @@ from verification.model import Citation, Label
 __all__ = ["CitationExtractor", "citations_to_json", "default_act_resolver"]
 
 CONSTITUTION = Act(
-    code="COI",
+    code=CONSTITUTION_CODE,
     title="Constitution of India",
     aliases=("Constitution", "Constitution of India", "Indian Constitution", "Constn", "Bharat Ka Samvidhan"),
 )

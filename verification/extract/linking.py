@@ -7,6 +7,11 @@ joined by "read with", "r/w", "and" or "," share the statute named at the end of
 before it, preferring one with the same head word ("the said Code" -> the last Code); "the Act" and "the Code"
 alone resolve to the last statute with that head word ("Section 142 of the Act" after "Section 138 of the
 Negotiable Instruments Act, 1881" is NI Act 142; "the Code" after "Cr.P.C." is the CrPC).
+
+A section with no statute beside it belongs to the last statute named before it in the same sentence ("Under
+the Indian Penal Code, the punishment in section 420 ..."); a bare section with no statute before it in its
+sentence stays unlinked (act ''), never guessed. An Article with no statute is an Article of the Constitution,
+unless "of" or "to" follows it ("Article 3 of the Convention").
 """
 
 from __future__ import annotations
@@ -22,6 +27,12 @@ from verification.model import Citation, Label
 
 ActResolve = Callable[[str], str]
 KEY_KINDS = frozenset({"section", "article"})
+CONSTITUTION_CODE = "COI"
+"""The Constitution's code, also when the resolver (the graph's Acts) does not hold it: an Article is then
+reported as an Article of an Act the graph does not hold, not as a provision with no statute."""
+# Kinds that take the statute named earlier in their sentence. Not articles (Acts have sections; a stray
+# "Article 21" after "the CrPC" is still the Constitution's) and not rules (they belong to Rules, not the Act).
+_INHERITING = frozenset({"section", "order"})
 
 # Between a provision and the statute it belongs to: " ", ", ", " of the ", " under the ", " of said".
 _AFTER = re.compile(r"\s?(?:[,(]\s?)?(?:(?:of|OF|Of|under|in|to)\s+)?(?:(?:the|The|THE)\s+)?")
@@ -83,6 +94,8 @@ def build_citations(text: str, cands: list[Candidate], resolve_act: ActResolve) 
         name = c.name or text[c.start : c.end]
         if name not in resolved:
             resolved[name] = resolve_statute(name, resolve_act)
+            if resolved[name] is None and c.kind == "constitution":
+                resolved[name] = CONSTITUTION_CODE
         acts.append(resolved[name])
         last = i
         for word in re.findall(r"[a-z]+", name.lower()):
@@ -94,6 +107,8 @@ def build_citations(text: str, cands: list[Candidate], resolve_act: ActResolve) 
         if c.label is Label.PROVISION:
             statute = links.get(i)
             code = acts[statute] if statute is not None else None
+            if statute is None and c.kind == "article" and not _OF_SOMETHING.match(text, c.end):
+                code = CONSTITUTION_CODE
             assert c.provision is not None
             refs = provision_keys(c.provision)
             # Only sections and articles are keys: the statute graph holds an Act's sections, and a key it
@@ -135,9 +150,49 @@ def _link(text: str, cands: list[Candidate]) -> dict[int, int]:
                 links[i] = links[nxt]
                 continue
         prev = i - 1
-        if prev >= 0 and cands[prev].label is Label.STATUTE and _spans(_BEFORE, text, cands[prev].end, cands[i].start):
-            links[i] = prev
+        if (prev >= 0 and cands[prev].label is Label.STATUTE and _spans(_BEFORE, text, cands[prev].end, cands[i].start)
+                and (cands[i].kind != "article" or cands[prev].kind == "constitution")):
+            links[i] = prev  # "IPC Section 302"; but "Under the CrPC, Article 21 ..." is the Constitution's
+    _link_back(text, cands, links)
     return links
+
+
+def _link_back(text: str, cands: list[Candidate], links: dict[int, int]) -> None:
+    """Link each section (or Order) still without a statute to the last statute named before it in its sentence:
+    "Under the Indian Penal Code, the punishment in section 420 ...", "In the CrPC there are many provisions;
+    section 438 ...". A statute in an earlier sentence is too far: "The complaint under the NI Act was dismissed.
+    Under section 5 the delay may be condoned" means the Limitation Act."""
+    last: int | None = None
+    for i, c in enumerate(cands):
+        if c.label is Label.STATUTE:
+            last = i
+        elif (c.label is Label.PROVISION and i not in links and last is not None and c.kind in _INHERITING
+              and not _sentence_ends(text, cands[last].end, c.start)):
+            links[i] = last
+
+
+# A sentence ends at ".", "?" or "!" (and closing quotes or brackets) before a capital or a line break, at a blank
+# line, and before a list item or heading on a new line (answers are often Markdown: "- Section 438 ...").
+_SENTENCE_END = re.compile(r"[.?!][\"'\u201d)\]]*(?:\s+[\"'\u201c(\[]*[A-Z]|[ \t]*\n)|\n[ \t]*\n"
+                           r"|\n[ \t]*(?:[-*\u2022#]|\d{1,2}[.)])")
+# A full stop after these does not end a sentence: "Mr. Rao", "No. 5", "Crl. A.", "r/w s. 34".
+_ABBREVIATED = re.compile(r"(?:^|\s|\()(?:[A-Za-z]|No|Nos|Sec|Secs|Ss|ss|Art|Arts|Cl|Mr|Mrs|Ms|Dr|Sh|Smt|Ors|Anr|"
+                          r"Crl|Cri|Cr|Vol|Ch|viz|vs|Vs|etc|i\.e|e\.g|u/s|U/S|r/w|[A-Za-z]\.[A-Za-z])$")
+_OF_SOMETHING = re.compile(r"\s*,?\s*(?:of|to)\s")
+
+
+def _sentence_ends(text: str, start: int, end: int) -> bool:
+    """Does a sentence end between ``start`` and ``end``? The character before ``start`` is looked at too: a
+    statute written "Cr.P.C." may end its sentence with its own full stop."""
+    # The capital that starts the next sentence may be the provision's own head word ("... IPC. Sec. 5").
+    for m in _SENTENCE_END.finditer(text, max(0, start - 1), min(len(text), end + 3)):
+        if m.start() >= end:
+            break
+        if m.start() == start - 1 or "\n" in m.group():
+            return True
+        if not _ABBREVIATED.search(text, max(0, m.start() - 6), m.start()):
+            return True
+    return False
 
 
 def _spans(rx: re.Pattern[str], text: str, start: int, end: int) -> bool:

@@ -27,11 +27,12 @@ from spacy.vocab import Vocab
 from verification.extract.notifications import find_notifications
 from verification.extract.precedents import find_precedents
 from verification.extract.provisions import ProvisionMatch, find_provisions
-from verification.extract.statutes import ABBREVIATIONS, find_named_statutes, find_said, year_tail
+from verification.extract.statutes import ABBREVIATIONS, NEEDS_YEAR, find_named_statutes, find_said, year_tail
 from verification.extract.tagger import PrecedentRetagger, RulesOnly, shipped_tagger
 from verification.model import Label
 
 _TOKEN = re.compile(r"([^\W_]+|_+|[^\w\s])( )?|(\s+)")
+_YEAR = re.compile(r"\d{4}")
 _TEXT_KEY = "citation_source_text"
 
 
@@ -113,7 +114,8 @@ class StatuteComponent:
     """STATUTE candidates: named Acts (head-word scanner), abbreviations (PhraseMatcher), "the said Act"."""
 
     def __init__(self, nlp: Language) -> None:
-        self.matcher = PhraseMatcher(nlp.vocab, attr="ORTH")
+        # In any case: lawyers write "crpc", "Crpc" and "CrPc" as often as "CrPC".
+        self.matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
         self.names: dict[int, str] = {}
         for canonical, variants in ABBREVIATIONS:
             key = nlp.vocab.strings.add(canonical)
@@ -132,7 +134,14 @@ class StatuteComponent:
                 e = len(text[:e - 1].rstrip())
             if not _standalone(text, s, e):
                 continue
-            cands.append(Candidate(s, year_tail(text, e), Label.STATUTE, "abbreviation", name=self.names[match_id]))
+            name = self.names[match_id]
+            end = year_tail(text, e)
+            year = _YEAR.search(text, e, end)
+            if year is None and name in NEEDS_YEAR:
+                continue
+            # The year as written goes to the resolver: "Cr.P.C. 1898" is not the Code of 1973.
+            cands.append(Candidate(s, end, Label.STATUTE, "abbreviation",
+                                   name=f"{name}, {year.group()}" if year else name))
         _add(doc, cands)
         return doc
 

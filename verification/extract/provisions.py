@@ -27,12 +27,13 @@ from graph_schema.numbering import canonical_section, canonical_sub, roman_value
 HY = "[-\u00ad\u2010\u2011\u2012\u2013]"
 _SP = r"[ \t\u00a0]"  # horizontal space: a provision never runs across a line break
 _ROMAN = r"(?:[IVXL]{1,7}|[ivx]{1,5})(?![\w]|\.\w)"
-# "302", "498A", "498-A", "120 B" (a lone capital after a space: "302 r/w 120 B"; not the "I" of "302 I.P.C."),
+# "302", "498A", "498-A", "120 B" (a lone capital after a space: "302 r/w 120 B"; not the "I" of "302 I.P.C." nor
+# the "A" of "29 A&C Act"),
 # "366-ka" (Hindi clause letters in UP charge sheets), "80HHC", "28JA".
 # Not a date ("Order 16-10-2017"), not money ("s. 15,000 per year").
 _NUM = (
     rf"\d{{1,4}}(?!\d|[-/.]\d{{1,2}}[-/.]\d|,000)(?:(?:{HY}{_SP}?)?[A-Z]{{1,4}}(?![a-z])|{HY}[a-z]{{1,3}}(?![a-z])"
-    rf"|{_SP}[A-Z](?![\w.]|\.{_SP}?[A-Z]|\.\w))?"
+    rf"|{_SP}[A-Z](?![\w.&]|\.{_SP}?[A-Z]|\.\w))?"
 )
 # "(2)", "(ia)", "(1A)", "(4-A)", "(1 A)"
 _SUB = rf"{_SP}?\({_SP}?[0-9A-Za-z]{{1,5}}(?:{HY}[0-9A-Za-z]{{1,3}}|{_SP}[A-Z])?{_SP}?\)"
@@ -52,7 +53,9 @@ _LIST_SEP = re.compile(
     rf"{_SP}?,{_SP}?(?:(?:and|or|&){_SP})?|{_SP}?/{_SP}?|{_SP}(?:and|or|to|&|till|upto|up{_SP}to){_SP}|{_SP}?[-\u2013]{_SP}?(?=\d)"
 )
 
+# "Section(s) 3 and 4" first: "Section" alone would leave "(s) 3" that no number follows.
 _SEC_HEAD = (
+    r"[Ss]ection\(s\)|SECTION\(S\)|"
     r"Sections?|SECTIONS?|sections?|Secs?\.|secs?\.|Sec(?=[ \d-])|sec(?=[ \d-])|SEC\.|Ss\.|ss\.|S\.|s\.|"
     r"S(?=[ \t]?\d)|s(?=[ \t]?\d)"
 )

@@ -148,7 +148,7 @@ def _first_named(text: str) -> dict[str, int]:
     """Where a statute with each head word ("act", "code", "rules"...) is first named, by name or abbreviation."""
     first: dict[str, int] = {}
     named = [(m.start, m.name) for m in find_named_statutes(text)]
-    named.extend((m.start(), _ABBREVIATION_NAMES[m.group(0)]) for m in _ABBREVIATION_RE.finditer(text))
+    named.extend((m.start(), _ABBREVIATION_NAMES[m.group(0).lower()]) for m in _ABBREVIATION_RE.finditer(text))
     for start, name in named:
         for word in re.findall(r"[a-z]+", name.lower()):
             if start < first.get(word, len(text)):
@@ -181,7 +181,7 @@ def _statute_at(text: str, head_start: int, head_end: int, head: str) -> Statute
         return None  # "Schedule-I of the Act", "Parts of the Act": the Act under discussion, unnamed
     if len(words) == 1 and words[0] in _GENERIC_SINGLE and tail_end == end:
         return None
-    return StatuteMatch(start, tail_end, text[start:tail_end])
+    return StatuteMatch(start, tail_end, full_name(text[start:tail_end]))
 
 
 # "a Constitution Bench"; foreign constitutions.
@@ -278,19 +278,26 @@ def _tail(text: str, end: int, *, numbered: bool) -> int:
     return end
 
 
-# Bare abbreviations, matched token by token (so "Cr.P.C.", "Cr. P. C." and "Cr. P.C." are one entry), each
-# with the full name an Act resolver knows. Abbreviations that end in "Act" ("NDPS Act") need no entry: the
-# head-word scanner finds them.
+# Bare abbreviations, matched token by token and in any case (so "Cr.P.C.", "Cr. P. C.", "Cr. P.C.", "crpc" and
+# "CrPc" are one entry), each with the full name an Act resolver knows. Abbreviations that end in "Act" ("NDPS
+# Act") need no entry: the head-word scanner finds them. Only abbreviations that mean one Act: not "TPA" (also a
+# third-party administrator in insurance), not "ICA" or "HSA".
 ABBREVIATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Indian Penal Code", ("IPC", "I.P.C.", "I.P.C", "I.P.c.", "Indian P.C.")),
-    ("Code of Criminal Procedure", ("CrPC", "Cr.P.C.", "Cr.P.C", "Cr.PC", "Cr PC", "CrP.C.", "Cr.PC.", "Crpc",
-                                    "CRPC", "Cri.P.C.", "Crl.P.C.", "Cr.p.c.", "Criminal P.C.", "Code Cr.P.C.",
-                                    "Cr.P.c.", "Cr.P.Code")),
+    ("Indian Penal Code", ("IPC", "I.P.C.", "I.P.C", "Indian P.C.")),
+    ("Code of Criminal Procedure", ("CrPC", "Cr.P.C.", "Cr.P.C", "Cr.PC", "Cr PC", "CrP.C.", "Cr.PC.", "Cri.P.C.",
+                                    "Crl.P.C.", "Criminal P.C.", "Code Cr.P.C.", "Cr.P.Code")),
     ("Code of Civil Procedure", ("CPC", "C.P.C.", "C.P.C", "C P.C.", "Civil P.C.", "Civil P.C", "Civ. P.C.", "C.P.Code",
                                  "Civil P.Code")),
     ("Bharatiya Nyaya Sanhita", ("BNS", "B.N.S.")),
     ("Bharatiya Nagarik Suraksha Sanhita", ("BNSS", "B.N.S.S.")),
     ("Bharatiya Sakshya Adhiniyam", ("BSA", "B.S.A.")),
+    ("Indian Evidence Act", ("IEA", "I.E.A.")),
+    ("Hindu Marriage Act", ("HMA", "H.M.A.")),
+    ("Hindu Adoptions and Maintenance Act", ("HAMA", "H.A.M.A.")),
+    ("Protection of Women from Domestic Violence Act", ("PWDVA", "P.W.D.V.A.")),
+    ("Specific Relief Act", ("SRA", "S.R.A.")),
+    # "CPA" only with its year: the Consumer Protection Acts of 1986 and 2019 number their sections differently.
+    ("Consumer Protection Act", ("CPA", "C.P.A.")),
     ("Prevention of Terrorism Act", ("POTA",)),
     ("Terrorist and Disruptive Activities (Prevention) Act", ("TADA",)),
     ("Prevention of Money-laundering Act", ("PMLA",)),
@@ -307,9 +314,42 @@ ABBREVIATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Double Taxation Avoidance Agreement", ("DTAA",)),
     ("Delhi Rent Control Act", ("DRCA",)),
     ("NDPS Act", ("NDPS",)),
+    ("Sale of Goods Act", ("SOGA",)),
 )
-_ABBREVIATION_NAMES = {variant: canonical for canonical, variants in ABBREVIATIONS for variant in variants}
+# Initials of an Act's name with "Act" after them, which the head-word scanner finds but an Act resolver does not
+# know, each with the full name it does. Only initials that mean one Act: not "D.P. Act" (Dowry Prohibition or
+# Delhi Police), "P.O. Act" (Probation of Offenders or Post Office), "C.P. Act" (the Consumer Protection Act of
+# 1986 or of 2019).
+SHORT_NAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Protection of Women from Domestic Violence Act", ("PWDV Act", "P.W.D.V. Act")),
+    ("Indian Evidence Act", ("I.E. Act",)),
+    ("Specific Relief Act", ("S.R. Act",)),
+    ("Hindu Succession Act", ("H.S. Act",)),
+    ("Hindu Adoptions and Maintenance Act", ("H.A.M. Act",)),
+    ("Special Marriage Act", ("S.M. Act",)),
+    ("Legal Services Authorities Act", ("L.S.A. Act",)),
+    ("Dissolution of Muslim Marriages Act", ("D.M.M. Act",)),
+    ("Bankers' Books Evidence Act", ("B.B.E. Act",)),
+)
+_SHORT_NAMES = {re.sub(r"[\s.]", "", v).lower(): canonical for canonical, variants in SHORT_NAMES for v in variants}
+_ACT_THEN_TAIL = re.compile(r"(.*?\bAct)(\W.*)?", re.DOTALL)
+
+
+def full_name(name: str) -> str:
+    """The full name for initials in ``SHORT_NAMES``, with the year as written: "PWDV Act, 2005" ->
+    "Protection of Women from Domestic Violence Act, 2005"; any other name as it is."""
+    m = _ACT_THEN_TAIL.fullmatch(name)
+    if m is None:
+        return name
+    canonical = _SHORT_NAMES.get(re.sub(r"[\s.]", "", m.group(1)).lower())
+    return canonical + (m.group(2) or "") if canonical else name
+
+
+NEEDS_YEAR = frozenset({"Consumer Protection Act"})
+"""Abbreviations that name an Act only with a year after them ("CPA 2019", not "CPA")."""
+_ABBREVIATION_NAMES = {variant.lower(): canonical for canonical, variants in ABBREVIATIONS for variant in variants}
 # The abbreviations as plain text, for ``find_said``; the pipeline's PhraseMatcher also finds spaced forms.
 _ABBREVIATION_RE = re.compile(
-    r"(?<![\w.])(?:" + "|".join(re.escape(v) for v in sorted(_ABBREVIATION_NAMES, key=len, reverse=True)) + r")(?!\w)"
+    r"(?<![\w.])(?:" + "|".join(re.escape(v) for v in sorted(_ABBREVIATION_NAMES, key=len, reverse=True)) + r")(?!\w)",
+    re.IGNORECASE,
 )
