@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from legal_rag.workflow.facts import AskKind, QuestionFacts
-from legal_rag.workflow.generators.extractive import sub_of
+from legal_rag.workflow.generators.extractive import content_stems, sub_of
 from legal_rag.workflow.types import AnswerSentence, Generation, Passage
 
 _PUNISHED = re.compile(
@@ -30,6 +30,10 @@ _PERIOD = re.compile(
 _SAVED_OFFENCE = re.compile(r"any penalty, or punishment incurred in respect of any offences committed[^;.]*")
 _SAVED_PENDING = re.compile(r"if, immediately before the date on which this Sanhita comes into force, there is any "
                             r"appeal, application, trial, inquiry or investigation pending[^;.]*")
+_ASKING = content_stems("time limit period days months years within how long many what when much")
+"""Words that ask for a period rather than name what it is for."""
+CANDIDATES = 8
+"""Retrieved passages, beyond those the answer quotes, searched for the clause that decides an ask."""
 MIN_WORDS = 6
 """A clause shorter than this ("punishable with fine") is too bare to stand as an answer on its own."""
 
@@ -59,12 +63,43 @@ def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequenc
     if AskKind.PUNISHMENT in kinds:
         add(*_first(quoted, _PUNISHED))
     if AskKind.TIME_LIMIT in kinds:
-        p, clause = _first(quoted, _PERIOD)
-        add(*((p, clause) if p is not None else _first(passages[:8], _PERIOD)))
+        for ask in (a for a in facts.asks if AskKind.TIME_LIMIT in a.kinds):
+            add(*_closest(ask.text, [*quoted, *passages[:CANDIDATES]], _PERIOD))
     if not out:
         return gen
     return Generation(tuple(out) + gen.sentences, gen.generator, model=gen.model, insufficient=gen.insufficient,
                       usage=gen.usage)
+
+
+def _closest(ask: str, passages: Sequence[Passage], pattern: re.Pattern[str]) -> tuple[Passage | None, str | None]:
+    """The clause matching ``pattern`` whose words, read under its provision's heading, share most with the ask
+    ("within one month of the date on which the cause of action arises" in the section headed "Cognizance of
+    offences" for "time limit to file a cheque bounce complaint", not the six months for presenting the cheque),
+    the ask's last word (the head of what it asks about: "complaint") counting thrice in the clause itself; the
+    first such in ``passages`` on a tie; a clause sharing nothing with the ask is no answer to it."""
+    want = content_stems(ask)
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]+", ask) if content_stems(w) - _ASKING]
+    head = content_stems(words[-1]) if words else set()  # "... file a cheque bounce complaint?": the complaint
+    best: tuple[int, int, Passage, str] | None = None
+    seen: set[str] = set()
+    for order, p in enumerate(passages):
+        if p.chunk_id in seen:
+            continue
+        seen.add(p.chunk_id)
+        for m in pattern.finditer(p.text):
+            clause = _clean(m.group(0))
+            if clause is None:
+                continue
+            hit = len(want & content_stems(f"{p.heading} {clause}")) + 2 * len(head & content_stems(clause))
+            if hit and (best is None or hit > best[0]):
+                best = (hit, order, p, clause)
+    return (best[2], best[3]) if best is not None else (None, None)
+
+
+def _clean(text: str) -> str | None:
+    """A matched clause on one line, without the punctuation around it; None when too bare or quoting."""
+    clause = " ".join(text.split()).strip(" ,;:.-\u2014")
+    return clause if len(clause.split()) >= MIN_WORDS and '"' not in clause else None
 
 
 def _first(passages: Sequence[Passage], pattern: re.Pattern[str], *, act: str | None = None,
@@ -73,10 +108,9 @@ def _first(passages: Sequence[Passage], pattern: re.Pattern[str], *, act: str | 
         if (act and p.act != act) or (section and p.section.split("(")[0] != section):
             continue
         m = pattern.search(p.text)
-        if m is not None:
-            clause = " ".join(m.group(0).split()).strip(" ,;:.-\u2014")
-            if len(clause.split()) >= MIN_WORDS and '"' not in clause:
-                return p, clause
+        clause = _clean(m.group(0)) if m is not None else None
+        if clause is not None:
+            return p, clause
     return None, None
 
 

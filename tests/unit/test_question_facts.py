@@ -113,9 +113,10 @@ def test_read_facts_reads_the_question_once() -> None:
     assert compared.offence_on is None and calls[-1] is None
 
 
-def _passage(chunk_id: str, text: str) -> Passage:
+def _passage(chunk_id: str, text: str, heading: str = "") -> Passage:
     act, section = chunk_id.split(":")[:2]
-    return Passage(chunk_id=chunk_id, act=act, section=section, heading="", text=text, status="in_force", score=1.0)
+    return Passage(chunk_id=chunk_id, act=act, section=section, heading=heading, text=text, status="in_force",
+                   score=1.0)
 
 
 # Real text: BNS 318(4) and NI Act 142(1)(b) (India Code, data/corpus/indiacode); BNS 358(2)(c).
@@ -126,6 +127,8 @@ BNS_318_4 = ("(4) Whoever cheats and thereby dishonestly induces the person dece
              "liable to fine.")
 NIA_142 = ("(b) such complaint is made within one month of the date on which the cause of action arises under clause "
            "(c) of the proviso to section 138:")
+NIA_138_A = ("(a) the cheque has been presented to the bank within a period of six months from the date on which it "
+             "is drawn or within the period of its validity, whichever is earlier;")
 BNS_358_2 = ("(2) Notwithstanding the repeal of the Code referred to in sub-section (1), it shall not affect,--- "
              "(c) any penalty, or punishment incurred in respect of any offences committed against the Code so "
              "repealed; or")
@@ -137,7 +140,9 @@ def _gen(*ids: str) -> Generation:
 
 
 def test_the_direct_answer_quotes_the_clause_that_decides_each_ask() -> None:
-    passages = [_passage("BNS:318:4:0", BNS_318_4), _passage("NIA:142:1/b:0", NIA_142)]
+    passages = [_passage("BNS:318:4:0", BNS_318_4), _passage("NIA:138:a:0", NIA_138_A, "NIA s.138(a) Dishonour of "
+                "cheque for insufficiency, etc., of funds in the account"),
+                _passage("NIA:142:1/b:0", NIA_142, "NIA s.142(1)(b) Cognizance of offences")]
     facts = QuestionFacts(as_of="2025-05-01", asks=(Ask("punishment?", (AskKind.PUNISHMENT,)),))
     out = with_direct_answers(_gen("BNS:318:4:0"), facts, passages, TITLES)
     assert out.sentences[0].text == (
@@ -146,10 +151,20 @@ def test_the_direct_answer_quotes_the_clause_that_decides_each_ask() -> None:
     assert out.sentences[0].chunk_ids == ("BNS:318:4:0",)
     assert out.sentences[1:] == _gen("BNS:318:4:0").sentences
     # a time limit from the retrieved provision that sets one, even where the answer quoted another
-    facts = QuestionFacts(as_of="2025-05-01", asks=(Ask("time limit?", (AskKind.TIME_LIMIT,)),))
+    # the clause that shares the ask's subject (the complaint), not the first period retrieved (presenting it)
+    ask = Ask("Time limit to file a cheque bounce complaint?", (AskKind.TIME_LIMIT,))
+    facts = QuestionFacts(as_of="2025-05-01", asks=(ask,))
     out = with_direct_answers(_gen("BNS:318:4:0"), facts, passages, TITLES)
     assert out.sentences[0].text.startswith("Section 142(1)(b) of the Negotiable Instruments Act, 1881 provides: "
                                             '"(b) such complaint is made within one month of the date')
+    presented = Ask("Within what time must the cheque be presented to the bank?", (AskKind.TIME_LIMIT,))
+    out = with_direct_answers(_gen("BNS:318:4:0"), QuestionFacts(as_of="2025-05-01", asks=(presented,)),
+                              passages, TITLES)
+    assert "presented to the bank within a period of six months" in out.sentences[0].text
+    # a period that shares nothing with the ask answers nothing
+    unrelated = Ask("What is the time limit for an appeal?", (AskKind.TIME_LIMIT,))
+    assert with_direct_answers(_gen("BNS:318:4:0"), QuestionFacts(as_of="2025-05-01", asks=(unrelated,)),
+                               passages, TITLES) == _gen("BNS:318:4:0")
     # nothing to add: the generation as it was
     facts = QuestionFacts(as_of="2025-05-01", asks=(Ask("define it", (AskKind.DEFINITION,)),))
     assert with_direct_answers(_gen("BNS:318:4:0"), facts, passages, TITLES) == _gen("BNS:318:4:0")
