@@ -353,3 +353,40 @@ def test_cli_json_and_jsonl(cli_env: dict[str, str], index_held_open: None) -> N
 def test_cli_bad_input_is_named(cli_env: dict[str, str], args: list[str], stdin: str | None, message: str) -> None:
     r = run_cli(cli_env, *args, stdin=stdin)
     assert r.returncode == 2 and message in r.stderr, r.stderr
+
+
+# -- the question read once (QuestionFacts): premises, dates, answer first -----------------------------------------
+
+
+def test_a_question_resting_on_lapsed_law_is_told_so_first(service: AskService) -> None:
+    r = service.ask("Is adultery still an offence?", "2025-06-01")
+    first = r.answer.splitlines()[0]
+    assert first.startswith("The question rests on IPC s.497 (Adultery), which is no longer law")
+    assert "Joseph Shine" in first  # the curated record's authority
+    assert any(w.startswith("IPC s.497 (Adultery) is not law today") for w in r.warnings)
+    # a question about adultery as a divorce ground rests on no lapsed offence
+    other = service.ask("Is adultery a ground for divorce under the Hindu Marriage Act?", "2025-06-01")
+    assert "rests on" not in other.answer and "HMA 13" in cited(other)
+
+
+def test_an_offence_dated_before_the_new_codes_is_answered_under_the_ipc_first(service: AskService) -> None:
+    r = service.ask("Is an offence under section 498A IPC committed in 2023 still tried under the IPC?", "2026-11-26")
+    assert r.answer.splitlines()[0].startswith("Section 358(2) of the Bharatiya Nyaya Sanhita, 2023 provides: "
+                                               '"any penalty, or punishment incurred in respect of any offences')
+    ipc = [c for c in r.citations if c.act == "IPC" and c.section == "498A"]
+    assert ipc and all(c.status == "verified" for c in ipc)  # checked on the offence's day, in 2023
+    assert not any("cite BNS s.85" in w for w in r.warnings)
+
+
+def test_proceedings_pending_on_the_cutover_are_answered_from_the_crpc(service: AskService) -> None:
+    r = service.ask("My son was arrested on 20 June 2024 and no charge sheet has been filed in 90 days. "
+                    "Can he get default bail?", "2024-10-01")
+    crpc = [c for c in r.citations if c.act == "CRPC" and c.where == "answer"]
+    assert crpc and all(c.status == "verified" for c in crpc), r.citations
+    assert "BNSS 531" in cited(r)
+
+
+def test_a_time_limit_is_answered_first_with_the_clause_that_sets_it(service: AskService) -> None:
+    r = service.ask("Time limit to file a cheque bounce complaint", "2025-06-01")
+    assert r.answer.splitlines()[0].startswith("Section 142")
+    assert "within one month" in r.answer.splitlines()[0]

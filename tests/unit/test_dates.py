@@ -108,6 +108,12 @@ def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list
 
 
 @pytest.mark.parametrize(("question", "today", "offence", "pending"), [
+    # "still" of the law or the proceedings is no continuing offence; of the offence it is
+    ("Is an offence under section 498A IPC committed in 2023 still tried under the IPC?", "2026-11-26",
+     "2023-12-31", None),
+    ("My tenant stole my jewellery in 2022. Is that still an offence under the old law?", "2025-03-01",
+     "2022-12-31", None),
+    ("He cheated me in 2023 and is still cheating others.", "2025-03-01", None, None),
     ("My client cheated the complainant in March 2024, but the FIR was lodged only in August 2024.",
      "2024-08-20", "2024-03-31", None),
     ("The theft was committed before the new laws came in; the FIR was registered in October.", "2024-10-15",
