@@ -106,13 +106,17 @@ class Verifier:
         checks: list[CitationCheck] = []
         unreachable = False
         sources: list[tuple[int, str, str | None]] = []  # (position, label, text) of checked provisions
+        spans = find_quotes(text)
         for c in cits:
             for verdict, key_label in self._check(c, checker, days, _cited_as(c, cits)):
                 checks.append(_citation_out(c, verdict, key_label))
                 unreachable |= verdict.unreachable
-                if c.label is Label.PROVISION and verdict.act and verdict.section:
+                # A section named inside a quotation is the statute's own cross-reference ("... under section 509
+                # of the Indian Penal Code"): no quotation is attributed to it.
+                inside = any(q.start <= c.start < q.end for q in spans)
+                if c.label is Label.PROVISION and verdict.act and verdict.section and not inside:
                     sources.append((c.start, f"{verdict.act} {verdict.section}", verdict.text))
-        quotes = [self._check_quote(q, text, sources, context_chunks, quote_checker) for q in find_quotes(text)]
+        quotes = [self._check_quote(q, text, sources, context_chunks, quote_checker) for q in spans]
         summary = Counter(c.status.value for c in checks)
         summary.update(f"quote_{q.status.value}" for q in quotes)
         # Incomplete only when something could not be reached: a rule the graph does not hold is unchecked

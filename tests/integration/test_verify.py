@@ -294,3 +294,15 @@ def test_a_quote_cited_to_an_order_the_graph_does_not_hold_is_not_verified(verif
     assert order.status is S.UNCHECKED
     [q] = r.quotes
     assert q.status is not Q.EXACT and q.status is not Q.NORMALISED
+
+
+def test_a_section_named_inside_a_quotation_takes_no_later_quotation(verifier: Verifier) -> None:
+    # CrPC 154(1)(a) names "section 509 of the Indian Penal Code"; the clause quoted after it is still 154's.
+    text = ('Section 154(1) of the Code of Criminal Procedure, 1973 provides: "(a) in the event that the person '
+            "against whom an offence under section 354, section 354A, section 354B, section 354C, section 354D, "
+            "section 376, section 376A, section1 376AB, section 376B, section 376C, section 376D, section 376DA, "
+            "section 376DB, section 376E or section 509 of the Indian Penal Code is alleged to have been committed "
+            'or attempted" \u2026 "(b) the recording of such information shall be video graphed;"')
+    report = verifier.verify(text, as_of="2023-08-20")
+    assert [q.status for q in report.quotes] == [Q.EXACT, Q.EXACT], [q.message for q in report.quotes]
+    assert all(q.source is not None and q.source.startswith("CRPC 154") for q in report.quotes)
