@@ -17,11 +17,11 @@ from typing import Any
 
 from graph_schema.acts import ActResolver
 from graph_schema.errors import ConfigurationError, StoreUnavailableError
-from graph_schema.model import main_section
+from graph_schema.model import CitationKey, main_section
 from graph_schema.store import GraphStore
 from verification.check.existence import PENAL_CODE, SAVINGS, CitationChecker, Verdict, unit_label
 from verification.check.quotes import Passage, QuoteChecker, QuoteResult, QuoteSpan, find_quotes
-from verification.extract import CitationExtractor
+from verification.extract import CitationExtractor, adjacent_sections
 from verification.model import (
     Citation,
     CitationCheck,
@@ -76,9 +76,12 @@ class Verifier:
 
     def verify(
         self, text: str, context_chunks: Sequence[ContextChunk] = (), as_of: str | None = None,
-        *, offence_on: str | None = None, proceedings_on: str | None = None,
+        *, offence_on: str | None = None, proceedings_on: str | None = None, adjacent: bool = False,
     ) -> VerificationReport:
         """Check every citation and quote in ``text`` for facts on ``as_of`` (default today).
+
+        ``adjacent``: also check a bare number written beside an Act's name ("will it be 376 IPC?", "a 138 NI Act
+        complaint": ``extract.adjacent_sections``), as a user's question writes sections.
 
         ``offence_on``: the day the offence was committed, when that is before the new codes and ``as_of`` is
         after (an FIR lodged in August 2024 for cheating in March 2024). The penal codes are then checked on that
@@ -102,6 +105,8 @@ class Verifier:
         days = _Days(day, offence_on, proceedings_on)
         extractor, checker, quote_checker = self._ready()
         cits = extractor.extract(text)
+        if adjacent:
+            cits = _with_adjacent(text, cits)
         checker.prefetch([k for c in cits if c.label is Label.PROVISION for k in c.keys])
         checks: list[CitationCheck] = []
         unreachable = False
@@ -224,6 +229,17 @@ class Verifier:
             passages = tuple(Passage(f"{act} {label}", t) for label, t in self.store.act_texts(act).items() if t)
             self._act_passages[act] = passages
         return [p for p in passages if p.source != exclude]
+
+
+def _with_adjacent(text: str, cits: list[Citation]) -> list[Citation]:
+    """``cits`` and, after them (the extractor's indexes into ``cits`` stay right), a provision for each bare
+    number beside a statute the graph knows."""
+    index = {id(c): i for i, c in enumerate(cits)}
+    extra = [Citation(start=pos, end=pos + len(number), text=number, label=Label.PROVISION,
+                      keys=(CitationKey(statute.act, number),), act=statute.act, statute=index[id(statute)],
+                      kind="section")
+             for pos, statute, number in adjacent_sections(text, cits) if statute.act]  # fmt: skip
+    return [*cits, *extra]
 
 
 def _cited_as(c: Citation, cits: Sequence[Citation]) -> str:

@@ -42,7 +42,7 @@ class Retriever(Protocol):
 class Verifier(Protocol):
     def verify(
         self, text: str, context_chunks: Sequence[Mapping[str, object]] = (), as_of: str | None = None,
-        *, offence_on: str | None = None, proceedings_on: str | None = None,
+        *, offence_on: str | None = None, proceedings_on: str | None = None, adjacent: bool = False,
     ) -> VerificationReport: ...
 
 

@@ -52,7 +52,8 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     question, as_of = state["question"], state["as_of"]
 
     def checks_for(offence_on: str | None, proceedings_on: str | None) -> list[CitationCheck]:
-        report = ctx.verifier.verify(question, [], as_of, offence_on=offence_on, proceedings_on=proceedings_on)
+        report = ctx.verifier.verify(question, [], as_of, offence_on=offence_on, proceedings_on=proceedings_on,
+                                     adjacent=True)
         return [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
 
     comparison = state["classification"].complexity is Complexity.ANALYTICAL

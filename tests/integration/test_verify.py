@@ -306,3 +306,12 @@ def test_a_section_named_inside_a_quotation_takes_no_later_quotation(verifier: V
     report = verifier.verify(text, as_of="2023-08-20")
     assert [q.status for q in report.quotes] == [Q.EXACT, Q.EXACT], [q.message for q in report.quotes]
     assert all(q.source is not None and q.source.startswith("CRPC 154") for q in report.quotes)
+
+
+def test_a_question_writes_sections_beside_their_act(verifier: Verifier) -> None:
+    text = "Murder on 15 Aug 2024, and the charge sheet mentions 302 IPC. Will it be 376 IPC or 64 BNS?"
+    report = verifier.verify(text, as_of="2025-03-01", adjacent=True)
+    got = {(c.act, c.section): c.status for c in report.citations if c.label == "PROVISION"}
+    assert got == {("IPC", "302"): S.REPEALED, ("IPC", "376"): S.REPEALED, ("BNS", "64"): S.VERIFIED}
+    plain = verifier.verify(text, as_of="2025-03-01")  # a draft is read as the extractor reads it
+    assert not [c for c in plain.citations if c.label == "PROVISION"]

@@ -580,6 +580,11 @@ def test_pathological_repetition_extracts_without_blowing_up(ex: CitationExtract
     ("In 2025 BNS applies to the offence.", []),
     ("He was found with NDPS Act 20 grams of heroin.", []),  # a quantity, not a section
     ("Are 2 IPC offences compoundable?", []),  # a count: only "a/an/the" before a number makes it a section
+    # Two or three digits right before the Act, whatever word comes before them
+    ("Will it be 376 IPC or 64 BNS?", [("IPC", "376", "376"), ("BNS", "64", "64")]),
+    ("the chargesheet filed in Nov 2024 mentions 302 IPC.", [("IPC", "302", "302")]),
+    ("Are 10 IPC offences compoundable?", []),  # counted: a plural noun after the Act
+    ("He paid Rs 500 IPC fine", []),  # an amount
 ])  # fmt: skip
 def test_adjacent_sections(ex: CitationExtractor, text: str, expected: list[tuple[str, str, str]]) -> None:
     got = adjacent_sections(text, ex.extract(text))

@@ -211,6 +211,13 @@ _NUMBER_AFTER = re.compile(
 )
 # "a 138 NI Act complaint", "under 307 IPC"; not a count ("Are 2 IPC offences ...").
 _NUMBER_BEFORE = re.compile(r"\b(?:an?|the|under|of)[ \t]+(\d{1,3}[A-Z]{0,2})[ \t]*$", re.IGNORECASE)
+_BARE_BEFORE = re.compile(r"(?<![\d.,/])(?<!Rs )(?<!Rs\. )(?<!Rs)(?<!INR )(?<!\u20b9 )(?<!\u20b9)(?:^|(?<=[\s(\[]))"
+                          r"(\d{2,3}[A-Z]{0,2})[ \t]*$")
+"""A number of two or three digits right before an Act with any word before it ("will it be 376 IPC", "the charge
+sheet mentions 302 IPC"): lawyers write sections so. A single digit is a count ("Are 2 IPC offences ...") unless
+an article or "under" says otherwise (``_NUMBER_BEFORE``); an amount ("Rs 500 IPC") is no section."""
+_COUNTED = re.compile(r"[ \t]+(?:offen[cs]es|sections|provisions|cases|matters|charges)\b", re.IGNORECASE)
+"""After the Act, a plural noun makes the number a count ("10 IPC offences")."""
 _NUMBER = re.compile(r"(?<![\d(])\d{1,3}[A-Z]{0,2}")  # a main number, not the "4" of "318(4)"
 
 
@@ -228,7 +235,9 @@ def adjacent_sections(text: str, cits: list[Citation]) -> list[tuple[int, Citati
             continue
         if (m := _NUMBER_AFTER.match(text, c.end)) and not covered(m.start(1)):
             out.extend((m.start(1) + n.start(), c, n.group()) for n in _NUMBER.finditer(m.group(1)))
-        if (m := _NUMBER_BEFORE.search(text, 0, c.start)) and not covered(m.start(1)):
+        m = _NUMBER_BEFORE.search(text, 0, c.start) or (
+            None if _COUNTED.match(text, c.end) else _BARE_BEFORE.search(text, 0, c.start))
+        if m and not covered(m.start(1)):
             out.append((m.start(1), c, m.group(1)))
     return out
 
