@@ -282,6 +282,8 @@ def _record(r: Row) -> SectionRecord:
             if f is not None
         ),
         no_successor=r["no_successor"],
+        not_in_force=tuple(r.get("not_in_force") or ()),
+        commencement_note=r.get("commencement_note"),
     )
 
 

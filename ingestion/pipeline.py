@@ -23,6 +23,7 @@ from ingestion.report import IngestReport, Reject
 from ingestion.sources import correspondence as corr
 from ingestion.sources.base import Parsed
 from ingestion.sources.cases import read_cases
+from ingestion.sources.curation import read_commencements, read_section_corrections
 from ingestion.sources.generic import read_generic
 from ingestion.sources.indiacode import read_catalog, read_fulltext, read_section_index
 from ingestion.sources.legacy import LEGACY_FILES, read_legacy
@@ -47,6 +48,8 @@ class Kind(int, Enum):
     CORRECTIONS = 8
     NO_SUCCESSOR = 9
     CASES = 10
+    SECTION_CORRECTIONS = 11
+    COMMENCEMENT = 12
 
 
 _BY_NAME = {
@@ -59,9 +62,13 @@ _BY_NAME = {
     "bsa_sections.json": Kind.COPIES,
     "no_successor.jsonl": Kind.NO_SUCCESSOR,
     "table_corrections.jsonl": Kind.CORRECTIONS,
+    "section_corrections.jsonl": Kind.SECTION_CORRECTIONS,
+    "commencement.jsonl": Kind.COMMENCEMENT,
     **{name: Kind.LEGACY for name in LEGACY_FILES},
 }
 _SKIP_SUFFIXES = {".md", ".xlsx", ".txt", ".csv"}
+# Read by ``legal-rag audit`` only: findings checked and left as they are.
+_AUDIT_ONLY = {"reviewed.jsonl"}
 
 
 def detect(path: Path) -> Kind:
@@ -71,6 +78,8 @@ def detect(path: Path) -> Kind:
         IngestError: the file is of no format we read.
     """
     name = path.name.lower()
+    if name in _AUDIT_ONLY:
+        raise IngestError(f"{path}: {path.name} is read by 'legal-rag audit', not loaded into the graph")
     if name in _BY_NAME:
         return _BY_NAME[name]
     if name.endswith("_mapping.json") and corr.table_for(path) is not None:
@@ -114,7 +123,7 @@ def expand(paths: Iterable[Path]) -> list[tuple[Kind, Path]]:
             raise IngestError(f"{p}: no such file or directory")
         files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
         for f in files:
-            if p.is_dir() and (f.suffix.lower() in _SKIP_SUFFIXES or f.name.startswith(".")):
+            if p.is_dir() and (f.suffix.lower() in _SKIP_SUFFIXES or f.name.startswith(".") or f.name in _AUDIT_ONLY):
                 continue
             found.append((detect(f), f))
     return sorted(dict.fromkeys(found), key=lambda kp: (kp[0].value, str(kp[1])))
@@ -176,6 +185,10 @@ def parse_and_merge(files: Sequence[tuple[Kind, Path]], store: GraphStore) -> Me
             parsed = read_section_copies(path)
         elif kind is Kind.CASES:
             parsed = read_cases(path)
+        elif kind is Kind.SECTION_CORRECTIONS:
+            parsed = _apply_section_corrections(m, path)
+        elif kind is Kind.COMMENCEMENT:
+            parsed = _apply_commencements(m, path)
         else:
             parsed = _read_correspondence_family(kind, path, m, store)
         _take(m, parsed, path, origin)
@@ -288,6 +301,52 @@ def _apply_fills(m: Merged, parsed: Parsed, path: Path) -> None:
             m.sections[key] = dataclasses.replace(
                 s, text=fill.text, subunits=parse_subunits(fill.text), source=f"{s.source}{FILL_MARK}{fill.source}"
             )
+
+
+CORRECTION_MARK = "; corrected: "
+
+
+def _apply_section_corrections(m: Merged, path: Path) -> Parsed:
+    """Replace the text or title of sections this run loads, as ``section_corrections.jsonl`` says."""
+    corrections, rejects = read_section_corrections(path)
+    out = Parsed(rejects=rejects)
+    for c in corrections:
+        key = section_key(c.act, c.section)
+        s = m.sections.get(key)
+        if s is None:
+            out.rejects.append(Reject(path.name, c.line, f"correction of {c.act} {c.section}, which this run does not "
+                                      "load (ingest it together with its text source)", c.act))
+            continue
+        text = c.text if c.text is not None else s.text
+        m.sections[key] = dataclasses.replace(
+            s, text=text, title=c.title if c.title is not None else s.title,
+            subunits=parse_subunits(text) if c.text is not None and text else s.subunits,
+            source=f"{s.source}{CORRECTION_MARK}{c.source}",
+        )  # fmt: skip
+    return out
+
+
+def _apply_commencements(m: Merged, path: Path) -> Parsed:
+    """Date sections by their own commencement and mark sub-units not in force (``commencement.jsonl``)."""
+    records, rejects = read_commencements(path)
+    out = Parsed(rejects=rejects)
+    for c in records:
+        key = section_key(c.act, c.section)
+        s = m.sections.get(key)
+        if s is None:
+            out.rejects.append(Reject(path.name, c.line, f"commencement of {c.act} {c.section}, which this run does "
+                                      "not load (ingest it together with its text source)", c.act))
+            continue
+        if c.not_in_force:
+            sub = "/".join(c.sub)
+            if s.subunits and sub not in {"/".join(u.path) for u in s.subunits}:
+                out.rejects.append(Reject(path.name, c.line, f"{c.act} {c.section} has no sub-unit {sub}", c.act))
+                continue
+            m.sections[key] = dataclasses.replace(
+                s, not_in_force=tuple(dict.fromkeys((*s.not_in_force, sub))), commencement_note=c.authority)
+        else:
+            m.sections[key] = dataclasses.replace(s, in_force_from=c.in_force_from, commencement_note=c.authority)
+    return out
 
 
 def _known_sections(m: Merged, store: GraphStore, act: str) -> set[str]:

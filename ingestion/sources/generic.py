@@ -23,7 +23,16 @@ from typing import Any
 
 from graph_schema.acts import normalise_alias
 from graph_schema.errors import LegalRagError
-from graph_schema.model import Act, Amendment, AmendmentKind, Relation, Replacement, Section, SectionStatus
+from graph_schema.model import (
+    SECTION_STATUSES,
+    Act,
+    Amendment,
+    AmendmentKind,
+    Relation,
+    Replacement,
+    Section,
+    SectionStatus,
+)
 from graph_schema.numbering import canonical_section, parse_reference
 from ingestion.dates import parse_date
 from ingestion.report import Reject
@@ -141,7 +150,7 @@ def _status(r: dict[str, Any]) -> SectionStatus:
     try:
         return SectionStatus(str(raw).lower())
     except ValueError as exc:
-        raise _Bad(f"status {raw!r} is not one of in_force, omitted, repealed") from exc
+        raise _Bad(f"status {raw!r} is not one of {', '.join(x.value for x in SectionStatus)}") from exc
 
 
 def _section(r: dict[str, Any], code: str, file: str, line: int) -> Section:
@@ -159,6 +168,8 @@ def _section(r: dict[str, Any], code: str, file: str, line: int) -> Section:
     if start and end and end <= start:
         raise _Bad(f"in_force_to {end} is not after in_force_from {start}")
     status = _status(r)
+    if status not in SECTION_STATUSES:
+        raise _Bad(f"status {status.value!r} describes an Act; a section is in_force, omitted or repealed")
     clean = text.strip() if text and text.strip() else None
     return Section(
         act=code,
