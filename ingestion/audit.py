@@ -31,7 +31,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from graph_schema.acts import REPEALED_CODES, ActResolver
-from graph_schema.errors import LegalRagError
+from graph_schema.errors import IngestError, LegalRagError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, Act, Relation, Replacement, Section, SectionStatus
 from ingestion.report import Reject
 from ingestion.sources import correspondence as corr
@@ -125,7 +125,7 @@ class Curation:
     reviews: list[Review] = field(default_factory=list)
     named_acts: list[NamedAct] = field(default_factory=list)
     relations: list[Replacement] = field(default_factory=list)
-    """Edges from ``table_corrections.jsonl``: a table's edge given another relation, or one it left out."""
+    """Edges from ``relation_corrections.jsonl``: a table's edge given another relation."""
     supplement: Parsed = field(default_factory=Parsed)
     rejects: list[Reject] = field(default_factory=list)
 
@@ -196,7 +196,18 @@ _TEXT_KINDS = {FindingKind.DUPLICATE_TEXT, FindingKind.HEADING_MISMATCH, Finding
 
 
 def read_corpus(corpus_dir: Path) -> Corpus:
-    """Parse the shipped corpus (``data/corpus``) with ingestion's readers."""
+    """Parse the shipped corpus (``data/corpus``) with ingestion's readers.
+
+    Raises:
+        IngestError: a source file is missing or unreadable.
+    """
+    try:
+        return _read_corpus(corpus_dir)
+    except OSError as exc:
+        raise IngestError(f"{corpus_dir}: {exc.strerror or exc}: {exc.filename or ''}") from exc
+
+
+def _read_corpus(corpus_dir: Path) -> Corpus:
     catalog = read_catalog(corpus_dir / "indiacode" / "acts_catalog.jsonl")
     slug_to_code = {a.slug: a.code for a in catalog.acts if a.slug}
     fulltext_path = corpus_dir / "indiacode" / "sections_fulltext_subset.jsonl"
@@ -285,7 +296,7 @@ def _read_curation(folder: Path, acts: list[Act]) -> Curation:
     if path.exists():
         c.reviews, rejects = read_reviews(path)
         c.rejects.extend(rejects)
-    path = folder / "table_corrections.jsonl"
+    path = folder / "relation_corrections.jsonl"
     if path.exists():
         c.relations = list(corr.load_corrections(path))
     path = folder / "legacy_supplement.jsonl"
@@ -686,7 +697,8 @@ def _by_named_act(f: Finding, resolver: ActResolver, by_code: dict[str, NamedAct
 
 
 def _by_relation(f: Finding, c: Curation) -> Resolution | None:
-    """A "no change" link that ``table_corrections.jsonl`` gives another relation (the loader's edge wins)."""
+    """A "no change" link that ``relation_corrections.jsonl`` gives another relation (its edge replaces the
+    table's: same edge key, loaded after the table)."""
     if f.kind is not FindingKind.NO_CHANGE_DIFFERS:
         return None
     for r in c.relations:

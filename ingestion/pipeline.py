@@ -62,6 +62,7 @@ _BY_NAME = {
     "bsa_sections.json": Kind.COPIES,
     "no_successor.jsonl": Kind.NO_SUCCESSOR,
     "table_corrections.jsonl": Kind.CORRECTIONS,
+    "relation_corrections.jsonl": Kind.CORRECTIONS,  # same rows; the edge replaces the table's own
     "section_corrections.jsonl": Kind.SECTION_CORRECTIONS,
     "commencement.jsonl": Kind.COMMENCEMENT,
     **{name: Kind.LEGACY for name in LEGACY_FILES},

@@ -380,8 +380,8 @@ def _held_only_by_name(act: Act, title: str) -> Verdict | None:
     if act.status is SectionStatus.REPEALED:
         return Verdict(CitationStatus.REPEALED, f"{title} was {by}; the statute graph holds its name, not its text")
     if act.status is SectionStatus.AMENDING:
-        return Verdict(CitationStatus.VERIFIED, f"{title} is in the statute graph as an amending Act ({by}); "
-                       "its own text is not held")
+        return Verdict(CitationStatus.VERIFIED, f"{title} is in the statute graph as an amending Act: its "
+                       "amendments are part of the Acts it amended, and its own text is not held")
     if act.status is SectionStatus.NAMED:
         return Verdict(CitationStatus.UNCHECKED, f"{title} is named by a statute in the graph, but its own status "
                        "is not held: not checked")
