@@ -785,7 +785,7 @@ def propose_named_acts(corpus: Corpus, report: AuditReport) -> list[dict[str, ob
                          "authority": f"a variant spelling of {variant[2]} ({variant[1]}), which the graph holds; "
                                       + quote})  # fmt: skip
             continue
-        number = next((m.group(1) for _, _, t, _ in where
+        act_number = next((m.group(1) for _, _, t, _ in where
                        if (m := re.search(re.escape(name) + r"\s*\(\s*(\d+)\s+of\s+" + name[-4:] + r"\s*\)", t))),
                       None)  # fmt: skip
         repeal = next(((a, n, t) for a, n, t, at in where if _REPEALS_IT.search(t) and not _BY_IT.search(t[:at])), None)
@@ -804,6 +804,6 @@ def propose_named_acts(corpus: Corpus, report: AuditReport) -> list[dict[str, ob
         while code in taken:
             code += "N"
         taken.add(code)
-        rows.append({"record": "act", "code": code, "title": f"The {name}", "year": year, "number": number,
+        rows.append({"record": "act", "code": code, "title": f"The {name}", "year": year, "number": act_number,
                      "status": status, "source": f"curation/named_acts.jsonl: {by}", "authority": quote})
     return rows

@@ -21,7 +21,8 @@ pytestmark = pytest.mark.integration
 # MVA 1988 s.217(1) and HMA s.13(1) Explanation, as India Code prints them.
 MVA_217 = ("The Motor Vehicles Act, 1939 (4 of 1939) and any law corresponding to that Act in force in any State "
            "immediately before the commencement of this Act in that State")
-HMA_13 = "whether the marriage was solemnized before or after the commencement of the Marriage Laws (Amendment) Act, 1976"
+HMA_13 = ("whether the marriage was solemnized before or after the commencement of the Marriage Laws (Amendment) "
+          "Act, 1976")
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,8 @@ def svc(loaded: Loaded) -> LookupService:
 def test_bnss_58_has_its_own_text(loaded: Loaded) -> None:
     s58, s59 = loaded.store.get_section("BNSS", "58"), loaded.store.get_section("BNSS", "59")
     assert s58 is not None and s59 is not None
-    copies = {f.section: f.text for f in read_section_copies(CORPUS / "new-codes-sections" / "BNSS_sections.json").fills}
+    fills = read_section_copies(CORPUS / "new-codes-sections" / "BNSS_sections.json").fills
+    copies = {f.section: f.text for f in fills}
     assert s58.text == copies["58"]
     assert "twenty-four hours" in (s58.text or "") and s58.text != s59.text
     assert (s59.text or "").startswith("Officers in charge of police stations shall report")
@@ -61,7 +63,8 @@ def test_search_chunks_follow_the_graph(loaded: Loaded) -> None:
         ("BNS", "106(1)", "2025-01-01", "in_force", None),
     ],
 )
-def test_lookups(svc: LookupService, act: str, section: str, as_of: str, status: str, title_or_text: str | None) -> None:
+def test_lookups(svc: LookupService, act: str, section: str, as_of: str, status: str,
+                 title_or_text: str | None) -> None:
     r = svc.lookup(act, section, as_of)
     assert r["found"] and r["status_on_date"] == status, r
     if title_or_text:
