@@ -21,6 +21,7 @@ from ingestion.audit import (
     heading_mismatches,
     no_change_links,
     numbering_gaps,
+    propose_named_acts,
     read_corpus,
     truncated_titles,
     undated_insertions,
@@ -182,6 +183,22 @@ def test_named_acts_resolve_the_two_acts() -> None:
     assert "MVA s.217" in (acts["The Motor Vehicles Act, 1939"].source or "")
     assert acts["The Marriage Laws (Amendment) Act, 1976"].status.value == "amending"
     assert acts["The Marriage Laws (Amendment) Act, 1976"].number == "68"
+
+
+def test_propose_drafts_acts_from_the_sentence_that_names_them() -> None:
+    """Without named_acts.jsonl and the reviews, --propose-acts drafts the rows back from the statute text."""
+    c = corpus()
+    bare = dataclasses.replace(c, curation=dataclasses.replace(c.curation, named_acts=[], reviews=[]))
+    rows = {str(r.get("title") or r.get("detail")): r for r in propose_named_acts(bare, audit(bare))}
+    mva = rows["The Motor Vehicles Act, 1939"]
+    assert (mva["status"], mva["number"], mva["year"]) == ("repealed", "4", 1939)
+    assert str(mva["authority"]).startswith("MVA s.217 repeals it")
+    mla = rows["The Marriage Laws (Amendment) Act, 1976"]
+    assert (mla["status"], mla["number"]) == ("amending", "68")
+    # "Rep. by the Amending Act, 1934" (IPC 138A): the Act named is the instrument, not the Act repealed.
+    assert rows["The Amending Act, 1934"]["status"] == "amending"
+    # A misspelling of an Act the graph holds is a review, not a new Act.
+    assert rows["Indian Stamps Act, 1899"]["record"] == "review"
 
 
 def test_undated_insertion(tmp_path: Path) -> None:
