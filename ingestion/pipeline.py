@@ -155,6 +155,8 @@ class Merged:
     cases: dict[str, Case] = field(default_factory=dict)
     rejects: list[Reject] = field(default_factory=list)
     known_sections: dict[str, set[str]] = field(default_factory=dict)
+    kinds: set[Kind] = field(default_factory=set)
+    """The kinds of file this run read (a curation file not read leaves its stored effect in place)."""
 
 
 def parse_and_merge(files: Sequence[tuple[Kind, Path]], store: GraphStore) -> Merged:
@@ -167,6 +169,7 @@ def parse_and_merge(files: Sequence[tuple[Kind, Path]], store: GraphStore) -> Me
     m = Merged()
     origin: dict[str, str] = {}
     for kind, path in files:
+        m.kinds.add(kind)
         if kind is Kind.CATALOG:
             parsed = read_catalog(path)
             slug_to_code.update({a.slug: a.code for a in parsed.acts if a.slug})
@@ -241,8 +244,10 @@ FILL_MARK = "; text: "
 
 def _keep_stored_enrichment(m: Merged, store: GraphStore) -> None:
     """A section re-read from its primary file alone keeps the chapter and the filled-in text that
-    other files gave it earlier: loading one unchanged file must neither write nor lose anything."""
-    need = [k for k, s in m.sections.items() if s.chapter is None or not s.has_text]
+    other files gave it earlier, and the corrections and commencement of curation files this run did
+    not read: loading one unchanged file must neither write nor lose anything."""
+    curated = not {Kind.SECTION_CORRECTIONS, Kind.COMMENCEMENT} <= m.kinds
+    need = [k for k, s in m.sections.items() if curated or s.chapter is None or not s.has_text]
     if not need:
         return
     stored = store.section_enrichment(need)
@@ -253,6 +258,14 @@ def _keep_stored_enrichment(m: Merged, store: GraphStore) -> None:
         src = str(row.get("source") or "")
         if not s.has_text and row.get("text") and FILL_MARK in src and src.startswith(str(s.source)):
             s = dataclasses.replace(s, text=row["text"], subunits=parse_subunits(row["text"]), source=src)
+        if Kind.SECTION_CORRECTIONS not in m.kinds and CORRECTION_MARK in src and src.startswith(str(s.source)):
+            text = row.get("text") or s.text
+            s = dataclasses.replace(s, text=text, title=row.get("title") or s.title, source=src,
+                                    subunits=parse_subunits(text) if text else s.subunits)
+        if Kind.COMMENCEMENT not in m.kinds and row.get("commencement_note") and not s.commencement_note:
+            s = dataclasses.replace(s, in_force_from=row.get("in_force_from") or s.in_force_from,
+                                    not_in_force=tuple(row.get("not_in_force") or ()),
+                                    commencement_note=row["commencement_note"])
         m.sections[key] = s
 
 
