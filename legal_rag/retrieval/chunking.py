@@ -19,8 +19,7 @@ from legal_rag.retrieval.types import Chunk
 
 MAX_WORDS = 220
 NOT_YET_IN_FORCE = "not_yet_in_force"
-NEVER = "9999-12-31"
-"""In-force start of a chunk whose unit is not in force: no question date reaches it."""
+"""Status of a chunk whose sub-unit was excepted from its Act's commencement (BNS 106(2), S.O. 850(E))."""
 _SENTENCE = re.compile(r"(?<=[.;:])\s+(?=[(A-Z\"“])")
 
 
@@ -39,7 +38,7 @@ class SectionText:
     units: dict[str, str]
     """Sub-unit path ("1/a") -> text, as stored in the graph."""
     not_in_force: tuple[str, ...] = ()
-    """Sub-unit paths not yet in force (BNS 106(2)): their chunks carry status ``not_yet_in_force``."""
+    """Sub-unit paths not yet in force (BNS 106(2)): their chunks carry status ``not_yet_in_force`` and no date."""
 
     @classmethod
     def of(cls, s: Section) -> SectionText:
@@ -67,10 +66,10 @@ def chunk_section(s: SectionText, max_words: int = MAX_WORDS) -> list[Chunk]:
             out.append(Chunk(
                 id=f"{s.act}:{s.number}:{path or '-'}:{part}", act=s.act, section=s.number, sub=path, part=part,
                 title=s.title, heading=heading, text=piece,
-                # Not law on any date: the status says so, and a start no question date reaches keeps it out
-                # of every as-of filter (retrieval asks for what is in force on the question's date).
+                # Not law on any date, and said so by its status (no in-force date to show); it stays findable,
+                # so that a question about hit-and-run finds BNS 106 and the answer can say (2) is not in force.
                 status=NOT_YET_IN_FORCE if pending else s.status,
-                in_force_from=NEVER if pending else s.in_force_from,
+                in_force_from=None if pending else s.in_force_from,
                 in_force_to=s.in_force_to, source=s.source,
             ))  # fmt: skip
 

@@ -44,7 +44,7 @@ def test_search_chunks_follow_the_graph(loaded: Loaded) -> None:
     chunks = {c.id: c for c in graph_chunks(loaded.store) if c.act in ("BNSS", "BNS")}
     assert "twenty-four hours" in chunks["BNSS:58:-:0"].text
     pending = chunks["BNS:106:2:0"]
-    assert pending.status == "not_yet_in_force" and (pending.in_force_from or "") > "9000-01-01"
+    assert pending.status == "not_yet_in_force" and pending.in_force_from is None
     assert chunks["BNS:106:1:0"].status == "in_force" and chunks["BNS:106:1:0"].in_force_from == "2024-07-01"
 
 
