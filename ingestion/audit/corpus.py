@@ -198,6 +198,10 @@ def _read_curation(folder: Path, acts: list[Act]) -> Curation:
             if not authorities.get(n):
                 c.rejects.append(Reject(path.name, n, "an Act named by the statutes needs its 'authority'", act.code))
                 continue
+            if act.code in known:  # ingestion would overwrite the catalogue's record of that Act
+                c.rejects.append(Reject(path.name, n, f"{act.code} is already in the graph ({known[act.code].title})",
+                                        act.code))
+                continue
             c.named_acts.append(NamedAct(act, n, authorities[n]))
     return c
 

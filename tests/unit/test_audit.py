@@ -255,3 +255,21 @@ def test_curation_rows_without_what_they_need_are_rejected(tmp_path: Path, reade
 def test_missing_corpus_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(IngestError, match="acts_catalog.jsonl"):
         read_corpus(tmp_path)
+
+
+def test_a_named_act_may_not_overwrite_an_act_the_graph_holds(tmp_path: Path) -> None:
+    """The Economic Offences (Inapplicability of Limitation) Act, 1974 is in the India Code catalogue (EOILA1974):
+    a named_acts.jsonl row for it would replace the catalogue's record on ingest, so it is a bad record."""
+    for part in CORPUS.iterdir():
+        if part.name != "curation":
+            (tmp_path / part.name).symlink_to(part)
+    (tmp_path / "curation").mkdir()
+    for f in (CORPUS / "curation").iterdir():
+        (tmp_path / "curation" / f.name).write_bytes(f.read_bytes())
+    row = {"record": "act", "code": "EOILA1974", "title": "The Economic Offences (Inapplicability of Limitation) Act, "
+           "1974", "year": 1974, "status": "named", "source": "x", "authority": "CRPC s.466 names it"}
+    with (tmp_path / "curation" / "named_acts.jsonl").open("a") as fh:
+        fh.write(json.dumps(row) + "\n")
+    report = audit(read_corpus(tmp_path))
+    bad = [f for f in report.unresolved if f.kind is K.BAD_RECORD]
+    assert len(bad) == 1 and "EOILA1974 is already in the graph" in bad[0].message
