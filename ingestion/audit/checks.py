@@ -5,13 +5,13 @@ from __future__ import annotations
 import difflib
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
 from graph_schema.acts import ActResolver
 from graph_schema.errors import LegalRagError
-from graph_schema.model import Relation, Section, SectionStatus
+from graph_schema.model import Relation, Section, SectionStatus, SubUnit
 from ingestion.audit.corpus import (
     INDIACODE,
     LEGACY,
@@ -189,7 +189,7 @@ def truncated_titles(corpus: Corpus) -> list[Finding]:
         mine = words(s.title)
         if not mine:
             continue
-        longer = next(((src, t) for src, t in others.get((act, number), []) if _cut_from(s.title or "", t)), None)
+        longer = next(((src, t) for src, t in others.get((act, number), []) if cut_from(s.title or "", t)), None)
         if longer:
             findings.append(Finding(FindingKind.TRUNCATED_TITLE, act, number, longer[0],
                                     f"{act} {number}: title {s.title!r} is cut from {longer[1]!r} ({longer[0]})"))
@@ -199,7 +199,7 @@ def truncated_titles(corpus: Corpus) -> list[Finding]:
 _CUT = re.compile(r"^(?:['\u2019]s\b|-[a-z])")
 
 
-def _cut_from(short: str, full: str) -> bool:
+def cut_from(short: str, full: str) -> bool:
     """``short`` is ``full`` cut inside a word group: at an apostrophe ("Police officer" from "Police officer's
     power to investigate cognizable case.", CrPC 156) or a hyphen ("... more than twenty" from "twenty-four").
     A shorter title that ends at a word boundary ("Rape" beside the table's "Rape definition.") is a title."""
@@ -217,9 +217,7 @@ def numbering_gaps(corpus: Corpus) -> list[Finding]:
         if not live(s):
             continue
         nums = sorted({int(u.path[0]) for u in s.subunits if len(u.path) == 1 and u.path[0].isdigit()})
-        if not nums:
-            continue
-        missing = [n for n in range(1, nums[-1]) if n not in nums]
+        missing = sub_section_gaps(s.subunits)
         if missing and (act, number) not in omitted:
             gap = ", ".join(f"({n})" for n in missing)
             held = ", ".join(f"({n})" for n in nums)
@@ -229,6 +227,12 @@ def numbering_gaps(corpus: Corpus) -> list[Finding]:
 
 
 _OMISSION = re.compile(r"\*\s*\*\s*\*")
+
+
+def sub_section_gaps(subunits: Iterable[SubUnit]) -> list[int]:
+    """Sub-section numbers missing below the highest one: (1), (3), (4) -> [2]."""
+    nums = sorted({int(u.path[0]) for u in subunits if len(u.path) == 1 and u.path[0].isdigit()})
+    return [n for n in range(1, nums[-1]) if n not in nums] if nums else []
 
 
 _NEW_WORDS = {"sanhita": "code", "adhiniyam": "act", "nagarik": "", "suraksha": "", "bharatiya": "", "nyaya": "",

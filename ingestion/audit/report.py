@@ -10,20 +10,28 @@ from graph_schema.acts import ActResolver
 from graph_schema.errors import LegalRagError
 from graph_schema.model import Relation
 from ingestion.audit.checks import (
+    AGREE,
     Finding,
     FindingKind,
+    act_names,
     bad_records,
     compare_texts,
+    cut_from,
     duplicate_texts,
     empty_texts,
     heading_mismatches,
     no_change_links,
     numbering_gaps,
+    similarity,
+    sub_section_gaps,
     truncated_titles,
     undated_insertions,
     unknown_acts,
+    words,
 )
-from ingestion.audit.corpus import Corpus, Curation, NamedAct
+from ingestion.audit.corpus import Corpus, Curation, NamedAct, source_texts
+from ingestion.sources.curation import SectionCorrection
+from ingestion.subunits import parse_subunits
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +100,7 @@ def resolve(findings: Iterable[Finding], corpus: Corpus) -> tuple[dict[str, Reso
     named = ActResolver([*corpus.acts, *(n.act for n in c.named_acts)])
     by_code = {n.act.code: n for n in c.named_acts}
     for f in findings:
-        res = (_by_correction(f, c) or _by_commencement(f, c) or _by_named_act(f, named, by_code)
+        res = (_by_correction(f, corpus) or _by_commencement(f, c) or _by_named_act(f, named, by_code)
                or _by_relation(f, c) or _by_review(f, c))
         if res is not None:
             out[f.key] = res
@@ -105,11 +113,38 @@ def resolve(findings: Iterable[Finding], corpus: Corpus) -> tuple[dict[str, Reso
     return out, [r for r in records if r not in used]
 
 
-def _by_correction(f: Finding, c: Curation) -> Resolution | None:
-    for x in c.corrections:
-        if x.act == f.act and x.section == f.section and f.kind.value in x.findings:
+def _by_correction(f: Finding, corpus: Corpus) -> Resolution | None:
+    """A correction resolves the findings it lists, and only when its text or title actually fixes them."""
+    for x in corpus.curation.corrections:
+        if x.act == f.act and x.section == f.section and f.kind.value in x.findings and _fixes(x, f, corpus):
             return Resolution("corrected", x.source, x.authority)
     return None
+
+
+def _fixes(x: SectionCorrection, f: Finding, corpus: Corpus) -> bool:
+    """Re-run the finding's check on the corrected text or title."""
+    if f.kind in (FindingKind.DUPLICATE_TEXT, FindingKind.HEADING_MISMATCH, FindingKind.TEXT_DISAGREES):
+        return x.text is not None and not _another_sections_text(x.act, x.section, x.text, corpus)
+    if f.kind is FindingKind.EMPTY_TEXT:
+        return bool(x.text)
+    if f.kind is FindingKind.TRUNCATED_TITLE:
+        full = [t for _, t in corpus.subjects.get((x.act, x.section), [])]
+        return x.title is not None and not any(cut_from(x.title, t) for t in full)
+    if f.kind is FindingKind.NUMBERING_GAP:
+        return x.text is not None and not sub_section_gaps(parse_subunits(x.text))
+    if f.kind is FindingKind.UNKNOWN_ACT:
+        return x.text is not None and f.detail not in set(act_names(x.text))
+    return True
+
+
+def _another_sections_text(act: str, section: str, text: str, corpus: Corpus) -> bool:
+    """Whether any source gives ``text`` to another section of ``act`` (BNSS 58 "corrected" to s.59's words)."""
+    mine = words(text)
+    for table in source_texts(corpus).values():
+        for (a, n), t in table.items():
+            if a == act and n != section and words(t)[:15] == mine[:15] and similarity(mine, words(t)) >= AGREE:
+                return True
+    return False
 
 
 def _by_commencement(f: Finding, c: Curation) -> Resolution | None:

@@ -273,3 +273,36 @@ def test_a_named_act_may_not_overwrite_an_act_the_graph_holds(tmp_path: Path) ->
     report = audit(read_corpus(tmp_path))
     bad = [f for f in report.unresolved if f.kind is K.BAD_RECORD]
     assert len(bad) == 1 and "EOILA1974 is already in the graph" in bad[0].message
+
+
+def test_reviews_are_for_the_audit_and_never_loaded() -> None:
+    from ingestion.pipeline import Kind, detect, expand
+
+    files = {p.name: k for k, p in expand([CORPUS / "curation"])}
+    assert "reviewed.jsonl" not in files
+    assert files["section_corrections.jsonl"] is Kind.SECTION_CORRECTIONS
+    assert files["commencement.jsonl"] is Kind.COMMENCEMENT
+    assert files["named_acts.jsonl"] is Kind.GENERIC
+    with pytest.raises(IngestError, match="read by 'legal-rag audit'"):
+        detect(CORPUS / "curation" / "reviewed.jsonl")
+
+
+@pytest.mark.parametrize(
+    ("section", "change"),
+    [
+        ("58", {"text": "copy of s.59"}),  # "corrected" to the words of another section: still a duplicate
+        ("156", {"title": "Police officer"}),  # CrPC 156 "corrected" to the same cut title
+        ("12", {"text": "without (2)"}),  # ACA 12 "corrected" to India Code's text, still (1), (3), (4), (5)
+    ],
+)
+def test_a_correction_resolves_only_what_it_fixes(section: str, change: dict[str, str]) -> None:
+    c = corpus()
+    loaded = {(s.act, s.number): s for s in (*c.fulltext.sections, *c.legacy.sections)}
+    texts = {"copy of s.59": c.copies[("BNSS", "59")], "without (2)": loaded[("ACA", "12")].text}
+    corrections = []
+    for x in c.curation.corrections:
+        if x.section == section:
+            x = dataclasses.replace(x, **{k: texts.get(v, v) for k, v in change.items()})
+        corrections.append(x)
+    report = audit(dataclasses.replace(c, curation=dataclasses.replace(c.curation, corrections=corrections)))
+    assert {f.section for f in report.unresolved} == {section}
