@@ -173,12 +173,14 @@ class ActResolver:
 
     def _load(self, acts: Iterable[Act]) -> None:
         titles: dict[str, str] = {}
+        by_code: dict[str, Act] = {}
         years: dict[str, int | None] = {}
         codes: dict[str, str] = {}
         exact: dict[str, set[str]] = {}
         weak: dict[str, set[str]] = {}
         for act in acts:
             titles[act.code] = act.title
+            by_code[act.code] = act
             years[act.code] = act.year
             codes[normalise_alias(act.code)] = act.code
             exact.setdefault(normalise_alias(act.code), set()).add(act.code)
@@ -188,7 +190,8 @@ class ActResolver:
             for alias in title_aliases(act.title)[1:]:
                 weak.setdefault(normalise_alias(alias), set()).add(act.code)
         # Built aside and swapped in, so a reader in another thread never sees half a table.
-        self._titles, self._years, self._codes, self._exact, self._weak = titles, years, codes, exact, weak
+        (self._titles, self._years, self._codes, self._exact, self._weak,
+         self._acts) = titles, years, codes, exact, weak, by_code
 
     def __contains__(self, code: str) -> bool:
         return code in self._titles
@@ -198,6 +201,10 @@ class ActResolver:
 
     def title(self, code: str) -> str:
         return self._titles[code]
+
+    def act(self, code: str) -> Act:
+        """The Act record behind ``code`` (its status, source and dates)."""
+        return self._acts[code]
 
     def resolve(self, name: str) -> str:
         """Return the Act code for ``name``.

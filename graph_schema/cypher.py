@@ -72,13 +72,14 @@ OPTIONAL MATCH (s)-[:HAS_UNIT]->(u:SubUnit)
 RETURN s.act AS act, s.number AS number, s.title AS title, s.text AS text, s.status AS status,
        coalesce(s.in_force_from, a.in_force_from) AS in_force_from,
        coalesce(s.in_force_to, a.in_force_to) AS in_force_to, s.source AS source,
-       collect([u.path, u.text]) AS units
+       s.not_in_force AS not_in_force, collect([u.path, u.text]) AS units
 """
 
 SECTION_ENRICHMENT = """
 UNWIND $keys AS k
 MATCH (s:Section {key: k})
-RETURN s.key AS key, s.chapter AS chapter, s.text AS text, s.source AS source
+RETURN s.key AS key, s.chapter AS chapter, s.text AS text, s.source AS source, s.title AS title,
+       s.in_force_from AS in_force_from, s.not_in_force AS not_in_force, s.commencement_note AS commencement_note
 """
 
 CHAPTER_HASHES = """
@@ -115,7 +116,8 @@ MERGE (s:Section {key: r.key})
 SET s.act = r.act, s.number = r.number, s.title = r.title, s.text = r.text,
     s.has_text = r.has_text, s.content_hash = r.content_hash, s.status = r.status,
     s.in_force_from = r.in_force_from, s.in_force_to = r.in_force_to, s.chapter = r.chapter,
-    s.order = r.order, s.source = r.source, s.existence_only = r.existence_only, s.row_hash = r.row_hash
+    s.order = r.order, s.source = r.source, s.existence_only = r.existence_only, s.row_hash = r.row_hash,
+    s.not_in_force = r.not_in_force, s.commencement_note = r.commencement_note
 MERGE (a)-[:HAS_SECTION]->(s)
 WITH s, r
 OPTIONAL MATCH (s)-[:HAS_UNIT]->(old:SubUnit)
@@ -206,7 +208,8 @@ RETURN s.key AS key, a.title AS act_title, a.in_force_from AS act_from, a.in_for
        s.act AS act, s.number AS number, s.title AS title, s.text AS text, s.has_text AS has_text,
        s.status AS status, s.in_force_from AS in_force_from, s.in_force_to AS in_force_to,
        s.chapter AS chapter, c.number AS chapter_number, c.title AS chapter_title,
-       s.no_successor AS no_successor, units, succ, pred, amendments
+       s.no_successor AS no_successor, units, succ, pred, amendments,
+       s.not_in_force AS not_in_force, s.commencement_note AS commencement_note
 """
 
 LAPSED_SECTIONS = """

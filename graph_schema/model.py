@@ -27,6 +27,15 @@ class SectionStatus(StrEnum):
     IN_FORCE = "in_force"
     OMITTED = "omitted"
     REPEALED = "repealed"
+    AMENDING = "amending"
+    """Acts only: an amending Act ("the Marriage Laws (Amendment) Act, 1976"); its text lives on in the
+    Acts it amended, and the graph holds its name, not its sections."""
+    NAMED = "named"
+    """Acts only: an Act the graph knows because a statute names it; its own status is not held."""
+
+
+SECTION_STATUSES = (SectionStatus.IN_FORCE, SectionStatus.OMITTED, SectionStatus.REPEALED)
+"""The statuses a section can have (the others describe Acts)."""
 
 
 class StatusOnDate(StrEnum):
@@ -126,6 +135,10 @@ class Section:
     subunits: tuple[SubUnit, ...] = field(default=())
     existence_only: bool = False
     """From an index that proves the section exists but holds no text; never overwrites a primary record."""
+    not_in_force: tuple[str, ...] = ()
+    """Sub-unit paths ("2") excepted from the Act's commencement and not yet in force (BNS 106(2))."""
+    commencement_note: str | None = None
+    """The instrument behind ``not_in_force`` or a section's own ``in_force_from``, for display."""
 
     @property
     def key(self) -> str:
@@ -162,6 +175,11 @@ class Section:
             "existence_only": self.existence_only,
             "subunits": [{"path": "/".join(u.path), "text": u.text} for u in self.subunits],
         }
+        # Only when set, so that sections without them keep the row hash they always had.
+        if self.not_in_force:
+            d["not_in_force"] = list(self.not_in_force)
+        if self.commencement_note:
+            d["commencement_note"] = self.commencement_note
         d["row_hash"] = _hash(d)
         return d
 
@@ -314,6 +332,14 @@ class SectionRecord:
     amendments: tuple[dict[str, object], ...] = ()
     no_successor: str | None = None
     chapter_title: str | None = None
+    not_in_force: tuple[str, ...] = ()
+    """Sub-unit paths not yet in force (see ``Section.not_in_force``)."""
+    commencement_note: str | None = None
+
+    def unit_not_in_force(self, sub: tuple[str, ...]) -> bool:
+        """Whether sub-unit ``sub`` (("2",) or ("2", "a")) lies in a part not yet in force."""
+        path = "/".join(sub)
+        return bool(sub) and any(path == p or path.startswith(p + "/") for p in self.not_in_force)
 
 
 def refs_for_unit(refs: tuple[ProvisionRef, ...], key: CitationKey) -> tuple[ProvisionRef, ...]:

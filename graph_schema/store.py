@@ -139,7 +139,8 @@ class CypherGraphStore(ABC):
         return out
 
     def section_enrichment(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """Stored chapter, text and source of sections (what enrichment files contributed)."""
+        """Stored chapter, text, title, source and commencement of sections (what enrichment and curation files
+        contributed)."""
         out: dict[str, dict[str, Any]] = {}
         for i in range(0, len(keys), _CHUNK):
             for r in self._read(cypher.SECTION_ENRICHMENT, {"keys": list(keys[i : i + _CHUNK])}):
@@ -289,6 +290,8 @@ def _record(r: Row) -> SectionRecord:
             if f is not None
         ),
         no_successor=r["no_successor"],
+        not_in_force=tuple(r.get("not_in_force") or ()),
+        commencement_note=r.get("commencement_note"),
     )
 
 

@@ -23,6 +23,7 @@ from ingestion.report import IngestReport, Reject
 from ingestion.sources import correspondence as corr
 from ingestion.sources.base import Parsed
 from ingestion.sources.cases import read_cases
+from ingestion.sources.curation import read_commencements, read_section_corrections
 from ingestion.sources.generic import read_generic
 from ingestion.sources.indiacode import read_catalog, read_fulltext, read_section_index
 from ingestion.sources.legacy import LEGACY_FILES, read_legacy
@@ -47,6 +48,8 @@ class Kind(int, Enum):
     CORRECTIONS = 8
     NO_SUCCESSOR = 9
     CASES = 10
+    SECTION_CORRECTIONS = 11
+    COMMENCEMENT = 12
 
 
 _BY_NAME = {
@@ -59,9 +62,14 @@ _BY_NAME = {
     "bsa_sections.json": Kind.COPIES,
     "no_successor.jsonl": Kind.NO_SUCCESSOR,
     "table_corrections.jsonl": Kind.CORRECTIONS,
+    "relation_corrections.jsonl": Kind.CORRECTIONS,  # same rows; the edge replaces the table's own
+    "section_corrections.jsonl": Kind.SECTION_CORRECTIONS,
+    "commencement.jsonl": Kind.COMMENCEMENT,
     **{name: Kind.LEGACY for name in LEGACY_FILES},
 }
 _SKIP_SUFFIXES = {".md", ".xlsx", ".txt", ".csv"}
+# Read by ``legal-rag audit`` only: findings checked and left as they are.
+_AUDIT_ONLY = {"reviewed.jsonl"}
 
 
 def detect(path: Path) -> Kind:
@@ -71,6 +79,8 @@ def detect(path: Path) -> Kind:
         IngestError: the file is of no format we read.
     """
     name = path.name.lower()
+    if name in _AUDIT_ONLY:
+        raise IngestError(f"{path}: {path.name} is read by 'legal-rag audit', not loaded into the graph")
     if name in _BY_NAME:
         return _BY_NAME[name]
     if name.endswith("_mapping.json") and corr.table_for(path) is not None:
@@ -114,7 +124,7 @@ def expand(paths: Iterable[Path]) -> list[tuple[Kind, Path]]:
             raise IngestError(f"{p}: no such file or directory")
         files = sorted(f for f in p.rglob("*") if f.is_file()) if p.is_dir() else [p]
         for f in files:
-            if p.is_dir() and (f.suffix.lower() in _SKIP_SUFFIXES or f.name.startswith(".")):
+            if p.is_dir() and (f.suffix.lower() in _SKIP_SUFFIXES or f.name.startswith(".") or f.name in _AUDIT_ONLY):
                 continue
             found.append((detect(f), f))
     return sorted(dict.fromkeys(found), key=lambda kp: (kp[0].value, str(kp[1])))
@@ -145,6 +155,8 @@ class Merged:
     cases: dict[str, Case] = field(default_factory=dict)
     rejects: list[Reject] = field(default_factory=list)
     known_sections: dict[str, set[str]] = field(default_factory=dict)
+    kinds: set[Kind] = field(default_factory=set)
+    """The kinds of file this run read (a curation file not read leaves its stored effect in place)."""
 
 
 def parse_and_merge(files: Sequence[tuple[Kind, Path]], store: GraphStore) -> Merged:
@@ -157,6 +169,7 @@ def parse_and_merge(files: Sequence[tuple[Kind, Path]], store: GraphStore) -> Me
     m = Merged()
     origin: dict[str, str] = {}
     for kind, path in files:
+        m.kinds.add(kind)
         if kind is Kind.CATALOG:
             parsed = read_catalog(path)
             slug_to_code.update({a.slug: a.code for a in parsed.acts if a.slug})
@@ -176,6 +189,10 @@ def parse_and_merge(files: Sequence[tuple[Kind, Path]], store: GraphStore) -> Me
             parsed = read_section_copies(path)
         elif kind is Kind.CASES:
             parsed = read_cases(path)
+        elif kind is Kind.SECTION_CORRECTIONS:
+            parsed = _apply_section_corrections(m, path)
+        elif kind is Kind.COMMENCEMENT:
+            parsed = _apply_commencements(m, path)
         else:
             parsed = _read_correspondence_family(kind, path, m, store)
         _take(m, parsed, path, origin)
@@ -227,8 +244,10 @@ FILL_MARK = "; text: "
 
 def _keep_stored_enrichment(m: Merged, store: GraphStore) -> None:
     """A section re-read from its primary file alone keeps the chapter and the filled-in text that
-    other files gave it earlier: loading one unchanged file must neither write nor lose anything."""
-    need = [k for k, s in m.sections.items() if s.chapter is None or not s.has_text]
+    other files gave it earlier, and the corrections and commencement of curation files this run did
+    not read: loading one unchanged file must neither write nor lose anything."""
+    curated = not {Kind.SECTION_CORRECTIONS, Kind.COMMENCEMENT} <= m.kinds
+    need = [k for k, s in m.sections.items() if curated or s.chapter is None or not s.has_text]
     if not need:
         return
     stored = store.section_enrichment(need)
@@ -239,6 +258,14 @@ def _keep_stored_enrichment(m: Merged, store: GraphStore) -> None:
         src = str(row.get("source") or "")
         if not s.has_text and row.get("text") and FILL_MARK in src and src.startswith(str(s.source)):
             s = dataclasses.replace(s, text=row["text"], subunits=parse_subunits(row["text"]), source=src)
+        if Kind.SECTION_CORRECTIONS not in m.kinds and CORRECTION_MARK in src and src.startswith(str(s.source)):
+            text = row.get("text") or s.text
+            s = dataclasses.replace(s, text=text, title=row.get("title") or s.title, source=src,
+                                    subunits=parse_subunits(text) if text else s.subunits)
+        if Kind.COMMENCEMENT not in m.kinds and row.get("commencement_note") and not s.commencement_note:
+            s = dataclasses.replace(s, in_force_from=row.get("in_force_from") or s.in_force_from,
+                                    not_in_force=tuple(row.get("not_in_force") or ()),
+                                    commencement_note=row["commencement_note"])
         m.sections[key] = s
 
 
@@ -288,6 +315,52 @@ def _apply_fills(m: Merged, parsed: Parsed, path: Path) -> None:
             m.sections[key] = dataclasses.replace(
                 s, text=fill.text, subunits=parse_subunits(fill.text), source=f"{s.source}{FILL_MARK}{fill.source}"
             )
+
+
+CORRECTION_MARK = "; corrected: "
+
+
+def _apply_section_corrections(m: Merged, path: Path) -> Parsed:
+    """Replace the text or title of sections this run loads, as ``section_corrections.jsonl`` says."""
+    corrections, rejects = read_section_corrections(path)
+    out = Parsed(rejects=rejects)
+    for c in corrections:
+        key = section_key(c.act, c.section)
+        s = m.sections.get(key)
+        if s is None:
+            out.rejects.append(Reject(path.name, c.line, f"correction of {c.act} {c.section}, which this run does not "
+                                      "load (ingest it together with its text source)", c.act))
+            continue
+        text = c.text if c.text is not None else s.text
+        m.sections[key] = dataclasses.replace(
+            s, text=text, title=c.title if c.title is not None else s.title,
+            subunits=parse_subunits(text) if c.text is not None and text else s.subunits,
+            source=f"{s.source}{CORRECTION_MARK}{c.source}",
+        )  # fmt: skip
+    return out
+
+
+def _apply_commencements(m: Merged, path: Path) -> Parsed:
+    """Date sections by their own commencement and mark sub-units not in force (``commencement.jsonl``)."""
+    records, rejects = read_commencements(path)
+    out = Parsed(rejects=rejects)
+    for c in records:
+        key = section_key(c.act, c.section)
+        s = m.sections.get(key)
+        if s is None:
+            out.rejects.append(Reject(path.name, c.line, f"commencement of {c.act} {c.section}, which this run does "
+                                      "not load (ingest it together with its text source)", c.act))
+            continue
+        if c.not_in_force:
+            sub = "/".join(c.sub)
+            if s.subunits and sub not in {"/".join(u.path) for u in s.subunits}:
+                out.rejects.append(Reject(path.name, c.line, f"{c.act} {c.section} has no sub-unit {sub}", c.act))
+                continue
+            m.sections[key] = dataclasses.replace(
+                s, not_in_force=tuple(dict.fromkeys((*s.not_in_force, sub))), commencement_note=c.authority)
+        else:
+            m.sections[key] = dataclasses.replace(s, in_force_from=c.in_force_from, commencement_note=c.authority)
+    return out
 
 
 def _known_sections(m: Merged, store: GraphStore, act: str) -> set[str]:

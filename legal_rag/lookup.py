@@ -8,7 +8,7 @@ from typing import Any
 
 from graph_schema.acts import INCOMPLETE_SUBUNITS, ActResolver
 from graph_schema.errors import InvalidSectionNumberError, LegalRagError
-from graph_schema.model import refs_for_unit
+from graph_schema.model import StatusOnDate, refs_for_unit
 from graph_schema.numbering import parse_reference
 from graph_schema.store import GraphStore
 from graph_schema.temporal import status_on
@@ -92,6 +92,14 @@ class LookupService:
             text=text,
             amendments=list(record.amendments),
         )
+        if record.unit_not_in_force(key.sub):
+            # A sub-section excepted from its Act's commencement (BNS 106(2), S.O. 850(E)) is not law on any date.
+            out["status_on_date"] = StatusOnDate.NOT_YET_IN_FORCE.value
+            out["in_force_from"] = None
+            out["note"] = f"{code} s.{key.label} has not been brought into force: {record.commencement_note or ''}"
+        elif record.not_in_force and not key.sub:
+            parts = ", ".join(f"({p.replace('/', ')(')})" for p in record.not_in_force)
+            out["note"] = f"sub-section {parts} has not been brought into force: {record.commencement_note or ''}"
         if record.no_successor:
             out["no_successor"] = record.no_successor
         repeal = self._store.act_repealed_by(code) if record.in_force_to else None

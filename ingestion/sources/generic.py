@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from graph_schema.acts import normalise_alias
 from graph_schema.errors import LegalRagError
 from graph_schema.model import (
+    SECTION_STATUSES,
     Act,
     Amendment,
     AmendmentKind,
@@ -209,7 +210,7 @@ def _status(r: dict[str, Any]) -> SectionStatus:
     try:
         return SectionStatus(str(raw).lower())
     except ValueError as exc:
-        raise _bad(f"status {raw!r} is not one of in_force, omitted, repealed", "status") from exc
+        raise _bad(f"status {raw!r} is not one of {', '.join(x.value for x in SectionStatus)}", "status") from exc
 
 
 def _number(r: dict[str, Any]) -> str:
@@ -230,6 +231,8 @@ def _section(r: dict[str, Any], code: str, file: str, line: int) -> Section:
         checks.add("'title' must be a string", "title")
     start, end = _dates(checks, r)
     status = checks.take(_status, r)
+    if status is not None and status not in SECTION_STATUSES:
+        checks.add(f"status {status.value!r} describes an Act; a section is in_force, omitted or repealed", "status")
     checks.raise_any()
     assert number is not None and status is not None
     clean = text.strip() if isinstance(text, str) and text.strip() else None

@@ -85,3 +85,28 @@ def _title_case(s: str) -> str:
     if s.isupper():
         s = s.capitalize()
     return s[:1].upper() + s[1:]
+
+
+def read_structured_texts(path: Path) -> dict[tuple[str, str], tuple[str | None, str]]:
+    """``legal_chunks.json`` as ``(act, section) -> (title, text)``: each section's chunks joined in
+    file order, their header lines (Act, CHAPTER, "Section N - Title", "Sub-section (1)") dropped.
+
+    For the audit only: ingestion takes the text of the new codes from India Code. A chunk's body
+    is what follows its first blank line; markdown bold marks are removed.
+    """
+    out: dict[tuple[str, str], tuple[str | None, list[str]]] = {}
+    for chunk in read_json_array(path):
+        md = chunk.get("metadata") if isinstance(chunk, dict) else None
+        if not isinstance(md, dict) or md.get("law") not in NEW_CODES or md.get("section") is None:
+            continue
+        try:
+            number = canonical_section(str(md["section"]))
+        except InvalidSectionNumberError:
+            continue
+        raw = str(chunk.get("text") or "")
+        body = raw.split("\n\n", 1)[1] if "\n\n" in raw else raw
+        body = re.sub(r"\*\*|(?<!\w)_|_(?!\w)", "", body).strip()
+        title, parts = out.setdefault((str(md["law"]), number), (text_or_none(md.get("section_title")), []))
+        if body:
+            parts.append(body)
+    return {k: (title, " ".join(parts)) for k, (title, parts) in out.items()}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from graph_schema.errors import LegalRagError
-from legal_rag.cli import admin, ask, evaluate, finetune, graph, retrieve, serve, verify  # noqa: F401  (registers the commands)
+from legal_rag.cli import admin, ask, audit, evaluate, finetune, graph, retrieve, serve, verify  # noqa: F401  (registers the commands)
 from legal_rag.cli.common import EXIT_BAD_INPUT, app, err
 
 __all__ = ["app", "main"]

@@ -209,10 +209,12 @@ def _print_section(r: dict[str, Any]) -> None:
     colour = {"in_force": "green", "repealed": "red", "omitted": "red", "not_yet_in_force": "yellow"}
     st = r["status_on_date"]
     out.print(f"[bold]{r['act_title']} ({r['act']}) s.{r['section']}[/bold]  {r['title'] or ''}")
-    span = f"{r['in_force_from'] or '?'} to {r['in_force_to'] or 'date'}"
+    span = f"in force {r['in_force_from'] or '?'} to {r['in_force_to'] or 'date'}"
+    if st == "not_yet_in_force" and not r["in_force_from"]:
+        span = "not brought into force"  # a sub-section excepted from its Act's commencement (BNS 106(2))
     if r.get("chapter"):
         out.print(f"Chapter {r['chapter']}: {r.get('chapter_title') or ''}")
-    out.print(f"status on {r['as_of']}: [{colour.get(st, 'white')}]{st}[/]   (in force {span})")
+    out.print(f"status on {r['as_of']}: [{colour.get(st, 'white')}]{st}[/]   ({span})")
     for label, refs in (("successor", r["successors"]), ("predecessor", r["predecessors"])):
         for p in refs:
             note = f" - {escape(p['note'])}" if p.get("note") else ""

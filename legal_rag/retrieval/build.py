@@ -136,7 +136,7 @@ def graph_chunks(graph: GraphStore) -> list[Chunk]:
     rows = graph.text_sections()
     return list(chunk_sections(
         SectionText(r["act"], r["number"], r["title"], r["text"], r["status"], r["in_force_from"],
-                    r["in_force_to"], r["source"], r["units"]) for r in rows
+                    r["in_force_to"], r["source"], r["units"], tuple(r.get("not_in_force") or ())) for r in rows
     ))  # fmt: skip
 
 

@@ -18,6 +18,8 @@ from graph_schema.model import Section
 from legal_rag.retrieval.types import Chunk
 
 MAX_WORDS = 220
+NOT_YET_IN_FORCE = "not_yet_in_force"
+"""Status of a chunk whose sub-unit was excepted from its Act's commencement (BNS 106(2), S.O. 850(E))."""
 _SENTENCE = re.compile(r"(?<=[.;:])\s+(?=[(A-Z\"“])")
 
 
@@ -35,13 +37,16 @@ class SectionText:
     source: str | None
     units: dict[str, str]
     """Sub-unit path ("1/a") -> text, as stored in the graph."""
+    not_in_force: tuple[str, ...] = ()
+    """Sub-unit paths not yet in force (BNS 106(2)): their chunks carry status ``not_yet_in_force`` and no date."""
 
     @classmethod
     def of(cls, s: Section) -> SectionText:
         """From a parsed ``graph_schema.model.Section`` (before it reaches the graph)."""
         return cls(act=s.act, number=s.number, title=s.title, text=s.text or "", status=s.status.value,
                    in_force_from=s.in_force_from, in_force_to=s.in_force_to, source=s.source,
-                   units={"/".join(u.path): u.text for u in s.subunits})  # fmt: skip
+                   units={"/".join(u.path): u.text for u in s.subunits},
+                   not_in_force=s.not_in_force)  # fmt: skip
 
 
 def chunk_sections(sections: Iterable[SectionText], max_words: int = MAX_WORDS) -> Iterator[Chunk]:
@@ -56,10 +61,15 @@ def chunk_section(s: SectionText, max_words: int = MAX_WORDS) -> list[Chunk]:
     def emit(path: str | None, text: str) -> None:
         label = s.number + "".join(f"({p})" for p in path.split("/")) if path else s.number
         heading = f"{s.act} s.{label} {title}".strip()
+        pending = path is not None and any(path == p or path.startswith(p + "/") for p in s.not_in_force)
         for part, piece in enumerate(split_on_sentences(text, max_words)):
             out.append(Chunk(
                 id=f"{s.act}:{s.number}:{path or '-'}:{part}", act=s.act, section=s.number, sub=path, part=part,
-                title=s.title, heading=heading, text=piece, status=s.status, in_force_from=s.in_force_from,
+                title=s.title, heading=heading, text=piece,
+                # Not law on any date, and said so by its status (no in-force date to show); it stays findable,
+                # so that a question about hit-and-run finds BNS 106 and the answer can say (2) is not in force.
+                status=NOT_YET_IN_FORCE if pending else s.status,
+                in_force_from=None if pending else s.in_force_from,
                 in_force_to=s.in_force_to, source=s.source,
             ))  # fmt: skip
 

@@ -340,3 +340,28 @@ def test_an_offence_defined_in_one_section_and_punished_in_another_is_quoted_who
     gen = ExtractiveGenerator(TITLES).generate(question, ps, as_of="2023-03-01", complexity=Complexity.SIMPLE)
     got = [s.chunk_ids[0] for s in gen.sentences]
     assert got[:2] == ["IPC:405:-:0", "IPC:406:-:0"]
+
+
+BNS_106_2 = (
+    "(2) Whoever causes death of any person by rash and negligent driving of vehicle not amounting to culpable "
+    "homicide, and escapes without reporting it to a police officer or a Magistrate soon after the incident, shall "
+    "be punished with imprisonment of either description of a term which may extend to ten years, and shall also "
+    "be liable to fine."
+)
+
+
+@pytest.mark.parametrize(
+    ("status", "opening"),
+    [
+        # Excepted from the BNS commencement notification (S.O. 850(E)): quoted, but never as law.
+        ("not_yet_in_force", "Section 106(2) of the Bharatiya Nyaya Sanhita, 2023, which has not been brought into "
+                             "force, reads: "),
+        ("in_force", "Section 106(2) of the Bharatiya Nyaya Sanhita, 2023 provides: "),
+    ],
+)
+def test_a_provision_not_in_force_is_not_quoted_as_law(status: str, opening: str) -> None:
+    p = Passage("BNS:106:2:0", "BNS", "106", "BNS s.106(2) Causing death by negligence", BNS_106_2, status,
+                relevance=1.0, pinned=Pin.CITED)
+    gen = ExtractiveGenerator(TITLES).generate("What is the punishment under BNS 106(2) for hit and run?", [p],
+                                               as_of="2025-03-01", complexity=Complexity.SIMPLE)
+    assert [s.text.split('"')[0] for s in gen.sentences] == [opening]

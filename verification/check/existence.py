@@ -14,9 +14,11 @@ from graph_schema.citations import case_citations
 from graph_schema.errors import LegalRagError, StoreUnavailableError
 from graph_schema.model import (
     NEW_CRIMINAL_CODES_IN_FORCE,
+    Act,
     CitationKey,
     ProvisionRef,
     SectionRecord,
+    SectionStatus,
     StatusOnDate,
     refs_for_unit,
 )
@@ -121,6 +123,15 @@ class CitationChecker:
                 section=label,
                 unreachable=True,
             )
+        if record is None and _name_only(resolver.act(key.act)):
+            return Verdict(
+                CitationStatus.UNCHECKED,
+                f"{key}: the statute graph holds {title} by name only (a statute names it), not its sections, "
+                "so this provision was not checked",
+                act=key.act,
+                act_title=title,
+                section=label,
+            )
         if record is None:
             return Verdict(
                 CitationStatus.NOT_FOUND,
@@ -167,6 +178,12 @@ class CitationChecker:
                     act_title=title,
                     section=key.label,
                 )
+        if record.unit_not_in_force(key.sub):
+            # BNS 106(2): excepted from the BNS commencement notification (S.O. 850(E)); never in force yet.
+            unit = cite + "".join(f"({s})" for s in key.sub)
+            note = f" ({record.commencement_note})" if record.commencement_note else ""
+            return Verdict(CitationStatus.NOT_YET_IN_FORCE, f"{unit} has not been brought into force{note}",
+                           act=key.act, act_title=title, section=key.label, text=text)  # fmt: skip
         return self._temporal(record, key, title, as_of, text, cite + "".join(f"({s})" for s in key.sub))
 
     # -- rules, regulations and the CPC's Orders --
@@ -290,6 +307,9 @@ class CitationChecker:
                 act=act,
             )
         title = resolver.title(act)
+        held = _held_only_by_name(resolver.act(act), title)
+        if held is not None:
+            return replace(held, act=act, act_title=title)
 
         def name(code: str) -> str:
             return resolver.title(code) if code in resolver else code
@@ -349,6 +369,33 @@ class CitationChecker:
             f"{cits[0]}: {hit['parties']} ({hit['court']}" + (f", {hit['date']}" if hit.get("date") else "") + ")",
             section=cits[0],
         )
+
+
+_NAMED_SOURCE = "curation/named_acts.jsonl: "
+
+
+def _name_only(act: Act) -> bool:
+    """The graph holds this Act by name only, not its sections."""
+    return act.status in (SectionStatus.AMENDING, SectionStatus.NAMED) or (
+        act.status is SectionStatus.REPEALED and (act.source or "").startswith(_NAMED_SOURCE))
+
+
+def _held_only_by_name(act: Act, title: str) -> Verdict | None:
+    """Verdict on an Act the graph holds only because a statute names it (``curation/named_acts.jsonl``):
+    "the Motor Vehicles Act, 1939" is repealed (MVA 1988 s.217), "the Marriage Laws (Amendment) Act,
+    1976" is an amending Act. None for an Act whose sections the graph holds."""
+    by = (act.source or "").removeprefix(_NAMED_SOURCE)
+    if not _name_only(act):
+        return None
+    if act.status is SectionStatus.REPEALED:
+        return Verdict(CitationStatus.REPEALED, f"{title} was {by}; the statute graph holds its name, not its text")
+    if act.status is SectionStatus.AMENDING:
+        return Verdict(CitationStatus.VERIFIED, f"{title} is in the statute graph as an amending Act: its "
+                       "amendments are part of the Acts it amended, and its own text is not held")
+    if act.status is SectionStatus.NAMED:
+        return Verdict(CitationStatus.UNCHECKED, f"{title} is named by a statute in the graph, but its own status "
+                       "is not held: not checked")
+    return None
 
 
 def _refs(refs: tuple[ProvisionRef, ...]) -> str:

@@ -296,12 +296,12 @@ class ExtractiveGenerator:
             for lead, items in runs:
                 if lead is None:
                     p, sentence = items[0]
-                    out.append(AnswerSentence(f'{self._cite(p)} provides: "{_nested(sentence)}"', (p.chunk_id,)))
+                    out.append(AnswerSentence(f'{self._cite(p)}{_says(p)}: "{_nested(sentence)}"', (p.chunk_id,)))
                 else:
                     lp, words = lead
                     items = _in_clause_order(items)
                     quotes = " \u2026 ".join(f'"{_nested(s)}"' for _, s in items)
-                    out.append(AnswerSentence(f'{self._cite(lp)} provides: "{_nested(words)}" \u2026 {quotes}',
+                    out.append(AnswerSentence(f'{self._cite(lp)}{_says(lp)}: "{_nested(words)}" \u2026 {quotes}',
                                               (lp.chunk_id, *(p.chunk_id for p, _ in items))))
         if not out:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
@@ -388,6 +388,12 @@ class ExtractiveGenerator:
         title = self.act_titles.get(p.act, p.act)
         title = title[4:] if title.lower().startswith("the ") else title
         return f"Section {p.section}{sub} of the {title}"
+
+
+def _says(p: Passage) -> str:
+    """How a quote is introduced: a provision "provides"; a sub-section never brought into force (BNS 106(2),
+    excepted from the commencement notification S.O. 850(E)) only "reads", and the answer says it is not law."""
+    return ", which has not been brought into force, reads" if p.status == "not_yet_in_force" else " provides"
 
 
 LEADING = frozenset({Pin.CITED, Pin.SUCCESSOR, Pin.PREDECESSOR, Pin.SAVINGS, Pin.ATTEMPT, Pin.DEFINITION})
