@@ -23,7 +23,7 @@ from datetime import date
 from enum import StrEnum
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
-from legal_rag.workflow.dates import DatedEvent, offence_day, pending_since, read_dates
+from legal_rag.workflow.dates import DatedEvent, EventKind, offence_day, pending_since, read_dates
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.transition import named_pending
 from verification.model import CitationCheck, CitationStatus, Label
@@ -183,6 +183,35 @@ class QuestionFacts:
     def kinds(self) -> set[AskKind]:
         return {k for a in self.asks for k in a.kinds}
 
+    def reading(self) -> list[str]:
+        """How the question's dates were read, and which code that puts the matter under, for the top of the
+        answer: a date misread is then seen at once ("Read from the question: the offence was committed in
+        March 2023, before 2024-07-01: the IPC governs it (BNS s.358(2))")."""
+        out = []
+        if self.offence_on is not None:
+            phrase = next((e.phrase for e in self.dates if e.kind is EventKind.OFFENCE and e.phrase
+                           and e.end.isoformat() == self.offence_on), self.offence_on)
+            out.append(f"Read from the question: the offence was committed {_when(phrase)}, before the new codes "
+                       "came into force on 2024-07-01, so the IPC governs it (BNS s.358(2)).")
+        if self.pending_since is not None:
+            phrase = next((e.phrase for e in self.dates if e.kind is EventKind.PROCEEDING and e.phrase
+                           and self.pending_since in (e.start.isoformat(), e.end.isoformat())), self.pending_since)
+            out.append(f"Read from the question: the proceedings began {_when(phrase)} and were pending on "
+                       "2024-07-01, so the CrPC governs them (BNSS s.531(2)(a)).")
+        return out
+
+
+
+def _when(phrase: str) -> str:
+    """ "in 2023", "on 5 Mar 2024", "before 1 July 2024": the date words as written, with a preposition."""
+    first = phrase.split()[0].lower() if phrase.split() else ""
+    words = phrase.lower().split()
+    if first in ("in", "on", "during", "before", "after", "since", "from", "last", "early", "late", "mid", "around",
+                 "between") or (words and words[-1] in ("ago", "back", "earlier")):
+        return phrase
+    day = (re.match(r"\d{1,2}(?:st|nd|rd|th)?(?:\s|[./-]\d{1,2}[./-])|\d{4}-\d\d-\d\d", phrase)
+           or re.search(r"[A-Za-z]+\.?\s+\d{1,2},", phrase))
+    return f"on {phrase}" if day else f"in {phrase}"
 
 
 CheckFn = Callable[[str | None, str | None], Sequence[CitationCheck]]

@@ -492,8 +492,9 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Work
     })  # fmt: skip
     answer = "\n".join(parts) if kept else NO_ANSWER
     premises = [p.statement() for p in facts.premises] if facts is not None else []
-    if premises:  # the law the question rests on is not law: said first, with the graph's authority
-        answer = "\n".join([*premises, *parts])
+    read = facts.reading() if facts is not None and kept else []
+    if premises or read:  # the law the question rests on is not law, and how its dates were read: said first
+        answer = "\n".join([*premises, *read, *parts]) if kept else "\n".join([*premises, answer])
     return {"kept": kept, "answer": answer, "sources": sources, "summary": summary, "warnings": warnings}
 
 

@@ -230,3 +230,17 @@ def test_the_verifier_checks_the_old_procedure_code_on_the_day_proceedings_began
     assert days.day_for("IPC", "420") == "2024-03-31" and days.day_for("BNS", "358") == "2025-01-10"
     assert days.day_for("BNSS", "187") == "2025-01-10" and days.day_for("NIA", "138") == "2025-01-10"
     assert _Days("2025-01-10").day_for("CRPC", "167") == "2025-01-10"
+
+
+@pytest.mark.parametrize(("question", "today", "reading"), [
+    ("He cheated my client in March 2023; the trial starts now. Which code applies?", "2025-01-10",
+     ["the offence was committed in March 2023, before the new codes came into force on 2024-07-01, so the IPC "
+      "governs it (BNS s.358(2))."]),
+    ("My son was arrested on 20 June 2024. Can he get default bail?", "2024-10-01",
+     ["the proceedings began on 20 June 2024 and were pending on 2024-07-01, so the CrPC governs them "
+      "(BNSS s.531(2)(a))."]),
+    ("He cheated my client in March 2025. What is the punishment?", "2025-06-01", []),
+])  # fmt: skip
+def test_the_answer_says_how_the_question_s_dates_were_read(question: str, today: str, reading: list[str]) -> None:
+    facts = read_facts(question, today, comparison=False, checks_for=lambda o, p: [])
+    assert facts.reading() == [f"Read from the question: {r}" for r in reading]
