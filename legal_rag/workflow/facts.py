@@ -55,6 +55,11 @@ OUTSIDE_STATUTES = frozenset({AskKind.CASE_LAW, AskKind.OPINION})
 """Asks no statute answers: an answer quoting statutes to them is at best background, never High."""
 
 
+_OLD_NAMES = r"IPC|CrPC|Cr\.\s?P\.\s?C\.?|IEA|Indian\s+Penal\s+Code|Evidence\s+Act|Code\s+of\s+Criminal\s+Procedure"
+_NEW_NAMES = r"BNS|BNSS|BSA|Bharatiya\s+\w+\s+\w+|Sakshya\s+Adhiniyam|Nyaya\s+Sanhita|Nagarik\s+Suraksha\s+Sanhita"
+"""The codes replaced on 2024-07-01 and their successors, as a question names them ("the Evidence Act or the new
+Sakshya Adhiniyam?")."""
+
 # What an ask wants, from the words that ask for it. Order does not matter: an ask may want several things
 # ("punishment and is it bailable"). Each pattern names the request, not the subject ("fine" as a penalty, not
 # "fine print").
@@ -80,10 +85,13 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"how\s+has|distinguish)\b"),
     (AskKind.STILL_LAW, r"\b(?:still\s+(?:an?\s+)?(?:offence|crime|law|valid|in\s+force|punishable|illegal|legal)|"
                         r"no\s+longer|abolish\w*|struck\s+down|decriminali[sz]\w*|in\s+force|repealed|valid\s+law)\b"),
-    (AskKind.WHICH_CODE, r"\b(?:which\s+(?:law|code|act)\s+(?:applies|will\s+apply|governs|would\s+apply)|"
-                         r"(?:tried|charged|prosecuted|booked|registered)\s+under\s+(?:the\s+)?(?:IPC|BNS|CrPC|BNSS|old|new)|"
-                         r"IPC\s+or\s+(?:the\s+)?BNS|BNS\s+or\s+(?:the\s+)?IPC|CrPC\s+or\s+(?:the\s+)?BNSS|"
-                         r"BNSS\s+or\s+(?:the\s+)?CrPC|old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*)\b"),
+    (AskKind.WHICH_CODE, r"\b(?:which\s+(?:law|code|act|statute)s?\s+(?:applies|appl(?:y|ies)|will\s+\w+|would\s+\w+|"
+                         r"governs?|decides?|is\s+applicable|should\s+\w+)|"
+                         r"(?:tried|charged|prosecuted|booked|registered|governed|decided|dealt\s+with)\s+under\s+"
+                         r"(?:the\s+)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA|Evidence\s+Act|old|new)|"
+                         rf"(?:{_OLD_NAMES})\s+or\s+(?:the\s+)?(?:new\s+)?(?:{_NEW_NAMES})|"
+                         rf"(?:{_NEW_NAMES})\s+or\s+(?:the\s+)?(?:old\s+)?(?:{_OLD_NAMES})|"
+                         r"old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*)\b"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
                    r"kya\s+hai)\b"),
     (AskKind.CASE_LAW, r"\b(?:judgments?|judgements?|"
@@ -97,7 +105,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
 ))  # fmt: skip
 
 
-_SENTENCES = re.compile(r"(?<=[.?!])\s+")
+_SENTENCES = re.compile(r"(?<=[a-z0-9)\]\"'\u201d][.?!])\s+|(?<=[?!])\s+")
+"""Where a sentence ends: after a word's last letter, not inside an abbreviation ("Cr.P.C. or the BNSS?")."""
 
 
 def ask_kinds(ask: str) -> tuple[AskKind, ...]:
@@ -196,8 +205,10 @@ class QuestionFacts:
         if self.pending_since is not None:
             phrase = next((e.phrase for e in self.dates if e.kind is EventKind.PROCEEDING and e.phrase
                            and self.pending_since in (e.start.isoformat(), e.end.isoformat())), self.pending_since)
-            out.append(f"Read from the question: the proceedings began {_when(phrase)} and were pending on "
-                       "2024-07-01, so the CrPC governs them (BNSS s.531(2)(a)).")
+            began = (f"have been pending {phrase}, so were pending" if phrase.lower().startswith("since")
+                     else f"began {_when(phrase)} and were pending")
+            out.append(f"Read from the question: the proceedings {began} on 2024-07-01, and the CrPC governs them "
+                       "(BNSS s.531(2)(a)).")
         return out
 
 

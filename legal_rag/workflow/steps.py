@@ -193,13 +193,16 @@ def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question
 
 def _with_old_procedure(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:
     """Proceedings begun on ``day``, before 2024-07-01, and pending on it are governed by the CrPC (BNSS
-    531(2)(a)), which the date filter hides: its best ``SECTIONS_EXPANDED`` sections for the question, as in force
-    that day, come first, and the BNSS sections retrieval found leave, except its savings section and a provision
-    the question names (checked and flagged as such)."""
-    new, savings = SAVINGS["procedure"]
-    old = next(o for o, (n, _) in EXISTENCE_SAVINGS.items() if n == new)
-    kept = [p for p in passages if p.act != new or p.section == savings or p.pinned is not None]
-    found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts={old})
+    531(2)(a)) and, for evidence, the Evidence Act (BSA 170(2)), which the date filter hides: their best
+    ``SECTIONS_EXPANDED`` sections for the question, as in force that day, come first, and the new codes' sections
+    retrieval found leave, except their savings sections and a provision the question names (checked and flagged
+    as such)."""
+    # The procedure code always; the Evidence Act too when the question is about evidence (BSA 170(2)).
+    topics = [SAVINGS["procedure"], *(s for s in savings_for(question, True) if s == SAVINGS["evidence"])]
+    olds = {o for o, saved in EXISTENCE_SAVINGS.items() if saved in topics}
+    kept = [p for p in passages if (p.act, p.section) not in {(n, p.section) for n, _ in topics}
+            or (p.act, p.section) in topics or p.pinned is not None]
+    found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts=olds)
     return _union([to_passage(r) for r in found], kept)
 
 

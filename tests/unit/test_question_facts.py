@@ -37,6 +37,8 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("Where do I file a consumer complaint against the builder?", {AskKind.FORUM}),
     ("Is adultery still an offence?", {AskKind.STILL_LAW}),
     ("Is an offence committed in 2023 tried under the IPC or the BNS?", {AskKind.WHICH_CODE}),
+    ("Which law decides how it is proved: the Evidence Act or the new Sakshya Adhiniyam?", {AskKind.WHICH_CODE}),
+    ("Will the Cr.P.C. or the BNSS govern the appeal?", {AskKind.WHICH_CODE}),
     ("What are the ingredients of criminal breach of trust?", {AskKind.INGREDIENTS}),
     ("Define 'document' under the BSA.", {AskKind.DEFINITION}),
     ("How did the punishment for theft change under the BNS?", {AskKind.PUNISHMENT, AskKind.COMPARISON}),
@@ -237,9 +239,12 @@ def test_the_verifier_checks_the_old_procedure_code_on_the_day_proceedings_began
      ["the offence was committed in March 2023, before the new codes came into force on 2024-07-01, so the IPC "
       "governs it (BNS s.358(2))."]),
     ("My son was arrested on 20 June 2024. Can he get default bail?", "2024-10-01",
-     ["the proceedings began on 20 June 2024 and were pending on 2024-07-01, so the CrPC governs them "
+     ["the proceedings began on 20 June 2024 and were pending on 2024-07-01, and the CrPC governs them "
       "(BNSS s.531(2)(a))."]),
     ("He cheated my client in March 2025. What is the punishment?", "2025-06-01", []),
+    ("A trial has been pending before the Magistrate since 2022. Which Act decides how CCTV footage is proved?",
+     "2024-10-10", ["the proceedings have been pending since 2022, so were pending on 2024-07-01, and the CrPC "
+                    "governs them (BNSS s.531(2)(a))."]),
 ])  # fmt: skip
 def test_the_answer_says_how_the_question_s_dates_were_read(question: str, today: str, reading: list[str]) -> None:
     facts = read_facts(question, today, comparison=False, checks_for=lambda o, p: [])
