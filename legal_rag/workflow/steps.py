@@ -296,14 +296,13 @@ def generate(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         question = f"{question}\n\n{state['feedback']}"
     complexity = state["classification"].complexity
     warnings: list[str] = []
+    passages = _of_named_acts(state["passages"], state["facts"]) if "facts" in state else state["passages"]
     try:
-        gen = ctx.generator.generate(question, state["passages"], as_of=state["as_of"], complexity=complexity)
+        gen = ctx.generator.generate(question, passages, as_of=state["as_of"], complexity=complexity)
     except GenerationError as exc:
         if ctx.fallback_generator is None:
             raise
-        gen = ctx.fallback_generator.generate(
-            state["question"], state["passages"], as_of=state["as_of"], complexity=complexity
-        )
+        gen = ctx.fallback_generator.generate(state["question"], passages, as_of=state["as_of"], complexity=complexity)
         warnings.append(
             f"The {ctx.generator.name} generator failed ({exc}); this answer was built offline "
             "from verbatim statute text instead."
@@ -311,6 +310,24 @@ def generate(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     if "facts" in state:  # answer first: the deciding clause of each ask, quoted and cited
         gen = with_direct_answers(gen, state["facts"], state["passages"], ctx.act_titles)
     return {"generation": gen, "generation_round": rnd, "warnings": warnings, "feedback": None}
+
+
+_PAIRED = {old: new for old, (new, _) in EXISTENCE_SAVINGS.items()} | {new: old for old, (new, _) in
+                                                                        EXISTENCE_SAVINGS.items()}
+"""The codes replaced on 2024-07-01 and their successors: naming one names the other's side of the change."""
+
+
+def _of_named_acts(passages: Sequence[Passage], facts: QuestionFacts) -> list[Passage]:
+    """A question that names its Acts ("65B IEA certificate: what is the BSA provision?") is answered from them
+    (and from the other side of the 2024 replacement): a provision of another Act that retrieval brought for a
+    shared word ("certificate" in the Motor Vehicles Act) bears on no ask. Pinned passages (cited, successors,
+    savings, definitions) always stay; a question naming no Act, or whose Acts retrieved nothing, keeps all."""
+    named = set(facts.acts_named)
+    if not named:
+        return list(passages)
+    allowed = named | {_PAIRED[a] for a in named if a in _PAIRED}
+    kept = [p for p in passages if p.act in allowed or p.pinned is not None]
+    return kept if any(p.pinned is None for p in kept) else list(passages)
 
 
 def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -813,3 +814,21 @@ def test_proceedings_pending_on_the_cutover_are_answered_from_the_crpc_as_it_was
     gen = Generation((AnswerSentence("Section 167(2) of the CrPC applies.", ("CRPC:167:2:0",)),), "extractive")
     steps.verify_citations({**state, "generation": gen, "passages": []}, Runtime(c))
     assert c.verifier.proceedings_days[-1] == "2024-06-20"  # type: ignore[attr-defined]
+
+
+def test_a_question_naming_its_acts_is_answered_from_them() -> None:
+    facts = QuestionFacts(as_of="2025-03-01", acts_named=("IEA", "BSA"))
+    mva = _steps._passage(chunk("MVA:157:1:0", "(1) Where a person in whose favour the certificate of insurance ...",
+                                "MVA s.157(1) Transfer of certificate of insurance"), score=1.0, pinned=None,
+                          relevance=0.5)
+    bsa = dataclasses.replace(_steps._passage(CHUNKS["BNS:308:2:0"], score=1.0, pinned=None, relevance=0.5),
+                              act="BSA")  # an unpinned passage of a named Act
+    iea = _steps._passage(CHUNKS["IPC:384:-:0"], score=1.0, pinned=Pin.CITED, relevance=1.0)
+    kept = _steps._of_named_acts([mva, bsa, iea], facts)
+    assert [p.act for p in kept] == ["BSA", "IPC"]  # the Motor Vehicles Act's "certificate" leaves; pinned stays
+    # the other side of the 2024 replacement counts as named; a question naming no Act keeps everything
+    assert [p.act for p in _steps._of_named_acts([mva, bsa], QuestionFacts(as_of="x", acts_named=("IEA",)))] == [
+        "BSA"]
+    assert len(_steps._of_named_acts([mva, bsa], QuestionFacts(as_of="x"))) == 2
+    # nothing but pinned passages of the named Acts: everything stays (the named Acts retrieved nothing)
+    assert len(_steps._of_named_acts([mva, iea], facts)) == 2
