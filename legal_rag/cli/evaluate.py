@@ -94,6 +94,10 @@ def eval_answers_cmd(
         except (OSError, ValueError) as exc:
             err.print(f"{exc}", markup=False)
             raise typer.Exit(EXIT_BAD_INPUT) from exc
+        if split is not None and is_sealed(questions) and not unseal:
+            err.print(f"{questions.name} is sealed: it is reported whole (a split could show one question's result)",
+                      markup=False)
+            raise typer.Exit(EXIT_BAD_INPUT)
         if split is not None:
             qs = [q for q in qs if q.split == split]
             if not qs:

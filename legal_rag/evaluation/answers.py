@@ -127,7 +127,8 @@ def _labelled(row: Any, where: str, resolve: Callable[[str], str]) -> LabelledQu
     as_of = row.get("as_of")
     if as_of is not None:
         try:
-            date.fromisoformat(str(as_of))
+            if date.fromisoformat(str(as_of)).isoformat() != str(as_of):
+                raise ValueError(as_of)
         except ValueError as exc:
             raise ValueError(f"{where}: 'as_of' must be an ISO date (YYYY-MM-DD), got {as_of!r}") from exc
     premise = row.get("premise", "true")
@@ -137,6 +138,8 @@ def _labelled(row: Any, where: str, resolve: Callable[[str], str]) -> LabelledQu
     if not isinstance(answerable, bool):
         raise ValueError(f"{where}: 'answerable' must be true or false, got {answerable!r}")
     false_premise = None
+    if "false_premise" in row and premise not in ("false", False):
+        raise ValueError(f"{where}: 'false_premise' is given but 'premise' is not \"false\"")
     if premise in ("false", False):
         false_premise = _provisions(row.get("false_premise", []), "false_premise", where, resolve, lenient=True)
     complexity = row.get("complexity")
@@ -235,6 +238,13 @@ _GONE = re.compile(r"\b(struck down|unconstitutional|no longer|not re-?enacted|n
 question takes to be allowed is void ("shall be void and illegal")."""
 
 
+_STILL_LAW = re.compile(r"\b(?:not|never)\s+(?:been\s+)?(?:repealed|struck\s+down|omitted|dropped)\b|"
+                        r"\bis\s+(?:still\s+)?(?:an?\s+offen[cs]e|illegal|punishable)\s+under\b|\bremains?\s+law\b",
+                        re.IGNORECASE)
+"""A sentence that says the law still stands ("has not been repealed", "... is illegal under section 497"): it
+corrects no premise however many of ``_GONE``'s words it holds."""
+
+
 def _short_title(title: str | None) -> str | None:
     """"The Muslim Women (...) Act, 2019" -> "Muslim Women (...) Act" (answers write the title with or without
     "The" and the year)."""
@@ -255,8 +265,9 @@ def premise_corrected(q: LabelledQuestion, result: AskResult) -> bool:
     texts = [*re.split(r"(?<=[.!?])\s+|\n+", result.answer), *result.warnings]
     titles = {c.act: c.act_title for c in result.citations if c.act and c.act_title}
     for act, section in q.false_premise:
-        if act.startswith(UNKNOWN_ACT):  # an Act the graph does not hold: said not to exist or not to be law
-            if not any(c.where == "question" and c.status is not CitationStatus.VERIFIED for c in result.citations):
+        if act.startswith(UNKNOWN_ACT):  # an Act the graph does not hold: its section said not to be checkable law
+            if not any(c.where == "question" and c.status is not CitationStatus.VERIFIED and c.section
+                       and main_section(c.section) == section for c in result.citations):
                 return False
             continue
         # the Act by its code or by its title ("Section 3 of the Muslim Women (...) Act, 2019 provides: ...")
@@ -264,7 +275,7 @@ def premise_corrected(q: LabelledQuestion, result: AskResult) -> bool:
         named = re.compile(rf"\b(?:{name})\b[^.\n]{{0,40}}?\b(?:s\.\s*|section\s+)?{re.escape(section)}\b"
                            rf"|\b(?:s\.\s*|section\s+){re.escape(section)}\b(?:\(\w+\))*[^\n]{{0,40}}?(?:{name})",
                            re.IGNORECASE)
-        if any(named.search(t) and _GONE.search(t) for t in texts):
+        if any(named.search(t) and _GONE.search(t) and not _STILL_LAW.search(t) for t in texts):
             continue
         if any(c.act == act and c.section is not None and main_section(c.section) == section
                and c.status is not CitationStatus.VERIFIED and _GONE.search(c.message) for c in result.citations):

@@ -189,9 +189,15 @@ def _clauses(masked: str) -> list[_Clause]:
     return [c for c in out if masked[c.start:c.end].strip()]
 
 
+_SPACES = re.compile(r"[ \t\r\f\v]{2,}|\s*\n\s*")
+
+
 def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
     """Every date ``question`` writes, attached to the event its clause tells, in the order written; and every
-    offence it tells without a date, dated ``today`` (it may be today's). Relative dates count from ``today``."""
+    offence it tells without a date, dated ``today`` (it may be today's). Relative dates count from ``today``.
+    Runs of white space are read as one space (the phrases and clauses returned are of that text): the clause and
+    range patterns would otherwise take time quadratic in a long run of spaces."""
+    question = _SPACES.sub(" ", question)
     spans = find_spans(question, today)
     masked = list(question)
     for s in spans:

@@ -58,7 +58,7 @@ def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequenc
 
     if facts.offence_on is not None:
         add(*_first(passages, _SAVED_OFFENCE, act="BNS", section="358"))
-    if facts.pending and facts.offence_on is None and AskKind.PROCEDURE in kinds | {AskKind.WHICH_CODE}:
+    if facts.pending and facts.offence_on is None and kinds & {AskKind.PROCEDURE, AskKind.WHICH_CODE}:
         add(*_first(passages, _SAVED_PENDING, act="BNSS", section="531"))
     if AskKind.PUNISHMENT in kinds:
         add(*_first(quoted, _PUNISHED))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from enum import StrEnum
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
@@ -94,7 +94,7 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*)\b"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
                    r"kya\s+hai)\b"),
-    (AskKind.CASE_LAW, r"\b(?:judgments?|judgements?|"
+    (AskKind.CASE_LAW, r"\b(?:(?:which|what|any|landmark|leading|recent|latest)\s+(?:\w+\s+)?judge?ments?|"
                        r"(?:court|bench|judge)s?\s+(?:has\s+|have\s+)?(?:held|hold|ruled|rule|decided|decide|said|say)|"
                        r"(?:held|ruled|decided)\s+in|case\s+laws?|precedents?|landmark\s+(?:case|judgment|ruling)|"
                        r"ratio\s+(?:decidendi|of)|which\s+case\s+(?:held|decided|laid))\b"),
@@ -105,7 +105,7 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
 ))  # fmt: skip
 
 
-_SENTENCES = re.compile(r"(?<=[a-z0-9)\]\"'\u201d][.?!])\s+|(?<=[?!])\s+")
+_SENTENCES = re.compile(r"(?<!\b[A-Z])(?<!\.[A-Z])(?<=[.?!])\s+(?=[A-Z\"'\u201c(])|(?<=[?!])\s+")
 """Where a sentence ends: after a word's last letter, not inside an abbreviation ("Cr.P.C. or the BNSS?")."""
 
 
@@ -173,7 +173,8 @@ class QuestionFacts:
     offence_on: str | None = None
     """The day an offence was committed before 2024-07-01 in a matter after it (the IPC governs it)."""
     pending_since: str | None = None
-    """The day proceedings began, when they were pending on 2024-07-01 (the CrPC governs them: BNSS 531(2)(a))."""
+    """The day proceedings began, when they were pending on 2024-07-01 (the CrPC governs them: BNSS 531(2)(a)).
+    The old procedure and evidence codes are checked and retrieved as they stood on ``EVE``, not on that day."""
     pending: bool = False
     """A matter that began before 2024-07-01 and is still being dealt with (the savings provisions govern it)."""
     asks: tuple[Ask, ...] = ()
@@ -225,6 +226,9 @@ def _when(phrase: str) -> str:
     return f"on {phrase}" if day else f"in {phrase}"
 
 
+EVE = (date.fromisoformat(CUTOVER) - timedelta(days=1)).isoformat()
+"""2024-06-30: the old codes as they stood when the new ones came into force (BNSS 531(2)(a), BSA 170(2))."""
+
 CheckFn = Callable[[str | None, str | None], Sequence[CitationCheck]]
 """``checks_for(offence_on, proceedings_on)``: the question's citations checked, the penal codes on the offence's
 day, the old procedure and evidence codes on the day pending proceedings began."""
@@ -245,28 +249,37 @@ _STOP = frozenset({"to", "of", "the", "a", "an", "in", "or", "and", "by", "for",
                    "commit", "commits", "committing"})
 """Words a heading's name does without: "commit" is every offence's verb ("Attempt to commit suicide" is named by
 "attempt" and "suicide"; "committed suicide" alone names no attempt)."""
-STEM = 6
-"""Heading and question words are compared on their first letters ("attempt" / "attempted", "unnatural")."""
-
-
 def heading_words(title: str) -> tuple[str, ...] | None:
-    """The words of a lapsed provision's heading a question must use to name it ("adultery"; "attempt", "commit",
-    "suicide"), each cut to ``STEM`` letters; None for a heading too general to name an offence by itself (only
+    """The words of a lapsed provision's heading a question must use to name it ("adultery"; "attempt",
+    "suicide"); None for a heading too general to name an offence by itself (only
     words any heading has: "Punishment", "Section"; a definition's)."""
     words = [w for w in _WORDS.findall(title.lower()) if w not in _STOP]
     naming = [w for w in words if w not in _GENERIC_HEADING and len(w) > 3]
     if not naming or title.lower().startswith(("definition", "repealed", "omitted")):
         return None
-    return tuple(w[:STEM] for w in words)
+    return tuple(words)
+
+
+_INFLECTION = re.compile(r"(?:s|es|ed|d|ing)?$")
+
+
+def _inflected(word: str, heading_word: str) -> bool:
+    """``word`` is ``heading_word`` or an inflection of it ("attempted", "offences"; not "adulterated" for
+    "adultery")."""
+    stem = heading_word[:-1] if heading_word.endswith("e") and len(heading_word) > 4 else heading_word
+    return word == heading_word or (word.startswith(stem) and bool(_INFLECTION.fullmatch(word[len(stem):])))
 
 
 def names_heading(question: str, words: Sequence[str]) -> bool:
-    """Whether the question uses the heading's words: all of a heading of one or two words ("Adultery", "Unnatural
-    offences"), all but one of a longer one, in any order and form ("attempt to suicide" for "Attempt to commit
-    suicide")."""
-    used = {w[:STEM] for w in _WORDS.findall(question.lower())}
-    hit = sum(w in used for w in words)
-    return hit >= (len(words) if len(words) <= 2 else len(words) - 1)
+    """Whether the question uses the heading's words: a heading of one or two words as a phrase, in order
+    ("adultery", "unnatural offences"; not "unnatural death ... offence"), a longer one by all its words but one,
+    in any order and form ("attempt to suicide" for "Attempt to commit suicide")."""
+    used = [w for w in _WORDS.findall(question.lower()) if w not in _STOP]
+    if len(words) <= 2:
+        return any(all(_inflected(used[i + j], w) for j, w in enumerate(words))
+                   for i in range(len(used) - len(words) + 1))
+    hit = sum(any(_inflected(u, w) for u in used) for w in words)
+    return hit >= len(words) - 1
 
 
 _CRIMINAL = re.compile(r"\b(?:offen[cs]es?|crim\w*|FIR|police|jail|arrest\w*|IPC|BNS|penal|punish\w*|prosecut\w*|"
@@ -308,6 +321,7 @@ def read_facts(
         ValueError: ``as_of`` is not an ISO date.
     """
     today = date.fromisoformat(as_of)
+    today_cutover = date.fromisoformat(CUTOVER)
     parts = question_parts(question) or (question,)
     asks = tuple(Ask(p, ask_kinds(p)) for p in parts)
     # "Will it be tried under the IPC or the BNS?" names both codes (a comparison to the classifier) but asks which
@@ -318,15 +332,20 @@ def read_facts(
     proceedings = None if comparison else pending_since(events, today)
     offence_on = offence.isoformat() if offence is not None else None
     proceedings_on = proceedings.isoformat() if proceedings is not None else None
-    checks = tuple(checks_for(offence_on, proceedings_on))
+    # BNSS 531(2)(a): pending proceedings go on "as if this Sanhita had not come into force", under the CrPC as it
+    # stood on the eve of 2024-07-01, not as it stood the day they began.
+    checks = tuple(checks_for(offence_on, EVE if proceedings_on is not None else None))
     provisions = tuple(dict.fromkeys(
         (c.act, c.section) for c in checks if c.label is Label.PROVISION and c.act and c.section))
     acts = tuple(dict.fromkeys(c.act for c in checks if c.act))
-    premises = premises_in(question, checks, lapsed, old_law_day=as_of < CUTOVER or offence_on is not None)
+    premises = premises_in(question, checks, lapsed,
+                           old_law_day=as_of < CUTOVER or offence_on is not None or proceedings_on is not None)
     return QuestionFacts(
         as_of=as_of, dates=events, offence_on=offence_on, pending_since=proceedings_on,
         pending=today >= date.fromisoformat(CUTOVER) and (
-            offence is not None or proceedings is not None or named_pending(question)),
+            offence is not None or proceedings is not None or (named_pending(question) and not any(
+                e.kind in (EventKind.OFFENCE, EventKind.PROCEEDING) and e.phrase and e.start >= today_cutover
+                for e in events))),
         asks=asks, acts_named=acts, provisions_named=provisions,
         premises=premises, checks=checks,
     )  # fmt: skip

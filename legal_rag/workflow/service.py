@@ -56,7 +56,9 @@ class AskService:
             raise ValueError("the question is empty")
         day = as_of or date.today().isoformat()
         try:
-            date.fromisoformat(day)
+            # Dates are compared as ISO strings downstream: "20240501" (which fromisoformat also reads) is refused.
+            if len(day) != 10 or date.fromisoformat(day).isoformat() != day:
+                raise ValueError(day)
         except ValueError as exc:
             raise ValueError(f"as_of must be an ISO date (YYYY-MM-DD), got {day!r}") from exc
         inputs: WorkflowState = {"question": question.strip(), "as_of": day, "warnings": [], "timings_ms": {}}

@@ -13,9 +13,9 @@ from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.attempt import general_attempt_for
 from legal_rag.workflow.context import WorkflowContext
-from legal_rag.workflow.coverage import Coverage, question_coverage
+from legal_rag.workflow.coverage import Coverage, question_coverage, subject_words
 from legal_rag.workflow.direct import with_direct_answers
-from legal_rag.workflow.facts import OUTSIDE_STATUTES, Ask, AskKind, QuestionFacts, read_facts
+from legal_rag.workflow.facts import EVE, OUTSIDE_STATUTES, Ask, AskKind, QuestionFacts, read_facts
 from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import (
@@ -120,7 +120,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     if day is not None:
         found = _with_old_penal_code(ctx, found, state["question"], day)
     if state["facts"].pending_since is not None:
-        found = _with_old_procedure(ctx, found, state["question"], state["facts"].pending_since)
+        found = _with_old_procedure(ctx, found, state["question"], EVE)
     top = SECTIONS_EXPANDED + PART_K * len(parts)
     passages = _with_partners(ctx, _with_siblings(ctx, found, top=top), top=top)
     passages = _with_lead_ins(ctx, passages)
@@ -192,8 +192,8 @@ def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question
 
 
 def _with_old_procedure(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:
-    """Proceedings begun on ``day``, before 2024-07-01, and pending on it are governed by the CrPC (BNSS
-    531(2)(a)) and, for evidence, the Evidence Act (BSA 170(2)), which the date filter hides: their best
+    """Proceedings begun before 2024-07-01 and pending on it (``day``: the eve of that day) are governed by the
+    CrPC (BNSS 531(2)(a)) and, for evidence, the Evidence Act (BSA 170(2)), which the date filter hides: their best
     ``SECTIONS_EXPANDED`` sections for the question, as in force that day, come first, and the new codes' sections
     retrieval found leave, except their savings sections and a provision the question names (checked and flagged
     as such)."""
@@ -339,7 +339,7 @@ def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
     chunks = [{"id": p.chunk_id, "text": p.text, "act": p.act, "section": p.section} for p in state["passages"]]
     facts = state["facts"]
     report = ctx.verifier.verify(text, chunks, state["as_of"], offence_on=facts.offence_on,
-                                 proceedings_on=facts.pending_since)
+                                 proceedings_on=EVE if facts.pending_since is not None else None)
     drafts: list[DraftClaim] = []
     quoted = [(q.start, q.end) for q in report.quotes]
     # A section number inside a quotation is the statute's own cross-reference, not the answer's citation.
@@ -571,6 +571,8 @@ def _coverage(state: WorkflowState, kept: Sequence[Claim], ctx: WorkflowContext)
     by_id = {p.chunk_id: p for p in state.get("passages", [])}
     headings = [by_id[cid].heading for c in kept for cid in c.chunk_ids if cid in by_id]
     terms = getattr(ctx.retriever, "terms", None)
+    if not checks and not subject_words(state["question"]):
+        return Coverage(0.0, ())  # "?", "12345": nothing asked that an answer could address
     return question_coverage(state["question"], [c.text for c in kept] + headings, terms,
                              names_quoted=names_quoted)  # fmt: skip
 

@@ -52,10 +52,15 @@ def pending_across_cutover(question: str, as_of: str) -> bool:
     return named_pending(question)
 
 
+_STILL_PENDING = re.compile(r"\b(?:pending|still\s+(?:going\s+on|on|under\s+way|being\s+\w+)|continu\w*|began|begun|"
+                            r"commenced|under\s+trial|undertrial)\b", re.IGNORECASE)
+
+
 def named_pending(question: str) -> bool:
     """A pending matter told under the old codes' names, dated or not ("an appeal under section 374 CrPC is
-    still pending")."""
-    return bool(_PENDING.search(question)) and bool(_OLD_CODE.search(question))
+    still pending"): words that say it is pending, not words any proceeding has ("registered", "filed", which a
+    matter begun yesterday under a wrongly named code has too)."""
+    return bool(_STILL_PENDING.search(question)) and bool(_OLD_CODE.search(question))
 
 
 def savings_for(question: str, pending: bool) -> list[tuple[str, str]]:

@@ -64,6 +64,8 @@ def test_labels_resolve_acts_and_reduce_sections_to_their_main_number(tmp_path: 
     ("{not json", "q.jsonl:1: not JSON"),
     ({k: v for k, v in GOOD.items() if k != "id"}, "missing 'id'"),
     ({**GOOD, "premise": "maybe"}, "'premise' must be"),
+    ({**GOOD, "as_of": "20250101"}, "'as_of' must be an ISO date"),
+    ({**GOOD, "false_premise": [["IPC", "497"]]}, "'false_premise' is given but 'premise' is not"),
     ({**GOOD, "answerable": "no"}, "'answerable' must be true or false"),
     ({**GOOD, "as_of": "1/2/2025"}, "'as_of' must be an ISO date"),
     ({**GOOD, "expect_cited": [["Penal Code of Mars", "1"]]}, "unknown Act 'Penal Code of Mars'"),
@@ -201,6 +203,9 @@ def test_a_false_premise_is_right_only_when_the_answer_corrects_it() -> None:
     silent = _answered('Section 13(1) of the Hindu Marriage Act, 1955 provides: "... adultery ..."', 0.87)
     s = score_answer(q, silent)
     assert not s.fully_right and s.premise_corrected is False and "premise not corrected" in s.misses()
+    # saying the law still stands corrects nothing, whatever words it uses
+    for text in ("IPC s.497 has not been repealed.", "Adultery is illegal under IPC section 497."):
+        assert not score_answer(q, _answered(text, 0.9)).premise_corrected
     # a citation of it reported as no longer law corrects it too
     flagged = cit("IPC", "497", CitationStatus.REPEALED, where="question").model_copy(
         update={"message": "IPC s.497 was repealed; it has no successor"})

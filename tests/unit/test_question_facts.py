@@ -49,6 +49,10 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("Is there a landmark case on live-in relationships?", {AskKind.CASE_LAW}),
     ("What are my chances of getting bail in a murder case?", {AskKind.OPINION, AskKind.PROCEDURE}),
     ("Which judge in the Delhi High Court is most lenient?", {AskKind.OPINION}),
+    # a judgment appealed against is no question about case law
+    ("What is the time limit to appeal against the judgment of the Sessions Court?", {AskKind.TIME_LIMIT}),
+    # facts ending "... under the IPC." are not read as the ask
+    ("He was arrested in 2023 under the IPC. What is the punishment now?", {AskKind.PUNISHMENT}),
     ("How long will the case take to be decided?", {AskKind.TIME_LIMIT, AskKind.OPINION}),
 ])  # fmt: skip
 def test_what_each_ask_wants(ask: str, kinds: set[AskKind]) -> None:
@@ -81,6 +85,9 @@ def _check(act: str, section: str, status: CitationStatus) -> CitationCheck:
     # a heading's words in another form and order, all but one of a long heading
     ("Police said they will book my brother for attempt to suicide. What is the punishment?", [], False, ["IPC 309"]),
     ("He attempted suicide last month; can the police arrest him?", [], False, ["IPC 309"]),
+    # words that only begin like a heading, or a heading's words apart, name nothing
+    ("What is the punishment for selling adulterated food under the BNS?", [], False, []),
+    ("Is an unnatural death in police custody an offence?", [], False, []),
     # a suicide the husband's family drove her to is abetment, not the lapsed attempt
     ("My sister committed suicide after her in-laws harassed her; police booked them. Which offence?", [], False, []),
 ])  # fmt: skip
@@ -217,7 +224,8 @@ def test_proceedings_pending_on_the_cutover_are_dated_and_checked_on_their_own_d
     q = "My son was arrested on 20 June 2024 and no charge sheet has been filed yet. Can he get default bail?"
     facts = read_facts(q, "2024-09-01", comparison=False, checks_for=checks_for)
     assert facts.pending_since == "2024-06-20" and facts.pending and facts.offence_on is None
-    assert calls == [(None, "2024-06-20")] and facts.old_law_facts
+    # checked under the CrPC as it stood on the eve of the new codes (BNSS 531(2)(a)), not as on 20 June
+    assert calls == [(None, "2024-06-30")] and facts.old_law_facts
     assert any(e.phrase == "20 June 2024" for e in facts.dates)
     later = read_facts(q.replace("20 June 2024", "20 July 2024"), "2024-09-01", comparison=False,
                        checks_for=checks_for)
@@ -249,3 +257,35 @@ def test_the_verifier_checks_the_old_procedure_code_on_the_day_proceedings_began
 def test_the_answer_says_how_the_question_s_dates_were_read(question: str, today: str, reading: list[str]) -> None:
     facts = read_facts(question, today, comparison=False, checks_for=lambda o, p: [])
     assert facts.reading() == [f"Read from the question: {r}" for r in reading]
+
+
+def test_a_matter_merely_named_under_the_old_code_is_not_pending() -> None:
+    def none(o: str | None, p: str | None) -> list[CitationCheck]:
+        return []
+
+    q = "Yesterday my neighbour hit me. Can an FIR be registered under IPC 323 now, and is it bailable?"
+    assert not read_facts(q, "2025-03-01", comparison=False, checks_for=none).pending
+    still = "An appeal filed under section 374 CrPC is still pending. Does it continue under the CrPC?"
+    assert read_facts(still, "2025-03-01", comparison=False, checks_for=none).pending
+
+
+def test_a_pending_matter_is_answered_first_with_the_savings_of_pending_proceedings() -> None:
+    bnss = _passage("BNSS:531:2:0", "(2) Notwithstanding such repeal--- (a) if, immediately before the date on which "
+                    "this Sanhita comes into force, there is any appeal, application, trial, inquiry or investigation "
+                    "pending, then, such appeal, application, trial, inquiry or investigation shall be disposed of")
+    ask = Ask("Which law applies to the trial, the CrPC or the BNSS?", (AskKind.WHICH_CODE,))
+    facts = QuestionFacts(as_of="2025-05-01", pending_since="2019-01-01", pending=True, asks=(ask,))
+    out = with_direct_answers(_gen("BNSS:531:2:0"), facts, [bnss], TITLES | {"BNSS": "BNSS"})
+    assert out.sentences[0].text.startswith('Section 531(2) of the BNSS provides: "if, immediately before the date')
+
+
+def test_a_premise_read_on_an_old_law_day_needs_a_strike_down() -> None:
+    def none(o: str | None, p: str | None) -> list[CitationCheck]:
+        return []
+
+    q = "My brother attempted to commit suicide; police registered a case in 2023 and the trial is pending. Offence?"
+    facts = read_facts(q, "2025-03-01", comparison=False, checks_for=none, lapsed=LAPSED)
+    assert facts.pending_since is not None and facts.premises == ()
+    today = read_facts("My brother attempted suicide last month. Is it an offence?", "2025-03-01",
+                       comparison=False, checks_for=none, lapsed=LAPSED)
+    assert [p.lapsed.section for p in today.premises] == ["309"]

@@ -809,11 +809,11 @@ def test_proceedings_pending_on_the_cutover_are_answered_from_the_crpc_as_it_was
              "as_of": "2024-09-01", "classification": Classification(Complexity.STANDARD, "f")}
     state = {**state, **_steps.understand(state, Runtime(c))}  # type: ignore[arg-type]
     ids = [p.chunk_id for p in steps.retrieve(state, Runtime(c))["passages"]]
-    assert ids[0] == "CRPC:167:2:0" and c.retriever.days == ["2024-06-20"]  # type: ignore[attr-defined]
+    assert ids[0] == "CRPC:167:2:0" and c.retriever.days == ["2024-06-30"]  # type: ignore[attr-defined]
     assert "BNSS:531:2:0" in ids and not any(i.startswith("BNSS:187") for i in ids)
     gen = Generation((AnswerSentence("Section 167(2) of the CrPC applies.", ("CRPC:167:2:0",)),), "extractive")
     steps.verify_citations({**state, "generation": gen, "passages": []}, Runtime(c))
-    assert c.verifier.proceedings_days[-1] == "2024-06-20"  # type: ignore[attr-defined]
+    assert c.verifier.proceedings_days[-1] == "2024-06-30"  # type: ignore[attr-defined]  # the CrPC on its eve
 
 
 def test_a_question_naming_its_acts_is_answered_from_them() -> None:
