@@ -109,6 +109,9 @@ PRECISION: list[tuple[str, list[Key]]] = [
     ("The order was passed u/s 488 Cr.P.C., 1898 by the Magistrate.", [("", "488", ())]),
     # "of" after an Article: a treaty's or a company's Article, not the Constitution's.
     ("Article 3 of the Convention prohibits torture.", [("", "3", ())]),
+    # A new question is a clause of its own: quashing under section 482 is not the IPC's section 482.
+    ("The FIR under the IPC was lodged in 2023; can the High Court quash it under section 482?", [("", "482", ())]),
+    ("He was booked under the IPC, can he seek anticipatory bail under section 438?", [("", "438", ())]),
 ]
 
 

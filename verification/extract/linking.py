@@ -157,17 +157,25 @@ def _link(text: str, cands: list[Candidate]) -> dict[int, int]:
     return links
 
 
+_NEW_CLAUSE = re.compile(r"\?|[;,]\s*(?:and\s+|but\s+|so\s+)?(?:can|could|will|would|should|may|must|is|are|does|do|"
+                         r"did)\b", re.IGNORECASE)
+"""A clause that asks anew ("The FIR under the IPC was lodged in 2023; can the High Court quash it under section
+482?"): its section is the procedure code's, not the statute of the clause before, so nothing is inherited."""
+
+
 def _link_back(text: str, cands: list[Candidate], links: dict[int, int]) -> None:
-    """Link each section (or Order) still without a statute to the last statute named before it in its sentence:
-    "Under the Indian Penal Code, the punishment in section 420 ...", "In the CrPC there are many provisions;
-    section 438 ...". A statute in an earlier sentence is too far: "The complaint under the NI Act was dismissed.
-    Under section 5 the delay may be condoned" means the Limitation Act."""
+    """Link each section (or Order) still without a statute to the last statute named before it in its clause:
+    "Under the Indian Penal Code, the punishment in section 420 ...". A statute in an earlier sentence is too far
+    ("The complaint under the NI Act was dismissed. Under section 5 the delay may be condoned" means the Limitation
+    Act), and so is one before a new question (``_NEW_CLAUSE``): a wrong Act would report a section
+    of it verified or repealed, where no Act reports the section unchecked."""
     last: int | None = None
     for i, c in enumerate(cands):
         if c.label is Label.STATUTE:
             last = i
         elif (c.label is Label.PROVISION and i not in links and last is not None and c.kind in _INHERITING
-              and not _sentence_ends(text, cands[last].end, c.start)):
+              and not _sentence_ends(text, cands[last].end, c.start)
+              and not _NEW_CLAUSE.search(text, cands[last].end, c.start)):
             links[i] = last
 
 
