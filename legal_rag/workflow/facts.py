@@ -198,7 +198,10 @@ class QuestionFacts:
         answer: a date misread is then seen at once ("Read from the question: the offence was committed in
         March 2023, before 2024-07-01: the IPC governs it (BNS s.358(2))")."""
         out = []
-        if self.offence_on is not None:
+        if self.offence_on is not None and self.offence_on == self.pending_since:
+            out.append("Read from the question: the offence came before the proceedings for it, which began before "
+                       "2024-07-01, so the IPC governs it (BNS s.358(2)).")
+        elif self.offence_on is not None:
             phrase = next((e.phrase for e in self.dates if e.kind is EventKind.OFFENCE and e.phrase
                            and e.end.isoformat() == self.offence_on), self.offence_on)
             out.append(f"Read from the question: the offence was committed {_when(phrase)}, before the new codes "
@@ -228,6 +231,23 @@ def _when(phrase: str) -> str:
 
 EVE = (date.fromisoformat(CUTOVER) - timedelta(days=1)).isoformat()
 """2024-06-30: the old codes as they stood when the new ones came into force (BNSS 531(2)(a), BSA 170(2))."""
+
+def _sentence_of(question: str, clause: str) -> str:
+    """The sentence of ``question`` that holds ``clause`` (the clause itself when it cannot be found)."""
+    at = question.find(clause)
+    if at < 0:
+        return clause
+    start = max(question.rfind(m, 0, at) for m in ".?!") + 1
+    ends = [i for i in (question.find(m, at + len(clause)) for m in ".?!") if i >= 0]
+    return question[start:min(ends) + 1 if ends else len(question)]
+
+
+_PENAL = re.compile(r"\b(?:IPC|BNS|Penal\s+Code|Nyaya\s+Sanhita|offen[cs]es?|charged|punish\w*)\b", re.IGNORECASE)
+"""A question about the offence itself (not only its procedure or evidence)."""
+
+_ENDED = re.compile(r"\b(?:closed|disposed\s+of|acquitted|discharged|quashed|withdrawn|dismissed|decided|"
+                    r"convicted|sentenced|ended|compounded|settled)\b", re.IGNORECASE)
+"""Words by which a question says a proceeding is over."""
 
 CheckFn = Callable[[str | None, str | None], Sequence[CitationCheck]]
 """``checks_for(offence_on, proceedings_on)``: the question's citations checked, the penal codes on the offence's
@@ -329,7 +349,18 @@ def read_facts(
     comparison = comparison and not any(AskKind.WHICH_CODE in a.kinds for a in asks)
     events = read_dates(question, today)
     offence = None if comparison else offence_day(events, today)
-    proceedings = None if comparison else pending_since(events, today)
+    # A proceeding the question says has ended ("an FIR in 2020, but the case was closed in 2021") is pending no
+    # longer.
+    open_ = tuple(e for e in events
+                  if not (e.kind is EventKind.PROCEEDING and _ENDED.search(_sentence_of(question, e.clause))))
+    proceedings = None if comparison else pending_since(open_, today)
+    offence_asked = any(set(a.kinds) & {AskKind.PUNISHMENT, AskKind.INGREDIENTS} for a in asks) or (
+        any(AskKind.WHICH_CODE in a.kinds for a in asks) and bool(_PENAL.search(question)))
+    if (offence is None and proceedings is not None and offence_asked
+            and not any(e.kind is EventKind.OFFENCE for e in events)):
+        # "charged with sedition in 2021, the trial is still pending. What is the punishment?": the offence came
+        # before its charge, so the IPC governs it.
+        offence = proceedings
     offence_on = offence.isoformat() if offence is not None else None
     proceedings_on = proceedings.isoformat() if proceedings is not None else None
     # BNSS 531(2)(a): pending proceedings go on "as if this Sanhita had not come into force", under the CrPC as it

@@ -289,3 +289,16 @@ def test_a_premise_read_on_an_old_law_day_needs_a_strike_down() -> None:
     today = read_facts("My brother attempted suicide last month. Is it an offence?", "2025-03-01",
                        comparison=False, checks_for=none, lapsed=LAPSED)
     assert [p.lapsed.section for p in today.premises] == ["309"]
+
+
+def test_an_undated_offence_charged_before_the_new_codes_is_the_ipc_s_and_a_closed_case_is_not_pending() -> None:
+    def none(o: str | None, p: str | None) -> list[CitationCheck]:
+        return []
+
+    q = "My client was charged with sedition in 2021 and the trial is still pending. What is the punishment?"
+    facts = read_facts(q, "2025-03-01", comparison=False, checks_for=none)
+    assert facts.pending_since == "2021-01-01" and facts.offence_on == "2021-01-01"
+    closed = ("An FIR was lodged against me in 2020 but the case was closed in 2021. Now a new FIR has been lodged "
+              "for cheating. Can I get anticipatory bail?")
+    facts = read_facts(closed, "2025-03-01", comparison=False, checks_for=none)
+    assert facts.pending_since is None and not facts.pending
