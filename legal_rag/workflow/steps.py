@@ -312,20 +312,21 @@ def generate(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     return {"generation": gen, "generation_round": rnd, "warnings": warnings, "feedback": None}
 
 
-_PAIRED = {old: new for old, (new, _) in EXISTENCE_SAVINGS.items()} | {new: old for old, (new, _) in
-                                                                        EXISTENCE_SAVINGS.items()}
-"""The codes replaced on 2024-07-01 and their successors: naming one names the other's side of the change."""
+_CRIMINAL_CODES = frozenset({*EXISTENCE_SAVINGS, *(new for new, _ in EXISTENCE_SAVINGS.values())})
+"""The criminal codes, old and new (IPC, CrPC, IEA, BNS, BNSS, BSA): one body of law. Naming one names them all: an
+offence under BNS 318(4) is tried, bailed and released under the BNSS ("an undertrial charged under BNS 318(4) ...
+entitled to be released?" is answered by BNSS 479), and either side of the 2024 replacement may govern."""
 
 
 def _of_named_acts(passages: Sequence[Passage], facts: QuestionFacts) -> list[Passage]:
     """A question that names its Acts ("65B IEA certificate: what is the BSA provision?") is answered from them
-    (and from the other side of the 2024 replacement): a provision of another Act that retrieval brought for a
+    (a criminal code brings the others, ``_CRIMINAL_CODES``): a provision of another Act that retrieval brought for a
     shared word ("certificate" in the Motor Vehicles Act) bears on no ask. Pinned passages (cited, successors,
     savings, definitions) always stay; a question naming no Act, or whose Acts retrieved nothing, keeps all."""
     named = set(facts.acts_named)
     if not named:
         return list(passages)
-    allowed = named | {_PAIRED[a] for a in named if a in _PAIRED}
+    allowed = named | (_CRIMINAL_CODES if named & _CRIMINAL_CODES else set())
     kept = [p for p in passages if p.act in allowed or p.pinned is not None]
     return kept if any(p.pinned is None for p in kept) else list(passages)
 

@@ -826,8 +826,9 @@ def test_a_question_naming_its_acts_is_answered_from_them() -> None:
     iea = _steps._passage(CHUNKS["IPC:384:-:0"], score=1.0, pinned=Pin.CITED, relevance=1.0)
     kept = _steps._of_named_acts([mva, bsa, iea], facts)
     assert [p.act for p in kept] == ["BSA", "IPC"]  # the Motor Vehicles Act's "certificate" leaves; pinned stays
-    # the other side of the 2024 replacement counts as named; a question naming no Act keeps everything
-    assert [p.act for p in _steps._of_named_acts([mva, bsa], QuestionFacts(as_of="x", acts_named=("IEA",)))] == [
+    # the other criminal codes count as named (an offence under the BNS is tried and bailed under the BNSS); a
+    # question naming no Act keeps everything
+    assert [p.act for p in _steps._of_named_acts([mva, bsa], QuestionFacts(as_of="x", acts_named=("BNS",)))] == [
         "BSA"]
     assert len(_steps._of_named_acts([mva, bsa], QuestionFacts(as_of="x"))) == 2
     # nothing but pinned passages of the named Acts: everything stays (the named Acts retrieved nothing)
