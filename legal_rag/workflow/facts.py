@@ -59,6 +59,8 @@ _OLD_NAMES = r"IPC|CrPC|Cr\.\s?P\.\s?C\.?|IEA|Indian\s+Penal\s+Code|Evidence\s+A
 _NEW_NAMES = r"BNS|BNSS|BSA|Bharatiya\s+\w+\s+\w+|Sakshya\s+Adhiniyam|Nyaya\s+Sanhita|Nagarik\s+Suraksha\s+Sanhita"
 """The codes replaced on 2024-07-01 and their successors, as a question names them ("the Evidence Act or the new
 Sakshya Adhiniyam?")."""
+_NUMBER = r"(?:(?:section|sec\.?|s\.)\s*)?(?:\d{1,3}[A-Z]{0,2}(?:\(\w+\))*\s+)?"
+"""A section written before the code's name ("376 IPC or 64 BNS?")."""
 
 # What an ask wants, from the words that ask for it. Order does not matter: an ask may want several things
 # ("punishment and is it bailable"). Each pattern names the request, not the subject ("fine" as a penalty, not
@@ -89,8 +91,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"governs?|decides?|is\s+applicable|should\s+\w+)|"
                          r"(?:tried|charged|prosecuted|booked|registered|governed|decided|dealt\s+with)\s+under\s+"
                          r"(?:the\s+)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA|Evidence\s+Act|old|new)|"
-                         rf"(?:{_OLD_NAMES})\s+or\s+(?:the\s+)?(?:new\s+)?(?:{_NEW_NAMES})|"
-                         rf"(?:{_NEW_NAMES})\s+or\s+(?:the\s+)?(?:old\s+)?(?:{_OLD_NAMES})|"
+                         rf"(?:{_OLD_NAMES})\s+or\s+(?:the\s+)?(?:new\s+)?{_NUMBER}(?:{_NEW_NAMES})|"
+                         rf"(?:{_NEW_NAMES})\s+or\s+(?:the\s+)?(?:old\s+)?{_NUMBER}(?:{_OLD_NAMES})|"
                          r"old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*)\b"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
                    r"kya\s+hai)\b"),
@@ -101,7 +103,11 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
     (AskKind.OPINION, r"\b(?:chances?\s+of|(?:likely|sure)\s+to\s+(?:win|succeed|get|be\s+granted)|"
                       r"most\s+(?:lenient|strict|liberal|favourable|favorable|successful)|(?:strictest|best|top)\s+"
                       r"(?:lawyer|advocate|judge|court|bench)|which\s+(?:judge|lawyer|advocate|bench)|"
-                      r"how\s+long\s+will\s+(?:it|the\s+(?:case|trial|court))|will\s+(?:i|we|he|she)\s+win)\b"),
+                      r"how\s+long\s+will\s+(?:it|the\s+(?:case|trial|court))|will\s+(?:i|we|he|she)\s+win|"
+                      r"how\s+(?:many|much)\s+(?:more\s+)?(?:months|years|days|weeks|time)\s+(?:till|until|before|"
+                      r"for|to)\s+(?:the\s+|a\s+)?(?:judge?ment|verdict|decision|disposal|final\s+order)|"
+                      r"when\s+will\s+(?:the\s+|my\s+)?(?:judge?ment|verdict|case|trial)\s+(?:come|end|be\s+decided|"
+                      r"finish))\b"),
 ))  # fmt: skip
 
 
