@@ -50,8 +50,12 @@ def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequenc
     out: list[AnswerSentence] = []
     seen: set[str] = set()
 
+    opening = " ".join(gen.sentences[0].text.split())
+
     def add(p: Passage | None, clause: str | None) -> None:
-        if p is None or not clause or clause in seen:
+        # Nothing to put first when the answer already opens with the clause ("Whoever commits extortion shall be
+        # punished with ... seven years ..." quoted whole): the same words twice are noise, not an answer.
+        if p is None or not clause or clause in seen or clause in opening:
             return
         seen.add(clause)
         out.append(AnswerSentence(f'{_cite(p, titles)} provides: "{clause}"', (p.chunk_id,)))

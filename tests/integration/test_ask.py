@@ -254,10 +254,8 @@ def test_claude_answer_with_fabrications_is_cleaned_and_regenerated_once(
     assert len(generations) == 2  # the draft failed verification, so it was sent back once (max_generations=2)
     assert "failed verification" in json.dumps(generations[1])
     kept = [c.text for c in r.claims if c.kept]
-    # the model's one true sentence, after the direct answer the workflow puts first (the punishment clause it
-    # quotes, checked like any claim)
-    assert len(kept) == 2 and all("seven years" in k for k in kept)
-    assert kept[0].startswith('Section 308(2) of the Bharatiya Nyaya Sanhita, 2023 provides: "shall be punished')
+    # the model's one true sentence (it opens with the punishment clause, so no direct answer is put before it)
+    assert len(kept) == 1 and "seven years" in kept[0]
     removed = {c.text: c for c in r.claims if not c.kept}
     assert any("Section 999" in t for t in removed)  # a section that does not exist
     assert any("fourteen years" in t for t in removed)  # a quote that is not in the source
@@ -294,7 +292,7 @@ def test_openai_compatible_server_answer_is_checked_the_same_way(loaded: Loaded,
         r = _llm_service(loaded, statute_index, llm).ask("What is the punishment for extortion?", "2025-03-01")
     assert r.generator == "openai-compatible"
     kept = [c.text for c in r.claims if c.kept]
-    assert len(kept) == 2 and all("seven years" in k for k in kept)  # the direct answer, then the model's
+    assert len(kept) == 1 and "seven years" in kept[0]
 
 
 # -- the command line: a separate process reading the index this process holds open --

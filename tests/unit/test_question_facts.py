@@ -176,6 +176,10 @@ def test_the_direct_answer_quotes_the_clause_that_decides_each_ask() -> None:
     unrelated = Ask("What is the time limit for an appeal?", (AskKind.TIME_LIMIT,))
     assert with_direct_answers(_gen("BNS:318:4:0"), QuestionFacts(as_of="2025-05-01", asks=(unrelated,)),
                                passages, TITLES) == _gen("BNS:318:4:0")
+    # the answer already opens with the deciding clause: nothing is put before it
+    opens = Generation((AnswerSentence(f'Section 318(4) provides: "{BNS_318_4}"', ("BNS:318:4:0",)),), "extractive")
+    facts = QuestionFacts(as_of="2025-05-01", asks=(Ask("punishment?", (AskKind.PUNISHMENT,)),))
+    assert with_direct_answers(opens, facts, passages, TITLES) == opens
     # nothing to add: the generation as it was
     facts = QuestionFacts(as_of="2025-05-01", asks=(Ask("define it", (AskKind.DEFINITION,)),))
     assert with_direct_answers(_gen("BNS:318:4:0"), facts, passages, TITLES) == _gen("BNS:318:4:0")
