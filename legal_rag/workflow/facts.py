@@ -222,13 +222,11 @@ class QuestionFacts:
         return out
 
 
-
 def _when(phrase: str) -> str:
     """ "in 2023", "on 5 Mar 2024", "before 1 July 2024": the date words as written, with a preposition."""
-    first = phrase.split()[0].lower() if phrase.split() else ""
     words = phrase.lower().split()
-    if first in ("in", "on", "during", "before", "after", "since", "from", "last", "early", "late", "mid", "around",
-                 "between") or (words and words[-1] in ("ago", "back", "earlier")):
+    if words and (words[0] in ("in", "on", "during", "before", "after", "since", "from", "last", "early", "late",
+                               "mid", "around", "between") or words[-1] in ("ago", "back", "earlier")):
         return phrase
     day = (re.match(r"\d{1,2}(?:st|nd|rd|th)?(?:\s|[./-]\d{1,2}[./-])|\d{4}-\d\d-\d\d", phrase)
            or re.search(r"[A-Za-z]+\.?\s+\d{1,2},", phrase))
@@ -237,6 +235,7 @@ def _when(phrase: str) -> str:
 
 EVE = (date.fromisoformat(CUTOVER) - timedelta(days=1)).isoformat()
 """2024-06-30: the old codes as they stood when the new ones came into force (BNSS 531(2)(a), BSA 170(2))."""
+
 
 def _sentence_of(question: str, clause: str) -> str:
     """The sentence of ``question`` that holds ``clause`` (the clause itself when it cannot be found)."""
@@ -257,7 +256,7 @@ _ENDED = re.compile(r"\b(?:closed|disposed\s+of|acquitted|discharged|quashed|wit
 
 CheckFn = Callable[[str | None, str | None], Sequence[CitationCheck]]
 """``checks_for(offence_on, proceedings_on)``: the question's citations checked, the penal codes on the offence's
-day, the old procedure and evidence codes on the day pending proceedings began."""
+day, the old procedure and evidence codes on ``proceedings_on`` (``EVE`` for a matter pending on 2024-07-01)."""
 
 _WORDS = re.compile(r"[a-z]+")
 _GENERIC_HEADING = frozenset((

@@ -30,7 +30,6 @@ from legal_rag.workflow.results import (
 from legal_rag.workflow.state import WorkflowState
 from legal_rag.workflow.transition import SAVINGS, savings_for
 from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Pin, Verdict
-from verification.check.existence import PENAL_CODE
 from verification.check.existence import SAVINGS as EXISTENCE_SAVINGS
 from verification.model import CitationCheck, CitationStatus, Label, QuoteStatus
 from verification.verify import same_provision
@@ -180,28 +179,27 @@ def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, 
 
 
 def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:
-    """An offence committed on ``day``, before 2024-07-01, and tried after is governed by the IPC (BNS 358(2)),
-    which the date filter hides: its best ``SECTIONS_EXPANDED`` sections for the question, as in force that day,
-    come first, and the new penal code's sections retrieval found leave (the BNS cannot punish an act done before
-    it came into force), except its savings section and a provision the question names, which is checked and
-    flagged as such."""
-    new, savings = SAVINGS["offence"]
-    kept = [p for p in passages if p.act != new or p.section == savings or p.pinned is not None]
-    found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts={PENAL_CODE})
-    return _union([to_passage(r) for r in found], kept)
+    """An offence committed on ``day``, before 2024-07-01, and tried after is governed by the IPC (BNS 358(2)):
+    the BNS cannot punish an act done before it came into force (``_with_old_codes``)."""
+    return _with_old_codes(ctx, passages, question, day, [SAVINGS["offence"]])
 
 
 def _with_old_procedure(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:
     """Proceedings begun before 2024-07-01 and pending on it (``day``: the eve of that day) are governed by the
-    CrPC (BNSS 531(2)(a)) and, for evidence, the Evidence Act (BSA 170(2)), which the date filter hides: their best
-    ``SECTIONS_EXPANDED`` sections for the question, as in force that day, come first, and the new codes' sections
-    retrieval found leave, except their savings sections and a provision the question names (checked and flagged
-    as such)."""
-    # The procedure code always; the Evidence Act too when the question is about evidence (BSA 170(2)).
-    topics = [SAVINGS["procedure"], *(s for s in savings_for(question, True) if s == SAVINGS["evidence"])]
-    olds = {o for o, saved in EXISTENCE_SAVINGS.items() if saved in topics}
-    kept = [p for p in passages if (p.act, p.section) not in {(n, p.section) for n, _ in topics}
-            or (p.act, p.section) in topics or p.pinned is not None]
+    CrPC (BNSS 531(2)(a)) and, for evidence, the Evidence Act (BSA 170(2)) (``_with_old_codes``)."""
+    saved = [SAVINGS["procedure"], *(s for s in savings_for(question, True) if s == SAVINGS["evidence"])]
+    return _with_old_codes(ctx, passages, question, day, saved)
+
+
+def _with_old_codes(ctx: WorkflowContext, passages: list[Passage], question: str, day: str,
+                    saved: Sequence[tuple[str, str]]) -> list[Passage]:
+    """The old codes whose new codes' savings provisions are ``saved`` govern the matter, which the date filter
+    hides: their best ``SECTIONS_EXPANDED`` sections for the question, as in force on ``day``, come first, and the
+    new codes' sections retrieval found leave, except their savings sections and a provision the question names
+    (checked and flagged as such)."""
+    olds = {old for old, savings in EXISTENCE_SAVINGS.items() if savings in saved}
+    news = {new for new, _ in saved}
+    kept = [p for p in passages if p.act not in news or (p.act, p.section) in saved or p.pinned is not None]
     found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts=olds)
     return _union([to_passage(r) for r in found], kept)
 

@@ -4,15 +4,29 @@ the kind the labelled set holds; statute wording is real BNS/BNSS/NI Act text.""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.workflow.coverage import question_coverage, subject_words
-from legal_rag.workflow.transition import dates_in, offence_date, pending_across_cutover, savings_for
+from legal_rag.workflow.dates import read_dates
+from legal_rag.workflow.facts import QuestionFacts, read_facts
+from legal_rag.workflow.transition import savings_for
 
 NI_142A = ("Notwithstanding anything contained in the Code of Criminal Procedure, 1973 ... all cases transferred to "
            "the court having jurisdiction under sub-section (2) of section 142")
 NI_138 = "Dishonour of cheque for insufficiency, etc., of funds in the account"
+
+
+def facts(question: str, as_of: str) -> QuestionFacts:
+    """The question read as the workflow's ``understand`` step reads it (its citations left unchecked)."""
+    return read_facts(question, as_of, comparison=False, checks_for=lambda offence_on, proceedings_on: [])
+
+
+def dates_in(question: str) -> list[str]:
+    """The dates a question writes, each as the last day of its span."""
+    return [e.end.isoformat() for e in read_dates(question, date.today()) if e.phrase]
 
 
 def test_words_every_legal_question_shares_are_not_its_subject() -> None:
@@ -52,7 +66,7 @@ def test_statute_hyphens_and_terms_of_art_count_as_coverage() -> None:
 def test_matters_pending_across_the_cutover_bring_their_savings_provision(
     question: str, as_of: str, want: list[tuple[str, str]]
 ) -> None:
-    pending = pending_across_cutover(question, as_of)
+    pending = facts(question, as_of).pending
     assert pending is bool(want)
     assert savings_for(question, pending) == want
 
@@ -142,4 +156,4 @@ def test_the_dates_a_question_gives(question: str, dates: list[str]) -> None:
 def test_an_offence_committed_before_the_new_codes_is_dated_from_the_question(
     question: str, as_of: str, day: str | None
 ) -> None:
-    assert offence_date(question, as_of) == day
+    assert facts(question, as_of).offence_on == day
