@@ -256,8 +256,7 @@
   }
 
   function citationChip(c) {
-    const b = el("button", { type: "button", class: "cite", "data-status": c.status,
-      "aria-label": `Open ${c.label}, ${c.act_title || c.act || ""}: ${c.status_words} on ${c.date}` },
+    const b = el("button", { type: "button", class: "cite", "data-status": c.status, title: `Open ${c.label}` },
     el("strong", { text: c.act ? `${c.act} s.${c.section}` : c.label }),
     el("span", { class: "act", text: c.act_title || "" }),
     el("span", { class: `badge ${c.status}`, text: c.status_words }),
