@@ -443,7 +443,7 @@
       $("flag-summary").replaceChildren(...labels.map((label) => el("tr", { "data-label": label },
         el("td", { text: words(label) }),
         ...["pending", "accepted", "rejected"].map((s) => el("td", { text: String(counts[label][s] || 0) })),
-        el("td", {}, el("button", { type: "button", class: "link", text: "JSON Lines", "aria-label": `Export ${words(label)} flags`,
+        el("td", {}, el("button", { type: "button", class: "link", text: "JSON Lines", "aria-label": `JSON Lines: export the ${words(label)} flags`,
           onclick: () => exportFlags(label) })))));
       if (!labels.length) $("flag-summary").append(el("tr", {}, el("td", { colspan: "5", class: "muted", text: "no flags yet" })));
       if (me.views.includes("flags")) loadPending();
