@@ -1,5 +1,5 @@
 // The research page. Served from /static under a CSP without inline code; every DOM write is textContent
-// or createElement (never innerHTML with data). The key lives in sessionStorage only (gone when the tab closes).
+// or createElement, never parsed as HTML. The key lives in sessionStorage only (gone when the tab closes).
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
