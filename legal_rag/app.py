@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from celery import Celery
 
     from graph_schema.acts import ActResolver
+    from legal_rag.answer_view import AnswerView
     from legal_rag.lookup import LookupService
     from legal_rag.records import Records
     from legal_rag.retrieval.hybrid import HybridRetriever, Retrieved
@@ -348,3 +349,43 @@ class Application:
             records.jobs.fail(job.id, f"could not enqueue: {type(exc).__name__}: {exc}")
             raise
         return job.id
+
+    # -- the research page's views (legal_rag.api.research_views) --------------------------------
+
+    def answer_view(self, answer_id: str) -> AnswerView | None:
+        """A stored answer as the research page and the exports show it (``legal_rag.answer_view``); None when
+        there is no such answer."""
+        from legal_rag.answer_view import build_view
+
+        row = self.records().answers.get(answer_id)
+        if row is None:
+            return None
+        return build_view({**row.document, "id": row.id, "created_at": row.created_at.isoformat(),
+                           "key_name": row.key_name})
+
+    def history(self, key_name: str, contains: str | None = None, limit: int = 20,
+                before: str | None = None) -> list[dict[str, Any]]:
+        """The questions asked with one key, newest first, optionally those containing some words: for each its
+        answer's id, date of the facts, when it was asked, confidence label and the answer's first line."""
+        rows = self.records().answers.history(key_name, contains=contains, limit=limit, before=before)
+        return [{"id": r.id, "question": r.question, "as_of": r.as_of, "created_at": r.created_at.isoformat(),
+                 "confidence": (r.document.get("confidence") or {}).get("label"),
+                 "first_line": r.text.split("\n", 1)[0][:300]} for r in rows]
+
+    def review_queue(self, key_name: str, limit: int = 50) -> dict[str, Any]:
+        """A paralegal's work: answers to check (below High confidence, or with a flag pending review), each with
+        its flags, and the flags this key made with their comments and review status."""
+        records = self.records()
+        answers = []
+        for r in records.answers.to_check(below=0.8, limit=limit):
+            flags = records.flags.list_for_answer(r.id)
+            answers.append({
+                "id": r.id, "question": r.question, "as_of": r.as_of, "created_at": r.created_at.isoformat(),
+                "confidence": (r.document.get("confidence") or {}).get("label"), "key_name": r.key_name,
+                "flags": len(flags), "pending": sum(f.status == "pending" for f in flags)})
+        mine = [{"id": f.id, "answer_id": f.answer_id, "label": f.label, "span_text": f.span_text,
+                 "comment": f.comment, "correction": f.correction, "status": f.status,
+                 "created_at": f.created_at.isoformat(), "reviewed_by": f.reviewed_by,
+                 "reviewed_at": f.reviewed_at.isoformat() if f.reviewed_at else None}
+                for f in records.flags.by_key(key_name)]
+        return {"answers": answers, "flags": mine}

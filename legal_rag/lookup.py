@@ -100,12 +100,27 @@ class LookupService:
         elif record.not_in_force and not key.sub:
             parts = ", ".join(f"({p.replace('/', ')(')})" for p in record.not_in_force)
             out["note"] = f"sub-section {parts} has not been brought into force: {record.commencement_note or ''}"
+        out["previous"], out["next"] = neighbours(key.section, self._store.section_numbers(code))
         if record.no_successor:
             out["no_successor"] = record.no_successor
         repeal = self._store.act_repealed_by(code) if record.in_force_to else None
         if repeal:
             out["repealed_by"] = {"act": repeal[0], "effective": repeal[1], "provision": repeal[2]}
         return out
+
+
+def section_order(number: str) -> tuple[int, str]:
+    """Where a section number stands in its Act: by its leading number, then its letters ("498" < "498A" <
+    "498B" < "499"); a number without digits after every numbered one."""
+    m = re.match(r"(\d+)(.*)", number)
+    return (int(m.group(1)), m.group(2).upper()) if m else (10**9, number.upper())
+
+
+def neighbours(number: str, numbers: set[str]) -> tuple[str | None, str | None]:
+    """The sections just before and after ``number`` in its Act (None at either end)."""
+    ordered = sorted(numbers | {number}, key=section_order)
+    i = ordered.index(number)
+    return (ordered[i - 1] if i > 0 else None, ordered[i + 1] if i + 1 < len(ordered) else None)
 
 
 def nearest_sections(wanted: str, numbers: set[str], limit: int = 5) -> list[str]:

@@ -28,6 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graph_schema.errors import LegalRagError, RetryableError
+from legal_rag.api import research_views
 from legal_rag.api import schemas as s
 from legal_rag.api.metrics import ApiMetrics
 from legal_rag.api.security import Caller, Permission, RateLimiter, requires
@@ -82,6 +83,7 @@ def create_app(settings: Settings, application: Application | None = None, *, op
     _handlers(api)
     _middleware(api)
     _routes(api)
+    api.include_router(research_views.router)
     return api
 
 

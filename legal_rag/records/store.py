@@ -9,6 +9,7 @@ caller mistakes become :class:`InvalidRecordError` naming the field; nothing hal
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import hashlib
 import re
@@ -319,6 +320,25 @@ class AnswerRepo:
 
         return int(self._run(lambda s: s.scalar(select(func.count()).select_from(AnswerRow))))
 
+    def history(self, key_name: str, *, contains: str | None = None, limit: int = 20,
+                before: str | None = None) -> builtins.list[AnswerRow]:
+        """The answers asked with key ``key_name``, newest first, whose question contains ``contains`` (any case)."""
+        q = select(AnswerRow).where(AnswerRow.key_name == key_name).order_by(AnswerRow.id.desc()).limit(limit)
+        if contains:
+            escaped = contains.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            q = q.where(AnswerRow.question.ilike(f"%{escaped}%", escape="\\"))
+        if before:
+            q = q.where(AnswerRow.id < before)
+        return list(self._run(lambda s: s.scalars(q).all()))
+
+    def to_check(self, *, below: float, limit: int = 50) -> builtins.list[AnswerRow]:
+        """Answers a paralegal should read, newest first: confidence under ``below`` or unknown, or a pending flag."""
+        pending = select(FlagRow.answer_id).where(FlagRow.status == FlagStatus.PENDING.value)
+        q = (select(AnswerRow)
+             .where((AnswerRow.confidence < below) | AnswerRow.confidence.is_(None) | AnswerRow.id.in_(pending))
+             .order_by(AnswerRow.id.desc()).limit(limit))
+        return list(self._run(lambda s: s.scalars(q).all()))
+
 
 # -- flags ---------------------------------------------------------------------------------------
 
@@ -426,6 +446,21 @@ class FlagRepo:
         from sqlalchemy import func
 
         return int(self._run(lambda s: s.scalar(select(func.count()).select_from(FlagRow))))
+
+    def by_key(self, key_name: str, limit: int = 200) -> list[FlagRow]:
+        """The flags made with key ``key_name``, newest first."""
+        q = select(FlagRow).where(FlagRow.key_name == key_name).order_by(FlagRow.id.desc()).limit(limit)
+        return list(self._run(lambda s: s.scalars(q).all()))
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """How many flags carry each label, by status: ``{"misquote": {"pending": 2, "accepted": 1}}``."""
+        from sqlalchemy import func
+
+        q = select(FlagRow.label, FlagRow.status, func.count()).group_by(FlagRow.label, FlagRow.status)
+        out: dict[str, dict[str, int]] = {}
+        for label, status, n in self._run(lambda s: s.execute(q).all()):
+            out.setdefault(label, {})[status] = int(n)
+        return out
 
 
 # -- jobs ----------------------------------------------------------------------------------------
