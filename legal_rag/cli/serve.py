@@ -115,7 +115,7 @@ def keys_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     for d in docs:
         state = f"revoked {d['revoked_at'][:19]}" if d["revoked_at"] else "active"
         print(f"{d['name']:<24} {d['role']:<14} {d['team']:<16} {d['prefix']}…  created {d['created_at'][:19]}",
-              state)
+              state, sep="  ")
 
 
 @keys_app.command("revoke")
