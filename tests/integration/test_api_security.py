@@ -320,6 +320,13 @@ def test_an_internal_error_names_nothing_internal(tmp_path: Path) -> None:
     application.close()
 
 
+def test_error_bodies_pass_through_the_path_scrubber(served: Served) -> None:
+    de = served.key("dee", "data_engineer")
+    r = served.client.post("/v1/ingest?filename=/srv/legal/state/uploads/acts.txt", content=b"{}\n",
+                           headers=h(de, **{"content-type": "application/x-ndjson"}))
+    assert r.status_code == 422 and "'acts.txt' must end in .jsonl" in r.text and "/srv" not in r.text
+
+
 @pytest.mark.parametrize(("message", "expected"), [
     ("could not read /tmp/pytest-7/uploads/ab12/kra.jsonl: line 3", "could not read kra.jsonl: line 3"),
     ("failed to start: [Errno 13] Permission denied: '/work/main/data/state/falkordb'",
