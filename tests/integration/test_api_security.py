@@ -8,6 +8,7 @@ import base64
 import hashlib
 import logging
 import re
+import shutil
 import socket
 import threading
 import time
@@ -361,3 +362,36 @@ def test_docs_are_served_from_package_assets(served: Served) -> None:
     assert b"SwaggerUIBundle" in bundle.content[:2000]
     assert "/openapi.json" in c.get("/docs/init.js").text
     assert c.get("/redoc").status_code == 404  # the CDN-backed page is gone
+
+
+# -- in a real browser: the pages work under their CSP -----------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)")
+def test_the_page_and_the_docs_run_under_their_csp_offline(live: tuple[str, int, Served]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    host, port, _ = live
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+        try:
+            page = browser.new_page()
+            refused: list[str] = []
+            page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+            offsite: list[str] = []
+            page.on("request", lambda r: offsite.append(r.url) if not r.url.startswith(f"http://{host}:{port}/")
+                    and not r.url.startswith("data:") else None)
+            page.goto(f"http://{host}:{port}/docs")
+            expect(page.locator(".swagger-ui .info .title")).to_contain_text("legal-rag", timeout=30_000)
+            expect(page.locator(".opblock-summary-path").first).to_be_visible()
+            page.goto(f"http://{host}:{port}/")
+            page.wait_for_load_state("load")
+            assert page.evaluate("document.readyState") == "complete"
+            assert not refused, refused
+            assert not offsite, offsite
+        finally:
+            browser.close()
