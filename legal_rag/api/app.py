@@ -73,7 +73,8 @@ def create_app(settings: Settings, application: Application | None = None, *, op
         lifespan=lifespan,
         docs_url=None,  # served from package assets by install_hardening (works offline)
         redoc_url=None,
-        responses={401: {"model": s.Problem}, 403: {"model": s.Problem}, 429: {"model": s.Problem}},
+        responses={401: {"model": s.Problem}, 403: {"model": s.Problem}, 413: {"model": s.Problem},
+                   429: {"model": s.Problem}},
     )
     api.state.settings = settings
     api.state.application = app_obj

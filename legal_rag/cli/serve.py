@@ -78,7 +78,7 @@ def _die_with_parent() -> None:
 
 @keys_app.command("create")
 def keys_create(
-    role: Annotated[Role, typer.Option("--role", help="lawyer, paralegal, data_engineer or admin")],
+    role: Annotated[Role, typer.Option("--role", help="lawyer, paralegal, data_engineer, admin or metrics")],
     name: Annotated[str, typer.Option("--name", help="Who holds the key (unique; shown in audit fields).")],
     team: Annotated[str, typer.Option("--team", help="Whose answers and flags the key sees (an admin's: all).")]
     = DEFAULT_TEAM,
