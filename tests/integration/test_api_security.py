@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import logging
 import re
 import shutil
@@ -132,8 +133,8 @@ def test_keys_are_made_in_a_team_or_the_default_one(served: Served, tmp_path: Pa
     assert done.exit_code == 0, done.output
     assert {r.name: r.team for r in served.records.keys.list()}["kiran"] == "chambers-b"
     listed = runner.invoke(cli, ["keys", "list", "--json"], env=env)
-    assert {"name": "kiran", "team": "chambers-b"}.items() <= next(
-        d for d in __import__("json").loads(listed.stdout.strip().splitlines()[-1]) if d["name"] == "kiran").items()
+    docs = json.loads(listed.stdout.strip().splitlines()[-1])
+    assert {"name": "kiran", "team": "chambers-b"}.items() <= next(d for d in docs if d["name"] == "kiran").items()
 
 
 # -- /metrics ----------------------------------------------------------------------------------------
