@@ -57,16 +57,23 @@ class FlagSource(Protocol):
 
 
 class RecordsFlagSource:
-    """:class:`FlagSource` over the records store (``records.flags.export``, ``records.answers.get``)."""
+    """:class:`FlagSource` over the records store (``records.flags.export``, ``records.answers.get``).
+
+    Training data is built by the operator's own process, so it reads every team's flags.
+    """
 
     def __init__(self, records: Any) -> None:
+        from legal_rag.records import SYSTEM
+
         self._records = records
+        self._viewer = SYSTEM
 
     def flags(self, since: str | None, label: str | None, status: str | None) -> Sequence[FlagLike]:
-        return self._records.flags.export(since=since, label=label, status=status)  # type: ignore[no-any-return]
+        return self._records.flags.export(  # type: ignore[no-any-return]
+            self._viewer, since=since, label=label, status=status)
 
     def answer(self, answer_id: str) -> AnswerLike | None:
-        return self._records.answers.get(answer_id)  # type: ignore[no-any-return]
+        return self._records.answers.get(answer_id, self._viewer)  # type: ignore[no-any-return]
 
 
 @dataclass

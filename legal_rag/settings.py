@@ -179,6 +179,12 @@ class ApiSettings(BaseModel):
     """Requests per API key per minute (a token bucket refilled continuously); over it: 429 + Retry-After."""
     max_upload_mb: int = Field(default=50, ge=1)
     """Largest ingest body or file accepted."""
+    max_body_kb: int = Field(default=1024, ge=1)
+    """Largest body of every other route (questions, drafts to verify, flags); over it: 413 before parsing."""
+    failed_key_limit: int = Field(default=20, ge=1)
+    """Unknown or revoked keys one client address may send within ``failed_key_window_s``; then 429."""
+    failed_key_window_s: float = Field(default=300.0, gt=0)
+    """The window of ``failed_key_limit``, in seconds."""
     heartbeat_s: float = Field(default=5.0, gt=0, le=10)
     """Seconds between heartbeat events on a streamed answer (the contract says at least every 10 s)."""
 

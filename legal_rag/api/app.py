@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from graph_schema.errors import LegalRagError, RetryableError
 from legal_rag.api import research_views
 from legal_rag.api import schemas as s
+from legal_rag.api.hardening import install_hardening
 from legal_rag.api.metrics import ApiMetrics
 from legal_rag.api.security import Caller, Permission, RateLimiter, requires
 from legal_rag.app import Application, InvalidInputError
@@ -71,7 +72,10 @@ def create_app(settings: Settings, application: Application | None = None, *, op
         description="Answers from the statutes; every citation checked against the statute graph for the date "
                     "of the facts. Authenticate with an API key in the X-API-Key header.",
         lifespan=lifespan,
-        responses={401: {"model": s.Problem}, 403: {"model": s.Problem}, 429: {"model": s.Problem}},
+        docs_url=None,  # served from package assets by install_hardening (works offline)
+        redoc_url=None,
+        responses={401: {"model": s.Problem}, 403: {"model": s.Problem}, 413: {"model": s.Problem},
+                   429: {"model": s.Problem}},
     )
     api.state.settings = settings
     api.state.application = app_obj
@@ -84,6 +88,8 @@ def create_app(settings: Settings, application: Application | None = None, *, op
     _middleware(api)
     _routes(api)
     api.include_router(research_views.router)
+    install_hardening(api, settings.api, page_html=(STATIC / "index.html").read_text(encoding="utf-8"),
+                      roots=(str(settings.state_dir), str(settings.state_dir.resolve())))
     return api
 
 
@@ -183,7 +189,7 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
         return JSONResponse({"detail": "starting"}, status_code=503, headers={"Retry-After": "2"})
 
     @api.get("/metrics", tags=["service"], include_in_schema=False)
-    def metrics(request: Request) -> Response:
+    def metrics(request: Request, caller: Annotated[Caller, Depends(requires(Permission.METRICS))]) -> Response:
         return Response(generate_latest(request.app.state.metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     # -- research --
@@ -193,14 +199,14 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
             caller: Annotated[Caller, Depends(requires(Permission.ASK))]) -> s.StoredAnswer:
         app_obj = _ready(request)
         result = app_obj.ask(body.question, body.as_of)
-        return _store_answer(request, app_obj, result, caller.name)
+        return _store_answer(request, app_obj, result, caller)
 
     @api.post("/v1/ask/stream", tags=["research"], response_class=StreamingResponse,
               responses={200: {"content": {"text/event-stream": {}}}, 422: {"model": s.Problem}})
     async def ask_stream(body: s.AskRequest, request: Request,
                          caller: Annotated[Caller, Depends(requires(Permission.ASK))]) -> StreamingResponse:
         app_obj = _ready(request)
-        return StreamingResponse(_answer_events(request, app_obj, body, caller.name), media_type="text/event-stream",
+        return StreamingResponse(_answer_events(request, app_obj, body, caller), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @api.post("/v1/verify", tags=["research"], responses={422: {"model": s.Problem}})
@@ -229,14 +235,14 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
     @api.get("/v1/answers/{answer_id}", tags=["answers"], responses={404: {"model": s.Problem}})
     def get_answer(answer_id: str, request: Request,
                    caller: Annotated[Caller, Depends(requires(Permission.READ_ANSWERS))]) -> s.StoredAnswer:
-        return _answer_or_404(request, answer_id)
+        return _answer_or_404(request, answer_id, caller)
 
     @api.get("/v1/answers", tags=["answers"])
     def list_answers(request: Request, caller: Annotated[Caller, Depends(requires(Permission.READ_ANSWERS))],
                      limit: Annotated[int, Query(ge=1, le=200)] = 20,
                      before: Annotated[str | None, Query(max_length=64)] = None) -> s.AnswerPage:
         records = request.app.state.application.records()
-        rows = records.answers.list(limit=limit, before=before)
+        rows = records.answers.list(caller.viewer, limit=limit, before=before)
         docs = [_answer_doc(r) for r in rows]
         return s.AnswerPage(answers=docs, next_before=docs[-1].id if len(docs) == limit else None)
 
@@ -249,7 +255,7 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
         records = request.app.state.application.records()
         flag, created = records.flags.add(
             answer_id=answer_id, start=body.start, end=body.end, label=body.label, comment=body.comment,
-            correction=body.correction, key_name=caller.name, idempotency_key=idempotency_key)
+            correction=body.correction, viewer=caller.viewer, idempotency_key=idempotency_key)
         if created:
             request.app.state.metrics.flags.labels(body.label.value).inc()
         else:
@@ -259,9 +265,9 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
     @api.get("/v1/answers/{answer_id}/flags", tags=["answers"], responses={404: {"model": s.Problem}})
     def answer_flags(answer_id: str, request: Request,
                      caller: Annotated[Caller, Depends(requires(Permission.READ_ANSWERS))]) -> list[s.FlagOut]:
-        _answer_or_404(request, answer_id)
+        _answer_or_404(request, answer_id, caller)
         records = request.app.state.application.records()
-        return [_flag_out(f) for f in records.flags.list_for_answer(answer_id)]
+        return [_flag_out(f) for f in records.flags.list_for_answer(answer_id, caller.viewer)]
 
     @api.get("/v1/flags", tags=["answers"],
              responses={200: {"content": {"application/json": {}, "application/x-ndjson": {}}}})
@@ -271,7 +277,8 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
                      status: Annotated[str | None, Query(pattern="^(pending|accepted|rejected)$")] = None) -> Response:
         records = request.app.state.application.records()
         flags = [_flag_out(f).model_dump(mode="json")
-                 for f in records.flags.export(since=since, label=label.value if label else None, status=status)]
+                 for f in records.flags.export(caller.viewer, since=since, label=label.value if label else None,
+                                               status=status)]
         if "application/x-ndjson" in request.headers.get("accept", ""):
             body = "".join(json.dumps(f, ensure_ascii=False) + "\n" for f in flags)
             return Response(body, media_type="application/x-ndjson")
@@ -281,7 +288,7 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
     def review_flag(flag_id: str, body: s.FlagReview, request: Request,
                     caller: Annotated[Caller, Depends(requires(Permission.REVIEW_FLAGS))]) -> s.FlagOut:
         records = request.app.state.application.records()
-        return _flag_out(records.flags.review(flag_id, body.status, caller.name))
+        return _flag_out(records.flags.review(flag_id, body.status, caller.viewer))
 
     # -- data --
 
@@ -315,7 +322,7 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
     @api.post("/v1/keys", tags=["admin"], status_code=201, responses={422: {"model": s.Problem}})
     def create_key(body: s.KeyRequest, request: Request,
                    caller: Annotated[Caller, Depends(requires(Permission.KEYS))]) -> s.KeyCreated:
-        row, raw = request.app.state.application.records().keys.create(body.name, body.role)
+        row, raw = request.app.state.application.records().keys.create(body.name, body.role, body.team)
         return s.KeyCreated(key=raw, **_key_out(row).model_dump())
 
     @api.get("/v1/keys", tags=["admin"])
@@ -339,10 +346,11 @@ def _routes(api: FastAPI) -> None:  # noqa: C901 - one place that lists every en
 # -- helpers -----------------------------------------------------------------------------------------
 
 
-def _store_answer(request: Request, app_obj: Application, result: AskResult, key_name: str) -> s.StoredAnswer:
-    """Persist an answer with its provenance; return it as stored (the answer plus id, time, key, index)."""
+def _store_answer(request: Request, app_obj: Application, result: AskResult, caller: Caller) -> s.StoredAnswer:
+    """Persist an answer with its provenance and the caller's team; return it as stored (the answer plus
+    id, time, key, index)."""
     row = app_obj.records().answers.add(result.model_dump(mode="json"), index_version=app_obj.index_version,
-                                        key_name=key_name)
+                                        key_name=caller.name, team=caller.team)
     m: ApiMetrics = request.app.state.metrics
     m.answers.labels(result.confidence.label.value, result.complexity.value).inc()
     for c in result.citations:
@@ -356,8 +364,8 @@ def _answer_doc(row: AnswerRow) -> s.StoredAnswer:
                                           "key_name": row.key_name, "index_version": row.index_version})
 
 
-def _answer_or_404(request: Request, answer_id: str) -> s.StoredAnswer:
-    row = request.app.state.application.records().answers.get(answer_id)
+def _answer_or_404(request: Request, answer_id: str, caller: Caller) -> s.StoredAnswer:
+    row = request.app.state.application.records().answers.get(answer_id, caller.viewer)  # another team's: 404
     if row is None:
         raise HTTPException(404, f"no answer {answer_id!r}")
     return _answer_doc(row)
@@ -371,8 +379,8 @@ def _flag_out(f: FlagRow) -> s.FlagOut:
 
 
 def _key_out(row: ApiKeyRow) -> s.KeyOut:
-    return s.KeyOut(name=row.name, role=Role(row.role), prefix=row.prefix, created_at=_iso(row.created_at),
-                    revoked_at=_iso(row.revoked_at) if row.revoked_at else None)
+    return s.KeyOut(name=row.name, role=Role(row.role), team=row.team, prefix=row.prefix,
+                    created_at=_iso(row.created_at), revoked_at=_iso(row.revoked_at) if row.revoked_at else None)
 
 
 _UPLOAD_DIR = re.compile(r"\S*/uploads/[0-9a-f]{32}/")
@@ -481,7 +489,7 @@ def _sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
-async def _answer_events(request: Request, app_obj: Application, body: s.AskRequest, key_name: str
+async def _answer_events(request: Request, app_obj: Application, body: s.AskRequest, caller: Caller
                          ) -> AsyncIterator[str]:
     """``stage`` events as the workflow runs, then one ``answer`` (verified, stored) and ``done``.
 
@@ -501,7 +509,7 @@ async def _answer_events(request: Request, app_obj: Application, body: s.AskRequ
     def work() -> None:
         try:
             result = app_obj.ask(body.question, body.as_of, on_stage=on_stage)
-            doc = _store_answer(request, app_obj, result, key_name)
+            doc = _store_answer(request, app_obj, result, caller)
             loop.call_soon_threadsafe(queue.put_nowait, ("answer", doc.model_dump(mode="json")))
         except _Cancelled:
             loop.call_soon_threadsafe(queue.put_nowait, ("cancelled", None))

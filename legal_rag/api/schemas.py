@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from legal_rag.records.model import FlagLabel, FlagStatus, JobKind, JobState, Role
+from legal_rag.roles import DEFAULT_TEAM
 from legal_rag.workflow.results import AskResult
 
 
@@ -170,11 +171,14 @@ class KeyRequest(BaseModel):
 
     name: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$")]
     role: Role
+    team: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$",
+                               description="Whose answers and flags the key sees")] = DEFAULT_TEAM
 
 
 class KeyOut(BaseModel):
     name: str
     role: Role
+    team: str = DEFAULT_TEAM
     prefix: str
     created_at: str
     revoked_at: str | None = None

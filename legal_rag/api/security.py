@@ -1,7 +1,10 @@
 """Who may do what: API keys in ``X-API-Key``, four roles, and a per-key rate limit.
 
 A key is looked up in the records (only its hash is stored there). Missing, unknown or revoked:
-401. A role without the right: 403. Over the key's rate: 429 with ``Retry-After``.
+401. A role without the right: 403. Over the key's rate: 429 with ``Retry-After``. A client address
+that sent too many unknown keys gets 429 before its key is even looked up
+(:class:`legal_rag.api.hardening.FailedKeyLimiter`). The key is read from ``X-API-Key`` (or, for
+scrapers such as Prometheus, ``Authorization: Bearer``) and never logged or echoed.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from enum import StrEnum
 
 from fastapi import HTTPException, Request
 
-from legal_rag.records import Role
+from legal_rag.records import Role, Viewer
 
 __all__ = ["Caller", "Permission", "RateLimiter", "ROLE_PERMISSIONS", "requires"]
 
@@ -32,6 +35,7 @@ class Permission(StrEnum):
     JOBS = "jobs"
     FINETUNE = "finetune"
     KEYS = "keys"
+    METRICS = "metrics"
 
 
 _LAWYER = frozenset({Permission.ASK, Permission.VERIFY, Permission.SECTIONS, Permission.READ_ANSWERS})
@@ -43,6 +47,7 @@ ROLE_PERMISSIONS: dict[Role, frozenset[Permission]] = {
     Role.DATA_ENGINEER: frozenset({Permission.INGEST, Permission.JOBS, Permission.SECTIONS, Permission.EXPORT_FLAGS,
                                    Permission.FINETUNE}),
     Role.ADMIN: frozenset(Permission),
+    Role.METRICS: frozenset({Permission.METRICS}),
 }
 
 
@@ -52,9 +57,15 @@ class Caller:
 
     name: str
     role: Role
+    team: str
 
     def can(self, permission: Permission) -> bool:
         return permission in ROLE_PERMISSIONS[self.role]
+
+    @property
+    def viewer(self) -> Viewer:
+        """Whose records this caller may read and write (its team's; an admin's, every team's)."""
+        return Viewer(name=self.name, role=self.role, team=self.team)
 
 
 class RateLimiter:
@@ -85,14 +96,20 @@ def requires(permission: Permission) -> Callable[[Request], Caller]:
 
     def dependency(request: Request) -> Caller:
         state = request.app.state
-        raw = request.headers.get("x-api-key")
+        raw = _presented_key(request)
         if not raw:
             raise HTTPException(401, "missing API key: send it in the X-API-Key header",
                                 headers={"WWW-Authenticate": "X-API-Key"})
+        address = request.client.host if request.client else "unknown"
+        wait = state.failed_keys.blocked_for(address)
+        if wait > 0:
+            raise HTTPException(429, "too many unknown API keys from this address; try again later",
+                                headers={"Retry-After": str(max(1, math.ceil(wait)))})
         record = state.application.records().keys.authenticate(raw)
         if record is None:
+            state.failed_keys.failed(address)
             raise HTTPException(401, "unknown or revoked API key", headers={"WWW-Authenticate": "X-API-Key"})
-        caller = Caller(name=record.name, role=Role(record.role))
+        caller = Caller(name=record.name, role=Role(record.role), team=record.team)
         wait = state.rate_limiter.take(caller.name)
         if wait > 0:
             raise HTTPException(429, f"rate limit of {state.settings.api.rate_limit_per_minute} requests a minute "
@@ -104,3 +121,11 @@ def requires(permission: Permission) -> Callable[[Request], Caller]:
         return caller
 
     return dependency
+
+
+def _presented_key(request: Request) -> str | None:
+    raw = request.headers.get("x-api-key")
+    if raw:
+        return raw
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from legal_rag.cli.common import EXIT_BAD_INPUT, EXIT_NOT_FOUND, _settings, app, err, out
-from legal_rag.roles import Role
+from legal_rag.roles import DEFAULT_TEAM, Role
 from legal_rag.settings import GraphBackend, Settings
 
 keys_app = typer.Typer(no_args_is_help=True, help="API keys for the HTTP API (only a hash is stored).")
@@ -78,8 +78,10 @@ def _die_with_parent() -> None:
 
 @keys_app.command("create")
 def keys_create(
-    role: Annotated[Role, typer.Option("--role", help="lawyer, paralegal, data_engineer or admin")],
+    role: Annotated[Role, typer.Option("--role", help="lawyer, paralegal, data_engineer, admin or metrics")],
     name: Annotated[str, typer.Option("--name", help="Who holds the key (unique; shown in audit fields).")],
+    team: Annotated[str, typer.Option("--team", help="Whose answers and flags the key sees (an admin's: all).")]
+    = DEFAULT_TEAM,
 ) -> None:
     """Make a key; it is printed once, alone on the last line (only its hash is stored)."""
     from legal_rag.records import open_records
@@ -87,11 +89,11 @@ def keys_create(
 
     with open_records(_settings()) as records:
         try:
-            row, raw = records.keys.create(name, role)
+            row, raw = records.keys.create(name, role, team)
         except InvalidRecordError as exc:
             err.print(f"[red]{exc}[/red]")
             raise typer.Exit(EXIT_BAD_INPUT) from exc
-    err.print(f"key for {row.name!r} ({row.role}); store it now, it cannot be shown again:")
+    err.print(f"key for {row.name!r} ({row.role}, team {row.team!r}); store it now, it cannot be shown again:")
     print(raw)
 
 
@@ -103,7 +105,7 @@ def keys_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     with open_records(_settings()) as records:
         rows = records.keys.list()
     docs: list[dict[str, Any]] = [
-        {"name": r.name, "role": r.role, "prefix": r.prefix, "created_at": r.created_at.isoformat(),
+        {"name": r.name, "role": r.role, "team": r.team, "prefix": r.prefix, "created_at": r.created_at.isoformat(),
          "revoked_at": r.revoked_at.isoformat() if r.revoked_at else None} for r in rows]
     if as_json:
         print(json.dumps(docs))
@@ -112,7 +114,8 @@ def keys_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
         out.print("no keys yet: legal-rag keys create --role lawyer --name NAME")
     for d in docs:
         state = f"revoked {d['revoked_at'][:19]}" if d["revoked_at"] else "active"
-        print(f"{d['name']:<24} {d['role']:<14} {d['prefix']}…  created {d['created_at'][:19]}  {state}")
+        print(f"{d['name']:<24} {d['role']:<14} {d['team']:<16} {d['prefix']}…  created {d['created_at'][:19]}",
+              state, sep="  ")
 
 
 @keys_app.command("revoke")

@@ -26,8 +26,11 @@ from legal_rag.records.store import (
     database_url,
     open_records,
 )
+from legal_rag.roles import DEFAULT_TEAM, SYSTEM, Viewer
 
 __all__ = [
+    "DEFAULT_TEAM",
+    "SYSTEM",
     "Claim",
     "AnswerRow",
     "ApiKeyRow",
@@ -42,6 +45,7 @@ __all__ = [
     "Records",
     "RecordsUnavailableError",
     "Role",
+    "Viewer",
     "database_url",
     "open_records",
 ]

@@ -18,6 +18,7 @@ from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from legal_rag.roles import DEFAULT_TEAM
 from legal_rag.roles import Role as Role  # re-exported: the records store keys by role
 
 
@@ -121,6 +122,8 @@ class ApiKeyRow(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     name: Mapped[str] = mapped_column(String(100), unique=True)
     role: Mapped[str] = mapped_column(String(20))
+    team: Mapped[str] = mapped_column(String(100), default=DEFAULT_TEAM, server_default=DEFAULT_TEAM)
+    """The team whose answers and flags the key sees (an admin's key sees every team's)."""
     key_hash: Mapped[str] = mapped_column(String(64), unique=True)
     """SHA-256 of the key; the key itself is shown once and never stored."""
     prefix: Mapped[str] = mapped_column(String(16))
@@ -135,6 +138,8 @@ class AnswerRow(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True, default=new_id)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     key_name: Mapped[str] = mapped_column(String(100))
+    team: Mapped[str] = mapped_column(String(100), default=DEFAULT_TEAM, server_default=DEFAULT_TEAM, index=True)
+    """The asking key's team: only that team (and admins) can read the answer and its flags."""
     question: Mapped[str] = mapped_column(Text)
     as_of: Mapped[str] = mapped_column(String(10))
     text: Mapped[str] = mapped_column(Text)
@@ -164,6 +169,8 @@ class FlagRow(Base):
     correction: Mapped[str | None] = mapped_column(Text, default=None)
     status: Mapped[str] = mapped_column(String(20), default=FlagStatus.PENDING.value)
     key_name: Mapped[str] = mapped_column(String(100))
+    team: Mapped[str] = mapped_column(String(100), default=DEFAULT_TEAM, server_default=DEFAULT_TEAM, index=True)
+    """The flagged answer's team (a flag is as private as the answer it is on)."""
     idempotency_key: Mapped[str | None] = mapped_column(String(200), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     reviewed_at: Mapped[datetime | None] = mapped_column(default=None)

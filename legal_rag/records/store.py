@@ -38,6 +38,7 @@ from legal_rag.records.model import (
     Role,
     utcnow,
 )
+from legal_rag.roles import DEFAULT_TEAM, Viewer
 
 if TYPE_CHECKING:
     from legal_rag.settings import Settings
@@ -224,11 +225,11 @@ class KeyRepo:
     def __init__(self, run: Runner) -> None:
         self._run = run
 
-    def create(self, name: str, role: Role | str) -> tuple[ApiKeyRow, str]:
-        """A new key for ``name`` with ``role``; returns the row and the key (shown once, never stored).
+    def create(self, name: str, role: Role | str, team: str = DEFAULT_TEAM) -> tuple[ApiKeyRow, str]:
+        """A new key for ``name`` with ``role`` in ``team``; returns the row and the key (shown once, never stored).
 
         Raises:
-            InvalidRecordError: a name or role that is not allowed.
+            InvalidRecordError: a name, role or team that is not allowed.
             NameTakenError: the name is already used (also by a revoked key).
         """
         if not _KEY_NAME.match(name or ""):
@@ -237,8 +238,10 @@ class KeyRepo:
             role = Role(role)
         except ValueError as exc:
             raise InvalidRecordError("role", f"unknown role {role!r}; one of: {', '.join(Role)}") from exc
+        if not _KEY_NAME.match(team or ""):
+            raise InvalidRecordError("team", f"team name {team!r} must be 1-100 letters, digits, '.', '_', '@' or '-'")
         raw = KEY_PREFIX + secrets.token_urlsafe(32)
-        row = ApiKeyRow(name=name, role=role.value, key_hash=hash_key(raw), prefix=raw[:10])
+        row = ApiKeyRow(name=name, role=role.value, team=team, key_hash=hash_key(raw), prefix=raw[:10])
 
         def work(s: Session) -> ApiKeyRow:
             if s.scalar(select(ApiKeyRow.id).where(ApiKeyRow.name == name)) is not None:
@@ -287,14 +290,15 @@ class AnswerRepo:
     def __init__(self, run: Runner) -> None:
         self._run = run
 
-    def add(self, document: dict[str, Any], *, key_name: str, index_version: int = 0) -> AnswerRow:
-        """Store an answer (the JSON the API returns) with who asked and which index answered it."""
+    def add(self, document: dict[str, Any], *, key_name: str, team: str = DEFAULT_TEAM,
+            index_version: int = 0) -> AnswerRow:
+        """Store an answer (the JSON the API returns) with who asked, their team and which index answered it."""
         for field in ("question", "as_of", "answer"):
             if not isinstance(document.get(field), str):
                 raise InvalidRecordError(field, f"an answer document needs a string {field!r}")
         confidence = document.get("confidence")
         score = confidence.get("score") if isinstance(confidence, dict) else None
-        row = AnswerRow(key_name=key_name, question=document["question"], as_of=document["as_of"],
+        row = AnswerRow(key_name=key_name, team=team, question=document["question"], as_of=document["as_of"],
                         text=document["answer"], generator=str(document.get("generator", "")),
                         confidence=float(score) if isinstance(score, int | float) else None,
                         index_version=index_version, document=document)
@@ -305,12 +309,15 @@ class AnswerRepo:
 
         return self._run(work)  # type: ignore[no-any-return]
 
-    def get(self, answer_id: str) -> AnswerRow | None:
-        return self._run(lambda s: s.get(AnswerRow, answer_id))  # type: ignore[no-any-return]
+    def get(self, answer_id: str, viewer: Viewer) -> AnswerRow | None:
+        """The answer, or None when there is none or it belongs to a team ``viewer`` does not see."""
+        return self._run(lambda s: _visible_answer(s, answer_id, viewer))  # type: ignore[no-any-return]
 
-    def list(self, limit: int = 20, before: str | None = None) -> list[AnswerRow]:
-        """Newest first; ``before`` is the id of the last answer of the previous page."""
+    def list(self, viewer: Viewer, limit: int = 20, before: str | None = None) -> list[AnswerRow]:
+        """The answers ``viewer`` sees, newest first; ``before`` is the id of the last answer of the previous page."""
         q = select(AnswerRow).order_by(AnswerRow.id.desc()).limit(limit)
+        if not viewer.sees_all:
+            q = q.where(AnswerRow.team == viewer.team)
         if before:
             q = q.where(AnswerRow.id < before)
         return list(self._run(lambda s: s.scalars(q).all()))
@@ -347,16 +354,16 @@ class FlagRepo:
     def __init__(self, run: Runner) -> None:
         self._run = run
 
-    def add(self, *, answer_id: str, start: int, end: int, label: FlagLabel | str, key_name: str,
+    def add(self, *, answer_id: str, start: int, end: int, label: FlagLabel | str, viewer: Viewer,
             comment: str | None = None, correction: str | None = None,
             idempotency_key: str | None = None) -> tuple[FlagRow, bool]:
-        """Store a flag on ``answer_id[start:end]``; returns the flag and whether it is new.
+        """Store ``viewer``'s flag on ``answer_id[start:end]``; returns the flag and whether it is new.
 
-        A retry with the same ``idempotency_key`` (from the same key) stores nothing and returns the
-        first flag.
+        The flag takes the answer's team. A retry with the same ``idempotency_key`` (from the same
+        key) stores nothing and returns the first flag.
 
         Raises:
-            RecordNotFoundError: no such answer.
+            RecordNotFoundError: no such answer, or one of a team ``viewer`` does not see.
             InvalidRecordError: offsets outside the answer text, or an unknown label.
             IdempotencyConflictError: the idempotency key was used for a different flag.
         """
@@ -365,6 +372,7 @@ class FlagRepo:
         except ValueError as exc:
             raise InvalidRecordError("label", f"unknown label {label!r}; one of: {', '.join(FlagLabel)}") from exc
         wanted = (answer_id, start, end, label.value, comment, correction)
+        key_name = viewer.name
 
         def existing(s: Session) -> FlagRow | None:
             if idempotency_key is None:
@@ -381,16 +389,17 @@ class FlagRepo:
             first = existing(s)
             if first is not None:
                 return first, False
-            answer_text = s.scalar(select(AnswerRow.text).where(AnswerRow.id == answer_id))
-            if answer_text is None:
+            answer = _visible_answer(s, answer_id, viewer)
+            if answer is None:
                 raise RecordNotFoundError(f"no answer {answer_id!r}")
+            answer_text = answer.text
             if not 0 <= start < end <= len(answer_text):
                 field = "start" if not 0 <= start < len(answer_text) else "end"
                 raise InvalidRecordError(field, f"span {start}..{end} is not inside the answer text "
                                                 f"(0 <= start < end <= {len(answer_text)})")
             row = FlagRow(answer_id=answer_id, start=start, end=end, span_text=answer_text[start:end],
                           label=label.value, comment=comment, correction=correction, key_name=key_name,
-                          idempotency_key=idempotency_key)
+                          team=answer.team, idempotency_key=idempotency_key)
             s.add(row)
             return row, True
 
@@ -403,17 +412,24 @@ class FlagRepo:
                 raise
             return found, False
 
-    def get(self, flag_id: str) -> FlagRow | None:
-        return self._run(lambda s: s.get(FlagRow, flag_id))  # type: ignore[no-any-return]
+    def get(self, flag_id: str, viewer: Viewer) -> FlagRow | None:
+        """The flag, or None when there is none or it belongs to a team ``viewer`` does not see."""
+        return self._run(lambda s: _visible_flag(s, flag_id, viewer))  # type: ignore[no-any-return]
 
-    def list_for_answer(self, answer_id: str) -> list[FlagRow]:
+    def list_for_answer(self, answer_id: str, viewer: Viewer) -> list[FlagRow]:
+        """The flags on one answer, oldest first (none when the answer is of a team ``viewer`` does not see)."""
         q = select(FlagRow).where(FlagRow.answer_id == answer_id).order_by(FlagRow.id)
+        if not viewer.sees_all:
+            q = q.where(FlagRow.team == viewer.team)
         return list(self._run(lambda s: s.scalars(q).all()))
 
-    def export(self, *, since: str | date | None = None, label: FlagLabel | str | None = None,
+    def export(self, viewer: Viewer, *, since: str | date | None = None, label: FlagLabel | str | None = None,
                status: FlagStatus | str | None = None) -> list[FlagRow]:
-        """Every flag created on or after ``since`` (a date), with that label and status, oldest first."""
+        """Every flag ``viewer`` sees created on or after ``since`` (a date), with that label and status,
+        oldest first."""
         q = select(FlagRow).order_by(FlagRow.id)
+        if not viewer.sees_all:
+            q = q.where(FlagRow.team == viewer.team)
         if since is not None:
             day = date.fromisoformat(since) if isinstance(since, str) else since
             q = q.where(FlagRow.created_at >= datetime.combine(day, time.min, tzinfo=utcnow().tzinfo))
@@ -423,21 +439,21 @@ class FlagRepo:
             q = q.where(FlagRow.status == FlagStatus(status).value)
         return list(self._run(lambda s: s.scalars(q).all()))
 
-    def review(self, flag_id: str, status: FlagStatus | str, reviewer: str) -> FlagRow:
-        """Mark a flag accepted or rejected (a later review replaces an earlier one).
+    def review(self, flag_id: str, status: FlagStatus | str, viewer: Viewer) -> FlagRow:
+        """``viewer`` marks a flag accepted or rejected (a later review replaces an earlier one).
 
         Raises:
-            RecordNotFoundError: no such flag.
+            RecordNotFoundError: no such flag, or one of a team ``viewer`` does not see.
         """
         status = FlagStatus(status)
         if status is FlagStatus.PENDING:
             raise InvalidRecordError("status", "a review sets 'accepted' or 'rejected'")
 
         def work(s: Session) -> FlagRow:
-            row = s.get(FlagRow, flag_id)
+            row = _visible_flag(s, flag_id, viewer)
             if row is None:
                 raise RecordNotFoundError(f"no flag {flag_id!r}")
-            row.status, row.reviewed_at, row.reviewed_by = status.value, utcnow(), reviewer
+            row.status, row.reviewed_at, row.reviewed_by = status.value, utcnow(), viewer.name
             return row
 
         return self._run(work)  # type: ignore[no-any-return]
@@ -461,6 +477,16 @@ class FlagRepo:
         for label, status, n in self._run(lambda s: s.execute(q).all()):
             out.setdefault(label, {})[status] = int(n)
         return out
+
+
+def _visible_answer(s: Session, answer_id: str, viewer: Viewer) -> AnswerRow | None:
+    row = s.get(AnswerRow, answer_id)
+    return row if row is not None and viewer.may_see(row.team) else None
+
+
+def _visible_flag(s: Session, flag_id: str, viewer: Viewer) -> FlagRow | None:
+    row = s.get(FlagRow, flag_id)
+    return row if row is not None and viewer.may_see(row.team) else None
 
 
 # -- jobs ----------------------------------------------------------------------------------------

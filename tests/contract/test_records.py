@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from legal_rag.records import FlagLabel, JobRow, JobState, Records, Role
+from legal_rag.records import SYSTEM, FlagLabel, JobRow, JobState, Records, Role, Viewer
 from legal_rag.records.store import (
     IdempotencyConflictError,
     InvalidRecordError,
@@ -23,6 +23,8 @@ from legal_rag.records.store import (
     RecordsUnavailableError,
 )
 
+PAT = Viewer("pat", Role.PARALEGAL)
+ROOT = Viewer("root", Role.ADMIN)
 PG_ADMIN = os.environ.get("LEGAL_RAG_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 
 
@@ -110,15 +112,15 @@ def test_key_names_and_roles_are_checked(records: Records) -> None:
 
 def test_answers_keep_their_provenance_and_page_newest_first(records: Records) -> None:
     ids = [_answer(records, f"answer {i}") for i in range(5)]
-    row = records.answers.get(ids[0])
+    row = records.answers.get(ids[0], SYSTEM)
     assert row is not None and row.text == "answer 0" and row.key_name == "alice" and row.index_version == 3
     assert row.document["citations"][0]["status"] == "verified" and row.confidence == 0.8
     assert row.created_at.tzinfo is not None and abs(row.created_at - datetime.now(UTC)) < timedelta(minutes=5)
-    first = records.answers.list(limit=2)
+    first = records.answers.list(SYSTEM, limit=2)
     assert [a.id for a in first] == ids[::-1][:2]
-    second = records.answers.list(limit=2, before=first[-1].id)
+    second = records.answers.list(SYSTEM, limit=2, before=first[-1].id)
     assert [a.id for a in second] == ids[::-1][2:4]
-    assert records.answers.get("no-such-answer") is None
+    assert records.answers.get("no-such-answer", SYSTEM) is None
     with pytest.raises(InvalidRecordError) as bad:
         records.answers.add({"question": "q", "as_of": "2025-01-01"}, key_name="alice")
     assert bad.value.field == "answer"
@@ -130,17 +132,18 @@ def test_answers_keep_their_provenance_and_page_newest_first(records: Records) -
 def test_a_flag_stores_its_span_and_a_retry_stores_nothing_new(records: Records) -> None:
     answer = _answer(records)
     flag, created = records.flags.add(answer_id=answer, start=0, end=12, label=FlagLabel.WRONG_PROVISION,
-                                      key_name="pat", comment="should be 101", idempotency_key="try-1")
+                                      viewer=PAT, comment="should be 101", idempotency_key="try-1")
     assert created and flag.span_text == "BNS s.103(1)" and flag.status == "pending"
     again, created_again = records.flags.add(answer_id=answer, start=0, end=12, label="wrong_provision",
-                                             key_name="pat", comment="should be 101", idempotency_key="try-1")
+                                             viewer=PAT, comment="should be 101", idempotency_key="try-1")
     assert not created_again and again.id == flag.id
-    assert [f.id for f in records.flags.list_for_answer(answer)] == [flag.id]
+    assert [f.id for f in records.flags.list_for_answer(answer, SYSTEM)] == [flag.id]
     with pytest.raises(IdempotencyConflictError):
-        records.flags.add(answer_id=answer, start=0, end=3, label="misquote", key_name="pat", idempotency_key="try-1")
+        records.flags.add(answer_id=answer, start=0, end=3, label="misquote", viewer=PAT, idempotency_key="try-1")
     # the same idempotency key from another API key is another request
     other, created_other = records.flags.add(answer_id=answer, start=0, end=12, label="wrong_provision",
-                                             key_name="sam", comment="should be 101", idempotency_key="try-1")
+                                             viewer=Viewer("sam", Role.PARALEGAL), comment="should be 101",
+                                             idempotency_key="try-1")
     assert created_other and other.id != flag.id
 
 
@@ -149,38 +152,38 @@ def test_a_flag_stores_its_span_and_a_retry_stores_nothing_new(records: Records)
 def test_flag_offsets_outside_the_answer_are_refused(records: Records, start: int, end: int, field: str) -> None:
     answer = _answer(records)
     with pytest.raises(InvalidRecordError) as bad:
-        records.flags.add(answer_id=answer, start=start, end=end, label="other", key_name="pat")
+        records.flags.add(answer_id=answer, start=start, end=end, label="other", viewer=PAT)
     assert bad.value.field == field
-    assert records.flags.list_for_answer(answer) == []
+    assert records.flags.list_for_answer(answer, SYSTEM) == []
 
 
 def test_flags_on_missing_answers_and_unknown_labels_are_refused(records: Records) -> None:
     with pytest.raises(RecordNotFoundError):
-        records.flags.add(answer_id="nope", start=0, end=1, label="other", key_name="pat")
+        records.flags.add(answer_id="nope", start=0, end=1, label="other", viewer=PAT)
     answer = _answer(records)
     with pytest.raises(InvalidRecordError) as bad:
-        records.flags.add(answer_id=answer, start=0, end=1, label="typo", key_name="pat")
+        records.flags.add(answer_id=answer, start=0, end=1, label="typo", viewer=PAT)
     assert bad.value.field == "label"
 
 
 def test_flags_export_by_date_label_and_status_and_review(records: Records) -> None:
     answer = _answer(records)
-    a, _ = records.flags.add(answer_id=answer, start=0, end=3, label="misquote", key_name="pat")
-    b, _ = records.flags.add(answer_id=answer, start=4, end=12, label="outdated_law", key_name="pat",
+    a, _ = records.flags.add(answer_id=answer, start=0, end=3, label="misquote", viewer=PAT)
+    b, _ = records.flags.add(answer_id=answer, start=4, end=12, label="outdated_law", viewer=PAT,
                              correction="BNS s.101")
     today = datetime.now(UTC).date()
-    ids = [f.id for f in records.flags.export(since=today.isoformat())]
+    ids = [f.id for f in records.flags.export(SYSTEM, since=today.isoformat())]
     assert a.id in ids and b.id in ids and ids.index(a.id) < ids.index(b.id)
-    assert records.flags.export(since=(today + timedelta(days=2)).isoformat()) == []
-    assert b.id not in [f.id for f in records.flags.export(label="misquote")]
-    reviewed = records.flags.review(b.id, "accepted", "root")
+    assert records.flags.export(SYSTEM, since=(today + timedelta(days=2)).isoformat()) == []
+    assert b.id not in [f.id for f in records.flags.export(SYSTEM, label="misquote")]
+    reviewed = records.flags.review(b.id, "accepted", ROOT)
     assert reviewed.status == "accepted" and reviewed.reviewed_by == "root" and reviewed.reviewed_at is not None
-    accepted = [f.id for f in records.flags.export(status="accepted")]
+    accepted = [f.id for f in records.flags.export(SYSTEM, status="accepted")]
     assert b.id in accepted and a.id not in accepted
     with pytest.raises(RecordNotFoundError):
-        records.flags.review("nope", "rejected", "root")
+        records.flags.review("nope", "rejected", ROOT)
     with pytest.raises(InvalidRecordError):
-        records.flags.review(a.id, "pending", "root")
+        records.flags.review(a.id, "pending", ROOT)
 
 
 def test_concurrent_retries_with_one_idempotency_key_store_one_flag(records: Records) -> None:
@@ -190,7 +193,7 @@ def test_concurrent_retries_with_one_idempotency_key_store_one_flag(records: Rec
 
     def post() -> None:
         try:
-            flag, _ = records.flags.add(answer_id=answer, start=0, end=3, label="misquote", key_name="pat",
+            flag, _ = records.flags.add(answer_id=answer, start=0, end=3, label="misquote", viewer=PAT,
                                         idempotency_key="race")
             results.append(flag.id)
         except BaseException as exc:  # noqa: BLE001 - collected and asserted on below
@@ -201,7 +204,7 @@ def test_concurrent_retries_with_one_idempotency_key_store_one_flag(records: Rec
         t.start()
     for t in threads:
         t.join()
-    assert not errors and len(set(results)) == 1 and len(records.flags.list_for_answer(answer)) == 1
+    assert not errors and len(set(results)) == 1 and len(records.flags.list_for_answer(answer, SYSTEM)) == 1
 
 
 # -- jobs ------------------------------------------------------------------------------------------
@@ -320,10 +323,10 @@ def test_recovery_requeues_orphans_fails_repeat_deaths_and_leaves_live_jobs(reco
 def test_what_was_committed_survives_reopening(records_url: str) -> None:
     with Records(records_url) as first:
         answer = _answer(first)
-        flag, _ = first.flags.add(answer_id=answer, start=0, end=3, label="misquote", key_name="pat")
+        flag, _ = first.flags.add(answer_id=answer, start=0, end=3, label="misquote", viewer=PAT)
     with Records(records_url) as second:  # migrations are re-run: a no-op on an up-to-date schema
-        assert second.answers.get(answer) is not None
-        assert [f.id for f in second.flags.list_for_answer(answer)] == [flag.id]
+        assert second.answers.get(answer, SYSTEM) is not None
+        assert [f.id for f in second.flags.list_for_answer(answer, SYSTEM)] == [flag.id]
 
 
 def test_an_unreachable_database_is_unavailable_not_empty(tmp_path: Path) -> None:
@@ -332,3 +335,84 @@ def test_an_unreachable_database_is_unavailable_not_empty(tmp_path: Path) -> Non
     (tmp_path / "dir.sqlite3").mkdir()
     with pytest.raises(RecordsUnavailableError):
         Records(f"sqlite:///{tmp_path / 'dir.sqlite3'}").open()
+
+
+# -- teams -------------------------------------------------------------------------------------------
+
+
+def test_a_team_sees_its_own_answers_and_flags_and_no_other(records: Records) -> None:
+    asha = Viewer("asha", Role.LAWYER, "chambers-a")
+    pia = Viewer("pia", Role.PARALEGAL, "chambers-a")
+    bo = Viewer("bo", Role.LAWYER, "chambers-b")
+    ours = records.answers.add({"question": "client X's dowry facts", "as_of": "2025-01-01",
+                                "answer": "BNS s.80 dowry death."}, key_name=asha.name, team=asha.team).id
+    theirs = records.answers.add({"question": "client Y's facts", "as_of": "2025-01-01",
+                                  "answer": "BNS s.318 cheating."}, key_name=bo.name, team=bo.team).id
+    flag, _ = records.flags.add(answer_id=ours, start=0, end=3, label="misquote", viewer=pia)
+    assert flag.team == "chambers-a"
+    # reads: the other team's answer and flag are absent, not forbidden
+    assert records.answers.get(theirs, asha) is None and records.answers.get(ours, bo) is None
+    assert records.answers.get(ours, pia) is not None
+    assert {a.id for a in records.answers.list(bo, limit=200)} & {ours} == set()
+    assert theirs not in {a.id for a in records.answers.list(asha, limit=200)}
+    assert records.flags.get(flag.id, bo) is None and records.flags.get(flag.id, pia) is not None
+    assert records.flags.list_for_answer(ours, bo) == []
+    assert flag.id not in {f.id for f in records.flags.export(bo)}
+    assert flag.id in {f.id for f in records.flags.export(pia)}
+    # writes: flagging or reviewing across teams finds nothing
+    with pytest.raises(RecordNotFoundError):
+        records.flags.add(answer_id=ours, start=0, end=3, label="other",
+                          viewer=Viewer("bob", Role.PARALEGAL, "chambers-b"))
+    with pytest.raises(RecordNotFoundError):
+        records.flags.review(flag.id, "accepted", Viewer("bo-lead", Role.PARALEGAL, "chambers-b"))
+    # an admin sees every team's
+    assert {ours, theirs} <= {a.id for a in records.answers.list(ROOT, limit=200)}
+    assert records.flags.review(flag.id, "accepted", ROOT).reviewed_by == "root"
+
+
+def test_keys_carry_a_team_default_when_not_given(records: Records) -> None:
+    row, _ = records.keys.create(f"teamless-{uuid.uuid4().hex[:6]}", "lawyer")
+    assert row.team == "default"
+    row, raw = records.keys.create(f"teamed-{uuid.uuid4().hex[:6]}", "paralegal", "chambers-a")
+    assert row.team == "chambers-a" and records.keys.authenticate(raw).team == "chambers-a"  # type: ignore[union-attr]
+    with pytest.raises(InvalidRecordError) as bad:
+        records.keys.create(f"bad-team-{uuid.uuid4().hex[:6]}", "lawyer", "a team; drop table")
+    assert bad.value.field == "team"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def fresh_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'records.sqlite3'}"
+    else:
+        yield from _postgres_database()
+
+
+def test_rows_from_before_teams_join_the_default_team(fresh_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from legal_rag.records.store import MIGRATIONS
+
+    engine = create_engine(fresh_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:  # the schema as it was before teams, with a key, an answer and a flag
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0002")
+        now = datetime.now(UTC).replace(tzinfo=None)
+        conn.execute(text("INSERT INTO api_keys (id, name, role, key_hash, prefix, created_at) "
+                          "VALUES ('k1', 'old-key', 'lawyer', :h, 'lrk_old', :t)"), {"h": "0" * 64, "t": now})
+        conn.execute(text("INSERT INTO answers (id, created_at, key_name, question, as_of, text, generator, "
+                          "index_version, document) VALUES ('a1', :t, 'old-key', 'q', '2025-01-01', 'old answer', "
+                          "'extractive', 0, '{}')"), {"t": now})
+        conn.execute(text("INSERT INTO flags (id, answer_id, start, \"end\", span_text, label, status, key_name, "
+                          "created_at) VALUES ('f1', 'a1', 0, 3, 'old', 'other', 'pending', 'old-key', :t)"),
+                     {"t": now})
+    engine.dispose()
+    with Records(fresh_url) as records:  # opening migrates to the newest schema
+        assert records.keys.list()[0].team == "default"
+        default_lawyer = Viewer("new", Role.LAWYER)
+        assert records.answers.get("a1", default_lawyer) is not None
+        assert [f.id for f in records.flags.list_for_answer("a1", default_lawyer)] == ["f1"]
+        assert records.answers.get("a1", Viewer("other", Role.LAWYER, "elsewhere")) is None

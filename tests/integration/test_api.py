@@ -446,7 +446,9 @@ def test_unknown_job_is_404(client: TestClient, keys: dict[str, str]) -> None:
 
 def test_metrics_count_requests_answers_flags_and_checks(client: TestClient, keys: dict[str, str],
                                                          extortion: dict[str, Any]) -> None:
-    text = client.get("/metrics").text
+    assert client.get("/metrics").status_code == 401  # the README: every route but the open ones needs a key
+    assert client.get("/metrics", headers=h(keys["lawyer"])).status_code == 403
+    text = client.get("/metrics", headers=h(keys["metrics"])).text
     assert 'legal_rag_http_requests_total{method="POST",route="/v1/ask",status="200"}' in text
     assert "legal_rag_http_request_seconds_bucket" in text
     assert "legal_rag_answers_total{" in text and 'legal_rag_citation_checks_total{status="verified"}' in text

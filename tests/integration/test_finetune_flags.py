@@ -12,7 +12,7 @@ import pytest
 from finetune import Judge
 from finetune.flags import RecordsFlagSource, flags_to_rows
 from finetune.statutes import StatuteView
-from legal_rag.records import Records
+from legal_rag.records import Records, Role, Viewer
 from tests.conftest import Loaded
 from verification import Verifier
 
@@ -39,9 +39,9 @@ def flag(records: Records, answer_id: str, text: str, span: str, correction: str
          label: str = "misquote") -> str:
     start = text.index(span)
     row, _ = records.flags.add(answer_id=answer_id, start=start, end=start + len(span), label=label,
-                               key_name="paralegal", correction=correction)  # fmt: skip
+                               viewer=Viewer("paralegal", Role.PARALEGAL), correction=correction)  # fmt: skip
     if status != "pending":
-        records.flags.review(row.id, status, "lead")
+        records.flags.review(row.id, status, Viewer("lead", Role.ADMIN))
     return row.id
 
 
