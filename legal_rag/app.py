@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from graph_schema.errors import LegalRagError
 from graph_schema.store import GraphStore
+from legal_rag.roles import Viewer
 from legal_rag.settings import GraphBackend, Settings
 
 if TYPE_CHECKING:
@@ -352,12 +353,12 @@ class Application:
 
     # -- the research page's views (legal_rag.api.research_views) --------------------------------
 
-    def answer_view(self, answer_id: str) -> AnswerView | None:
+    def answer_view(self, answer_id: str, viewer: Viewer) -> AnswerView | None:
         """A stored answer as the research page and the exports show it (``legal_rag.answer_view``); None when
-        there is no such answer."""
+        there is no such answer or it belongs to a team ``viewer`` does not see."""
         from legal_rag.answer_view import build_view
 
-        row = self.records().answers.get(answer_id)
+        row = self.records().answers.get(answer_id, viewer)
         if row is None:
             return None
         return build_view({**row.document, "id": row.id, "created_at": row.created_at.isoformat(),
@@ -372,13 +373,13 @@ class Application:
                  "confidence": (r.document.get("confidence") or {}).get("label"),
                  "first_line": r.text.split("\n", 1)[0][:300]} for r in rows]
 
-    def review_queue(self, key_name: str, limit: int = 50) -> dict[str, Any]:
-        """A paralegal's work: answers to check (below High confidence, or with a flag pending review), each with
-        its flags, and the flags this key made with their comments and review status."""
+    def review_queue(self, viewer: Viewer, limit: int = 50) -> dict[str, Any]:
+        """A paralegal's work: the team's answers to check (below High confidence, or with a flag pending review),
+        each with its flags, and the flags this key made with their comments and review status."""
         records = self.records()
         answers = []
-        for r in records.answers.to_check(below=0.8, limit=limit):
-            flags = records.flags.list_for_answer(r.id)
+        for r in records.answers.to_check(viewer, below=0.8, limit=limit):
+            flags = records.flags.list_for_answer(r.id, viewer)
             answers.append({
                 "id": r.id, "question": r.question, "as_of": r.as_of, "created_at": r.created_at.isoformat(),
                 "confidence": (r.document.get("confidence") or {}).get("label"), "key_name": r.key_name,
@@ -387,5 +388,5 @@ class Application:
                  "comment": f.comment, "correction": f.correction, "status": f.status,
                  "created_at": f.created_at.isoformat(), "reviewed_by": f.reviewed_by,
                  "reviewed_at": f.reviewed_at.isoformat() if f.reviewed_at else None}
-                for f in records.flags.by_key(key_name)]
+                for f in records.flags.by_key(viewer.name)]
         return {"answers": answers, "flags": mine}

@@ -104,8 +104,8 @@ def _application(request: Request) -> Application:
     return app_obj
 
 
-def _view_or_404(app_obj: Application, answer_id: str) -> AnswerView:
-    view = app_obj.answer_view(answer_id)
+def _view_or_404(app_obj: Application, answer_id: str, caller: Caller) -> AnswerView:
+    view = app_obj.answer_view(answer_id, caller.viewer)  # another team's answer reads as absent: 404
     if view is None:
         raise HTTPException(404, f"no answer {answer_id!r}")
     return view
@@ -126,7 +126,7 @@ def answer_view(answer_id: str, request: Request,
     """A stored answer as a lawyer reads it: the direct answer first (``lines`` with ``part: answer``), then the
     deciding provisions; one row per cited provision (Act, section, status, date); the numbered sources;
     confidence in words with its factors; the claims with their evidence named by provision."""
-    return _view_or_404(_application(request), answer_id).as_dict()
+    return _view_or_404(_application(request), answer_id, caller).as_dict()
 
 
 @router.get("/v1/answers/{answer_id}/export", tags=["answers"], response_class=Response,
@@ -135,7 +135,7 @@ def export_answer(answer_id: str, request: Request,
                   caller: Annotated[Caller, Depends(requires(Permission.READ_ANSWERS))],
                   format: Annotated[Literal["md", "docx"], Query()] = "md") -> Response:  # noqa: A002
     """The answer with its citations and sources as Markdown or as a Word document."""
-    view = _view_or_404(_application(request), answer_id)
+    view = _view_or_404(_application(request), answer_id, caller)
     name = f"answer-{view.id}.{format}"
     headers = {"Content-Disposition": f'attachment; filename="{name}"'}
     if format == "docx":
@@ -159,11 +159,11 @@ def review_queue(request: Request, caller: Annotated[Caller, Depends(requires(Pe
                  limit: Annotated[int, Query(ge=1, le=200)] = 50) -> ReviewQueue:
     """A paralegal's queue: answers to check with their flag counts, and this key's flags with comments and
     status (pending until an admin accepts or rejects them)."""
-    return ReviewQueue.model_validate(_application(request).review_queue(caller.name, limit))
+    return ReviewQueue.model_validate(_application(request).review_queue(caller.viewer, limit))
 
 
 @router.get("/v1/flags/summary", tags=["answers"])
 def flag_summary(request: Request,
                  caller: Annotated[Caller, Depends(requires(Permission.EXPORT_FLAGS))]) -> dict[str, dict[str, int]]:
     """How many flags carry each label, by review status (export them with ``GET /v1/flags?label=``)."""
-    return _application(request).records().flags.counts()
+    return _application(request).records().flags.counts(caller.viewer)

@@ -338,12 +338,15 @@ class AnswerRepo:
             q = q.where(AnswerRow.id < before)
         return list(self._run(lambda s: s.scalars(q).all()))
 
-    def to_check(self, *, below: float, limit: int = 50) -> builtins.list[AnswerRow]:
-        """Answers a paralegal should read, newest first: confidence under ``below`` or unknown, or a pending flag."""
+    def to_check(self, viewer: Viewer, *, below: float, limit: int = 50) -> builtins.list[AnswerRow]:
+        """Answers of the teams ``viewer`` sees that a paralegal should read, newest first: confidence under
+        ``below`` or unknown, or a pending flag."""
         pending = select(FlagRow.answer_id).where(FlagRow.status == FlagStatus.PENDING.value)
         q = (select(AnswerRow)
              .where((AnswerRow.confidence < below) | AnswerRow.confidence.is_(None) | AnswerRow.id.in_(pending))
              .order_by(AnswerRow.id.desc()).limit(limit))
+        if not viewer.sees_all:
+            q = q.where(AnswerRow.team == viewer.team)
         return list(self._run(lambda s: s.scalars(q).all()))
 
 
@@ -468,11 +471,14 @@ class FlagRepo:
         q = select(FlagRow).where(FlagRow.key_name == key_name).order_by(FlagRow.id.desc()).limit(limit)
         return list(self._run(lambda s: s.scalars(q).all()))
 
-    def counts(self) -> dict[str, dict[str, int]]:
-        """How many flags carry each label, by status: ``{"misquote": {"pending": 2, "accepted": 1}}``."""
+    def counts(self, viewer: Viewer) -> dict[str, dict[str, int]]:
+        """How many flags of the teams ``viewer`` sees carry each label, by status:
+        ``{"misquote": {"pending": 2, "accepted": 1}}``."""
         from sqlalchemy import func
 
         q = select(FlagRow.label, FlagRow.status, func.count()).group_by(FlagRow.label, FlagRow.status)
+        if not viewer.sees_all:
+            q = q.where(FlagRow.team == viewer.team)
         out: dict[str, dict[str, int]] = {}
         for label, status, n in self._run(lambda s: s.execute(q).all()):
             out.setdefault(label, {})[status] = int(n)

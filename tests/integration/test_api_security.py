@@ -113,6 +113,29 @@ def test_a_team_reads_its_answers_and_flags_and_nothing_of_another_team(served: 
     assert c.post(f"/v1/flags/{flag}/review", json={"status": "accepted"}, headers=h(admin)).status_code == 200
 
 
+def test_the_research_page_views_keep_to_the_team(served: Served) -> None:
+    # The answer view, its exports, the paralegal's review queue and the flag counts read through the same
+    # viewer as the answer routes: another team's answer is 404 and never listed or counted.
+    c = served.client
+    pia = served.key("pia", "paralegal", "chambers-a")
+    bo, bea = served.key("bo", "lawyer", "chambers-b"), served.key("bea", "paralegal", "chambers-b")
+    dee = served.key("dee", "data_engineer", "chambers-b")
+    admin = served.key("root", "admin")
+    ours = _answer(served.records, "asha", "chambers-a", "my client Mr X's extortion facts")
+    theirs = _answer(served.records, "bo", "chambers-b", "my client Ms Y's cheating facts")
+    assert c.post(f"/v1/answers/{ours}/flags", json={"start": 0, "end": 7, "label": "misquote"},
+                  headers=h(pia)).status_code == 201
+    for path in (f"/v1/answers/{ours}/view", f"/v1/answers/{ours}/export?format=md",
+                 f"/v1/answers/{ours}/export?format=docx"):
+        assert c.get(path, headers=h(bo)).status_code == 404, path
+        assert c.get(path, headers=h(pia)).status_code == 200, path
+    queue = c.get("/v1/review", headers=h(bea)).json()
+    assert [a["id"] for a in queue["answers"]] == [theirs] and "Mr X" not in str(queue)
+    assert {a["id"] for a in c.get("/v1/review", headers=h(pia)).json()["answers"]} == {ours}
+    assert c.get("/v1/flags/summary", headers=h(dee)).json() == {}
+    assert c.get("/v1/flags/summary", headers=h(admin)).json() == {"misquote": {"pending": 1}}
+
+
 def test_keys_are_made_in_a_team_or_the_default_one(served: Served, tmp_path: Path) -> None:
     admin = served.key("root", "admin")
     made = served.client.post("/v1/keys", json={"name": "ravi", "role": "paralegal", "team": "chambers-a"},
