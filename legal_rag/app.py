@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graph_schema.errors import LegalRagError
+from graph_schema.errors import InvalidInputError
 from graph_schema.store import GraphStore
 from legal_rag.settings import GraphBackend, Settings
 
@@ -31,14 +31,9 @@ if TYPE_CHECKING:
     from verification.model import VerificationReport
     from verification.verify import Verifier
 
-__all__ = ["Application", "InvalidInputError"]
+__all__ = ["Application"]
 
 StageCallback = Callable[[str, float], None]
-
-
-class InvalidInputError(LegalRagError, ValueError):
-    """A request the application refuses as given (empty question, impossible date): the caller's fault."""
-
 
 def check_date(value: str | None, field: str = "as_of") -> str:
     """``value`` as an ISO date, today when None.
@@ -246,9 +241,9 @@ class Application:
             ``{"index": <sync report, or {"skipped": why} when another process held the index's write
             lock for 30 s>, "jobs": {"requeued", "failed", "unsent"}}``.
         """
+        from graph_schema.errors import IndexBusyError
         from legal_rag.recovery import recover_jobs
         from legal_rag.retrieval.build import sync_from_graph
-        from legal_rag.retrieval.snapshot import IndexBusyError
 
         index: dict[str, Any]
         try:

@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from graph_schema.acts import INCOMPLETE_SUBUNITS, ActResolver
-from graph_schema.errors import InvalidSectionNumberError, LegalRagError
+from graph_schema.errors import InvalidDateError, InvalidSectionNumberError, LegalRagError
 from graph_schema.model import StatusOnDate, refs_for_unit
 from graph_schema.numbering import parse_reference
 from graph_schema.store import GraphStore
@@ -156,8 +156,3 @@ def _as_of(raw: str | None) -> str:
     if d is None:
         raise InvalidDateError(f"as_of {raw!r} is not a date in YYYY-MM-DD form")
     return d
-
-
-class InvalidDateError(LegalRagError):
-    """An ``as_of`` that is not a calendar date."""
-

@@ -27,13 +27,19 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from graph_schema.errors import LegalRagError, RetryableError
+from graph_schema.errors import (
+    IdempotencyConflictError,
+    InvalidInputError,
+    InvalidRecordError,
+    LegalRagError,
+    RecordNotFoundError,
+    RetryableError,
+)
 from legal_rag.api import schemas as s
 from legal_rag.api.metrics import ApiMetrics
 from legal_rag.api.security import Caller, Permission, RateLimiter, requires
-from legal_rag.app import Application, InvalidInputError
+from legal_rag.app import Application
 from legal_rag.records import AnswerRow, ApiKeyRow, FlagLabel, FlagRow, FlagStatus, JobRow, Role
-from legal_rag.records.store import IdempotencyConflictError, InvalidRecordError, RecordNotFoundError
 from legal_rag.settings import Settings
 from legal_rag.workflow.results import AskResult
 from verification.model import VerificationReport

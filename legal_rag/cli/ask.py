@@ -29,7 +29,8 @@ def ask_cmd(
     ] = False,
 ) -> None:
     """Answer a question from the statutes: every citation checked for the date, every claim grounded."""
-    from legal_rag.lookup import InvalidDateError, _as_of
+    from graph_schema.errors import InvalidDateError
+    from legal_rag.lookup import _as_of
 
     if jsonl == (question is not None):
         err.print("give a question, or --jsonl with questions on stdin (not both)")

@@ -34,7 +34,8 @@ def build_cmd(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Build verified SFT and DPO files from the statute graph; the same seed gives the same bytes."""
-    from finetune import BuildConfig, DatasetError, build_dataset
+    from finetune import BuildConfig, build_dataset
+    from graph_schema.errors import DatasetError
     from legal_rag.cli.progress import progress_reporter
 
     if n < 5 or not 0.0 <= eval_fraction < 1.0:

@@ -40,7 +40,8 @@ def retrieve_cmd(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Hybrid (BM25 + dense) retrieval over the indexed statutes, provisions named in the query first."""
-    from legal_rag.lookup import InvalidDateError, _as_of
+    from graph_schema.errors import InvalidDateError
+    from legal_rag.lookup import _as_of
 
     try:
         day = _as_of(as_of)

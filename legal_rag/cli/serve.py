@@ -82,8 +82,8 @@ def keys_create(
     name: Annotated[str, typer.Option("--name", help="Who holds the key (unique; shown in audit fields).")],
 ) -> None:
     """Make a key; it is printed once, alone on the last line (only its hash is stored)."""
+    from graph_schema.errors import InvalidRecordError
     from legal_rag.records import open_records
-    from legal_rag.records.store import InvalidRecordError
 
     with open_records(_settings()) as records:
         try:
@@ -118,8 +118,8 @@ def keys_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
 @keys_app.command("revoke")
 def keys_revoke(name: Annotated[str, typer.Argument(help="The key's name.")]) -> None:
     """Revoke a key at once (requests with it get 401)."""
+    from graph_schema.errors import RecordNotFoundError
     from legal_rag.records import open_records
-    from legal_rag.records.store import RecordNotFoundError
 
     with open_records(_settings()) as records:
         try:

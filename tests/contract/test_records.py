@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from legal_rag.records import FlagLabel, JobRow, JobState, Records, Role
-from legal_rag.records.store import (
+from graph_schema.errors import (
     IdempotencyConflictError,
     InvalidRecordError,
     NameTakenError,
     RecordNotFoundError,
     RecordsUnavailableError,
 )
+from legal_rag.records import FlagLabel, JobRow, JobState, Records, Role
 
 PG_ADMIN = os.environ.get("LEGAL_RAG_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 
