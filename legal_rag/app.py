@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Collection, Sequence
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from graph_schema.dates import check_day, day_or_today
 from graph_schema.errors import InvalidInputError
 from graph_schema.store import GraphStore
 from legal_rag.settings import GraphBackend, Settings
@@ -31,25 +31,10 @@ if TYPE_CHECKING:
     from verification.model import VerificationReport
     from verification.verify import Verifier
 
-__all__ = ["Application"]
+__all__ = ["Application", "check_day"]
 
 StageCallback = Callable[[str, float], None]
 
-def check_date(value: str | None, field: str = "as_of") -> str:
-    """``value`` as an ISO date, today when None.
-
-    Raises:
-        InvalidInputError: not a real YYYY-MM-DD date (naming ``field``).
-    """
-    if value is None:
-        return date.today().isoformat()
-    try:
-        parsed = date.fromisoformat(value)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"{field} must be a real date as YYYY-MM-DD, got {value!r}") from exc
-    if len(value) != 10:
-        raise InvalidInputError(f"{field} must be written YYYY-MM-DD, got {value!r}")
-    return parsed.isoformat()
 
 
 class Application:
@@ -269,7 +254,7 @@ class Application:
         """
         if not question or not question.strip():
             raise InvalidInputError("the question is empty")
-        day = check_date(as_of)
+        day = day_or_today(as_of)
         service = self.ask_service()
         if on_stage is None:
             return service.ask(question, day)
@@ -279,7 +264,7 @@ class Application:
                  include_repealed: bool = False) -> list[Retrieved]:
         if k < 1:
             raise InvalidInputError(f"k must be at least 1, got {k}")
-        day = check_date(as_of)
+        day = day_or_today(as_of)
         codes = [self.resolve_act(a) for a in acts] if acts else None
         return self.retriever().retrieve(query, k, as_of=day, acts=codes, include_repealed=include_repealed)
 
@@ -289,7 +274,7 @@ class Application:
 
     def section(self, act: str, section: str, as_of: str | None = None) -> dict[str, Any]:
         """The ``section --json`` object: ``found: False`` with an ``error`` when it does not exist."""
-        day = check_date(as_of)
+        day = day_or_today(as_of)
         return self.lookup().lookup(act, section, day)
 
     def verify(self, text: str, as_of: str | None = None,
@@ -297,8 +282,8 @@ class Application:
         """Check every citation and quote in ``text`` for facts on ``as_of``; ``offence_on``: the day of an offence
         committed before 2024-07-01 in a matter on or after it, on which the penal codes are checked
         (``Verifier.verify``)."""
-        day = check_date(as_of)
-        offence_day = check_date(offence_on, "offence_on") if offence_on is not None else None
+        day = day_or_today(as_of)
+        offence_day = check_day(offence_on, "offence_on") if offence_on is not None else None
         return self.verifier().verify(text, list(context), day, offence_on=offence_day)
 
     def submit_ingest(self, paths: Sequence[Path], strict: bool = False, key_name: str | None = None,

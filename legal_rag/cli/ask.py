@@ -30,7 +30,7 @@ def ask_cmd(
 ) -> None:
     """Answer a question from the statutes: every citation checked for the date, every claim grounded."""
     from graph_schema.errors import InvalidDateError
-    from legal_rag.lookup import _as_of
+    from legal_rag.app import check_day
 
     if jsonl == (question is not None):
         err.print("give a question, or --jsonl with questions on stdin (not both)")
@@ -56,7 +56,7 @@ def ask_cmd(
             raise typer.Exit(EXIT_BAD_INPUT)
         requests.append((None, question, as_of))
     try:
-        days = [_as_of(d) for _, _, d in requests]
+        days = [check_day(d) if d else None for _, _, d in requests]
     except InvalidDateError as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(EXIT_BAD_INPUT) from exc

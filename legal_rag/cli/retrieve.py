@@ -41,10 +41,10 @@ def retrieve_cmd(
 ) -> None:
     """Hybrid (BM25 + dense) retrieval over the indexed statutes, provisions named in the query first."""
     from graph_schema.errors import InvalidDateError
-    from legal_rag.lookup import _as_of
+    from legal_rag.app import check_day
 
     try:
-        day = _as_of(as_of)
+        day = check_day(as_of) if as_of else None
     except InvalidDateError as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(EXIT_BAD_INPUT) from exc

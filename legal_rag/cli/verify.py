@@ -111,11 +111,11 @@ def verify_cmd(
     ] = False,
 ) -> None:
     """Check every citation and quote in text on stdin against the statute graph for a date."""
-    from legal_rag.app import check_date
+    from legal_rag.app import check_day
 
     try:
-        day = check_date(as_of)
-        offence_day = check_date(offence_on, "offence_on") if offence_on is not None else None
+        day = check_day(as_of) if as_of is not None else None
+        offence_day = check_day(offence_on, "offence_on") if offence_on is not None else None
         chunks = _load_context(context)
     except (ValueError, IngestError, OSError) as exc:
         err.print(f"[red]{exc}[/red]")
