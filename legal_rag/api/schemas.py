@@ -7,8 +7,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from legal_rag.app import check_day
-from legal_rag.records.model import FlagLabel, FlagStatus, JobKind, JobState, Role
-from legal_rag.workflow.results import AskResult
+from legal_rag.results import AskResult, FlagLabel, FlagStatus, JobKind, JobState
+from legal_rag.roles import Role
 
 IsoDate = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", examples=["2025-03-01"]),
                     AfterValidator(lambda value: check_day(value, "the date"))]

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from fastapi import HTTPException, Request
 
-from legal_rag.records import Role
+from legal_rag.roles import Role
 
 __all__ = ["Caller", "Permission", "RateLimiter", "ROLE_PERMISSIONS", "requires"]
 
@@ -89,7 +89,7 @@ def requires(permission: Permission) -> Callable[[Request], Caller]:
         if not raw:
             raise HTTPException(401, "missing API key: send it in the X-API-Key header",
                                 headers={"WWW-Authenticate": "X-API-Key"})
-        record = state.application.records().keys.authenticate(raw)
+        record = state.application.authenticate(raw)
         if record is None:
             raise HTTPException(401, "unknown or revoked API key", headers={"WWW-Authenticate": "X-API-Key"})
         caller = Caller(name=record.name, role=Role(record.role))
