@@ -1,9 +1,13 @@
 """The application: one object that opens the stores, the index and the services once; faces call only this.
 
 The CLI and the HTTP API are thin faces over :class:`Application`: they parse input, call one
-method, and render the result. Everything expensive is opened lazily and kept for the life of the
-process (a CLI command builds only what it uses; the API server opens everything at start-up with
-:meth:`Application.open`, so ``/ready`` can say when it is done).
+method, and render the result (typed, from ``legal_rag.results``); errors are the project's tree
+(``graph_schema.errors``), mapped to exit codes and HTTP statuses once, at each face's boundary.
+Dates of the facts are checked here, by the one validator (``graph_schema.dates``).
+
+Everything expensive is opened lazily and kept for the life of the process (a CLI command
+builds only what it uses; the API server opens everything at start-up with :meth:`Application.open`,
+so ``/ready`` can say when it is done).
 """
 
 from __future__ import annotations
