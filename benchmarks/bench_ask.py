@@ -20,9 +20,9 @@ from collections import defaultdict
 
 from support import pct
 
-from legal_rag.cli.common import _open
 from legal_rag.retrieval.build import build_retriever, embedder, open_index
 from legal_rag.settings import PROJECT_ROOT, Settings
+from legal_rag.stores import open_graph_store
 from legal_rag.workflow.service import build_service
 
 QUESTIONS = [json.loads(line) for line in
@@ -35,7 +35,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     settings = Settings()
-    store = _open(settings)
+    store = open_graph_store(settings)
     index = open_index(settings)
     try:
         if len(index) == 0:

@@ -4,7 +4,8 @@ Imports ``graph_schema``, ``verification`` and, for the prompt format and chunk 
 of ``legal_rag`` listed in ``finetune.prompt``. Never a face: the CLI and Celery call these.
 """
 
-from finetune.build import BuildConfig, BuildReport, DatasetError, build_dataset
+from finetune.build import BuildConfig, BuildReport, build_dataset
 from finetune.judge import Category, Failure, Judge
+from graph_schema.errors import DatasetError
 
 __all__ = ["BuildConfig", "BuildReport", "Category", "DatasetError", "Failure", "Judge", "build_dataset"]

@@ -22,7 +22,7 @@ from finetune.judge import Category, Judge
 from finetune.prompt import SYSTEM, ContextChunk, OfflineAnswerer, user_turn
 from finetune.rows import SPLITS, DPORow, ProvisionRef, SFTRow, Turn, write_jsonl
 from finetune.statutes import StatuteView
-from graph_schema.errors import LegalRagError
+from graph_schema.errors import DatasetError
 from graph_schema.store import GraphStore
 from legal_rag.retrieval.types import Chunk
 from verification import Verifier
@@ -31,11 +31,6 @@ Progress = Callable[[str, int, int], None]
 
 CRIMINAL = frozenset({"BNS", "BNSS", "BSA", "IPC", "CRPC", "IEA"})
 """Acts a criminal practice asks about most: drawn three times as often as the other Acts."""
-
-
-class DatasetError(LegalRagError):
-    """The dataset could not be built as asked (too few usable provisions for a category)."""
-
 
 @dataclass(frozen=True)
 class BuildConfig:

@@ -1,62 +1,81 @@
 """The application: one object that opens the stores, the index and the services once; faces call only this.
 
 The CLI and the HTTP API are thin faces over :class:`Application`: they parse input, call one
-method, and render the result. Everything expensive is opened lazily and kept for the life of the
-process (a CLI command builds only what it uses; the API server opens everything at start-up with
-:meth:`Application.open`, so ``/ready`` can say when it is done).
+method, and render the result (typed, from ``legal_rag.results``); errors are the project's tree
+(``graph_schema.errors``), mapped to exit codes and HTTP statuses once, at each face's boundary.
+Dates of the facts are checked here, by the one validator (``graph_schema.dates``).
+
+Everything expensive is opened lazily and kept for the life of the process (a CLI command
+builds only what it uses; the API server opens everything at start-up with :meth:`Application.open`,
+so ``/ready`` can say when it is done).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import signal
 import threading
 from collections.abc import Callable, Collection, Sequence
-from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from graph_schema.errors import LegalRagError
+from graph_schema.dates import check_day, day_or_today
+from graph_schema.errors import InvalidInputError, RecordNotFoundError, StoreUnavailableError
 from graph_schema.store import GraphStore
-from legal_rag.roles import Viewer
+from legal_rag.roles import DEFAULT_TEAM, Role, Viewer
 from legal_rag.settings import GraphBackend, Settings
 
 if TYPE_CHECKING:
+    import subprocess
+
     from celery import Celery
 
+    from finetune.build import BuildReport
+    from finetune.flags import FlagsReport
     from graph_schema.acts import ActResolver
+    from ingestion.audit.report import AuditReport
     from legal_rag.answer_view import AnswerView
+    from legal_rag.evaluation.answers import AnswerReport
+    from legal_rag.evaluation.faults import FaultReport
     from legal_rag.lookup import LookupService
     from legal_rag.records import Records
+    from legal_rag.records.model import AnswerRow, ApiKeyRow, FlagLabel, FlagRow, FlagStatus
+    from legal_rag.results import (
+        GraphServerState,
+        IndexStatus,
+        IngestOutcome,
+        JobView,
+        RetrieveResult,
+        SectionResult,
+        VectorsExported,
+    )
+    from legal_rag.retrieval.crossval import CVReport
     from legal_rag.retrieval.hybrid import HybridRetriever, Retrieved
     from legal_rag.retrieval.index import ChunkIndex, Progress
+    from legal_rag.retrieval.offence_eval import OffenceResult as OffenceEval
     from legal_rag.workflow.service import AskResult, AskService
     from verification.extract import CitationExtractor
     from verification.model import VerificationReport
     from verification.verify import Verifier
 
-__all__ = ["Application", "InvalidInputError"]
+__all__ = ["Application", "check_day"]
 
 StageCallback = Callable[[str, float], None]
 
 
-class InvalidInputError(LegalRagError, ValueError):
-    """A request the application refuses as given (empty question, impossible date): the caller's fault."""
+def _die_with_parent() -> None:
+    """In a worker child: get SIGTERM when the server process dies, however it dies.
 
-
-def check_date(value: str | None, field: str = "as_of") -> str:
-    """``value`` as an ISO date, today when None.
-
-    Raises:
-        InvalidInputError: not a real YYYY-MM-DD date (naming ``field``).
+    uvicorn re-raises the SIGTERM it handled once it has shut down, which ends the server before
+    any ``finally`` of ours runs; without this the worker would outlive it (seen). Linux only.
     """
-    if value is None:
-        return date.today().isoformat()
-    try:
-        parsed = date.fromisoformat(value)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"{field} must be a real date as YYYY-MM-DD, got {value!r}") from exc
-    if len(value) != 10:
-        raise InvalidInputError(f"{field} must be written YYYY-MM-DD, got {value!r}")
-    return parsed.isoformat()
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
 
 
 class Application:
@@ -84,11 +103,13 @@ class Application:
         self._resolver: ActResolver | None = None
         self._extractor: CitationExtractor | None = None
         self._records: Records | None = None
+        self._offline_extractor: CitationExtractor | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
 
     def open(self) -> Application:
-        """Open everything now (models, index, graph): what a server does once at start-up."""
+        """Open everything now (models, index, graph, records): what a server does once at start-up."""
+        self.records()
         self.ask_service()
         self.lookup()
         self.verifier()
@@ -248,9 +269,9 @@ class Application:
             ``{"index": <sync report, or {"skipped": why} when another process held the index's write
             lock for 30 s>, "jobs": {"requeued", "failed", "unsent"}}``.
         """
+        from graph_schema.errors import IndexBusyError
         from legal_rag.recovery import recover_jobs
         from legal_rag.retrieval.build import sync_from_graph
-        from legal_rag.retrieval.snapshot import IndexBusyError
 
         index: dict[str, Any]
         try:
@@ -276,7 +297,7 @@ class Application:
         """
         if not question or not question.strip():
             raise InvalidInputError("the question is empty")
-        day = check_date(as_of)
+        day = day_or_today(as_of)
         service = self.ask_service()
         if on_stage is None:
             return service.ask(question, day)
@@ -284,29 +305,452 @@ class Application:
 
     def retrieve(self, query: str, k: int = 10, *, as_of: str | None = None, acts: Collection[str] | None = None,
                  include_repealed: bool = False) -> list[Retrieved]:
+        """The ``k`` best chunks for ``query`` among the law in force on ``as_of`` (default today)."""
+        return self.search(query, k, as_of=as_of, acts=acts, include_repealed=include_repealed).hits
+
+    def search(self, query: str, k: int = 10, *, as_of: str | None = None, acts: Collection[str] | None = None,
+               include_repealed: bool = False) -> RetrieveResult:
+        """:meth:`retrieve` with the day it was decided on (what ``retrieve --json`` prints).
+
+        Raises:
+            InvalidInputError: ``k`` below 1 or an impossible date; UnknownActError: an Act no alias names.
+        """
+        from legal_rag.results import RetrieveResult
+
         if k < 1:
-            raise InvalidInputError(f"k must be at least 1, got {k}")
-        day = check_date(as_of)
+            raise InvalidInputError(f"-k must be at least 1, got {k}")
+        day = day_or_today(as_of)
         codes = [self.resolve_act(a) for a in acts] if acts else None
-        return self.retriever().retrieve(query, k, as_of=day, acts=codes, include_repealed=include_repealed)
+        hits = self.retriever().retrieve(query, k, as_of=day, acts=codes, include_repealed=include_repealed)
+        return RetrieveResult(query=query, as_of=day, hits=hits)
 
     def resolve_act(self, act: str) -> str:
         """An Act code for any alias lawyers write (raises the resolver's error, which names suggestions)."""
         return self.lookup().resolver.resolve(act)
 
-    def section(self, act: str, section: str, as_of: str | None = None) -> dict[str, Any]:
-        """The ``section --json`` object: ``found: False`` with an ``error`` when it does not exist."""
-        day = check_date(as_of)
-        return self.lookup().lookup(act, section, day)
+    def section(self, act: str, section: str, as_of: str | None = None) -> SectionResult:
+        """A provision on a date: ``found: False`` with an ``error`` (and suggestions) when it does not exist.
+
+        Raises:
+            InvalidDateError: ``as_of`` not YYYY-MM-DD; StoreUnavailableError: the graph did not answer.
+        """
+        from legal_rag.results import SectionResult
+
+        day = day_or_today(as_of)
+        return SectionResult.from_lookup(self.lookup().lookup(act, section, day))
 
     def verify(self, text: str, as_of: str | None = None,
                context: Sequence[dict[str, Any]] = (), offence_on: str | None = None) -> VerificationReport:
         """Check every citation and quote in ``text`` for facts on ``as_of``; ``offence_on``: the day of an offence
         committed before 2024-07-01 in a matter on or after it, on which the penal codes are checked
         (``Verifier.verify``)."""
-        day = check_date(as_of)
-        offence_day = check_date(offence_on, "offence_on") if offence_on is not None else None
+        day = day_or_today(as_of)
+        offence_day = check_day(offence_on, "offence_on") if offence_on is not None else None
         return self.verifier().verify(text, list(context), day, offence_on=offence_day)
+
+    # -- statutes and the index -----------------------------------------------------------------
+
+    def ingest(self, paths: Sequence[Path], *, strict: bool = False, index: bool = True,
+               progress: Progress | None = None) -> IngestOutcome:
+        """Load statute files into the graph (idempotent), then bring the retrieval index up to date.
+
+        Raises:
+            InvalidInputError: no paths, or a path that does not exist.
+            IngestError: strict mode and a record was rejected (nothing written), or an unreadable file.
+            StoreUnavailableError: the graph stopped answering (whole batches written so far are kept).
+        """
+        from ingestion.pipeline import ingest
+        from legal_rag.results import IngestOutcome
+        from legal_rag.retrieval.build import sync_from_graph
+
+        if not paths:
+            raise InvalidInputError("nothing to ingest: give PATH... or --default")
+        missing = [str(p) for p in paths if not p.exists()]
+        if missing:
+            raise InvalidInputError(f"no such file or directory: {', '.join(missing)}")
+        progress = progress or self._progress
+        report = ingest(self.graph(), paths, strict=strict, batch_size=self.settings.ingest.batch_size,
+                        progress=progress)
+        synced = sync_from_graph(self.index(), self.graph(), progress) if index else None
+        return IngestOutcome(report, synced)
+
+    def default_corpus(self) -> list[Path]:
+        """The shipped corpus's files, in load order."""
+        from ingestion.pipeline import default_paths
+
+        return default_paths(self.settings.corpus_dir)
+
+    def counts(self) -> dict[str, int]:
+        """How many nodes of each label the graph holds."""
+        return dict(self.graph().counts())
+
+    def index_status(self) -> IndexStatus:
+        """The published index version, its size, and the embedding model (the index is not synced first)."""
+        from legal_rag.results import IndexStatus
+        from legal_rag.retrieval.build import embedder, open_index
+
+        index = open_index(self.settings)
+        try:
+            qdrant = self.settings.retrieval.qdrant_url
+            return IndexStatus(root=str(index.dir.root), version=index.snapshot, chunks=len(index),
+                               headings=len(index.headings.ids()) if index.headings is not None else 0,
+                               model_id=embedder(self.settings).model_id,
+                               vectors="server " + qdrant if qdrant else "files")
+        finally:
+            index.close()
+
+    def export_vectors(self, out_dir: Path | None = None, *, reuse: bool = False,
+                       progress: Progress | None = None) -> VectorsExported:
+        """Embed every chunk and heading of the graph's statutes into the shipped vectors artifact.
+
+        Raises:
+            InvalidInputError: the graph holds no statute text.
+        """
+        from legal_rag.results import VectorsExported
+        from legal_rag.retrieval.build import embedder, graph_chunks
+        from legal_rag.retrieval.index import heading_texts
+        from legal_rag.retrieval.vectors import ShippedVectors, write_shipped_vectors
+
+        chunks = graph_chunks(self.graph())
+        if not chunks:
+            raise InvalidInputError("the graph holds no statute text: run `legal-rag ingest --default` first")
+        texts = sorted({c.indexed_text for c in chunks} | set(heading_texts(chunks)))
+        emb = embedder(self.settings)
+        target = out_dir or self.settings.retrieval.vectors_dir
+        kept: dict[str, object] = {}
+        if reuse:
+            positions, rows = ShippedVectors(target, emb.model_id).lookup(texts, normalise=False)
+            kept = {texts[i]: row for i, row in zip(positions, rows, strict=True)}
+        missing = [t for t in texts if t not in kept]
+        fresh: dict[str, object] = {}
+        progress = progress or self._progress
+        if missing:
+            report = (lambda done, total: progress("embed", done, total)) if progress else None
+            fresh = dict(zip(missing, emb.embed(missing, 32, progress=report), strict=True))
+        n = write_shipped_vectors(target, emb.model_id, {**kept, **fresh})
+        return VectorsExported(written=n, chunks=len(chunks), embedded=len(missing), kept=len(kept),
+                               target=str(target))
+
+    def extract_citations(self, text: str) -> list[dict[str, Any]]:
+        """Provisions, statutes, precedents and notifications in ``text`` with exact spans. Acts are linked to
+        the graph's (and the repealed codes) when the graph answers and holds any, else to the curated names."""
+        from graph_schema.acts import REPEALED_CODES, ActResolver
+        from verification.extract import CitationExtractor, citations_to_json
+
+        with self._lock:
+            if self._offline_extractor is None:
+                try:
+                    acts = self.graph().all_acts()
+                except StoreUnavailableError:
+                    acts = []
+                resolve = ActResolver([*REPEALED_CODES, *acts]).resolve if acts else None
+                self._offline_extractor = CitationExtractor(resolve)
+        return citations_to_json(text, self._offline_extractor.extract(text))
+
+    # -- the embedded graph server and the worker ------------------------------------------------
+
+    def graph_server(self, action: Literal["start", "stop", "status"]) -> GraphServerState:
+        """Start, stop or ask after the embedded FalkorDB server (its data is kept)."""
+        from legal_rag.results import GraphServerState
+        from legal_rag.stores import embedded_server
+
+        srv = embedded_server(self.settings)
+        changed = srv.start() if action == "start" else srv.stop() if action == "stop" else False
+        running = action == "start" or (action == "status" and srv.is_running())
+        return GraphServerState(running=running, changed=changed, socket_path=srv.socket_path)
+
+    def run_worker(self, concurrency: int = 1, loglevel: str = "INFO") -> None:
+        """Run a Celery worker for jobs, after the start-up recovery (run in a child process: an index
+        update may load the embedding model, which must not be inherited by the pool processes this one
+        forks, as ONNX Runtime's threads do not survive a fork)."""
+        import subprocess
+        import sys
+
+        celery = self.celery()  # starts the embedded server first when that is the backend
+        done = subprocess.run([sys.executable, "-m", "legal_rag.cli", "recover"], check=False)
+        if done.returncode != 0:
+            logging.getLogger("legal_rag.worker").warning(
+                "start-up recovery failed (exit %s); starting the worker anyway: jobs it runs bring the index "
+                "up to date, and the next start recovers again", done.returncode)
+        celery.worker_main(["worker", f"--concurrency={concurrency}", f"--loglevel={loglevel}",
+                            "-Q", self.settings.jobs.queue])
+
+    def start_worker_process(self) -> subprocess.Popen[bytes] | None:
+        """On the embedded default with no broker configured: one ``legal-rag worker`` child that dies with
+        this process (what ``serve`` runs so ingest jobs work with one command). None otherwise."""
+        import subprocess
+        import sys
+
+        from legal_rag.stores import embedded_server
+
+        if self.settings.graph.resolved_backend() is not GraphBackend.EMBEDDED or self.settings.jobs.broker_url:
+            return None
+        embedded_server(self.settings).start()  # before the child, so the two do not race to start it
+        return subprocess.Popen([sys.executable, "-m", "legal_rag.cli", "worker", "--loglevel", "WARNING"],
+                                preexec_fn=_die_with_parent)
+
+    # -- records: answers, flags, jobs, keys -----------------------------------------------------
+
+    def job(self, job_id: str, wait_s: float = 0.0) -> JobView:
+        """A job's state, progress and report; with ``wait_s``, polled until finished or that many seconds.
+
+        Raises:
+            RecordNotFoundError: no job with that id.
+        """
+        import time
+
+        from legal_rag.results import JobView
+
+        jobs = self.records().jobs
+        deadline = time.monotonic() + wait_s
+        row = jobs.get(job_id)
+        while wait_s and (row is None or not JobView.from_row(row).finished) and time.monotonic() < deadline:
+            time.sleep(0.5)
+            row = jobs.get(job_id)
+        if row is None:
+            raise RecordNotFoundError(f"no job {job_id!r}")
+        return JobView.from_row(row)
+
+    def store_answer(self, result: AskResult, viewer: Viewer) -> AnswerRow:
+        """Keep an answer with its provenance (the key that asked and its team, the index version it was made on)."""
+        return self.records().answers.add(result.model_dump(mode="json"), index_version=self.index_version,
+                                          key_name=viewer.name, team=viewer.team)
+
+    def answer(self, answer_id: str, viewer: Viewer) -> AnswerRow:
+        """A stored answer of a team ``viewer`` sees.
+
+        Raises:
+            RecordNotFoundError: no answer with that id, or one of another team (the same error: an id of another
+                team's answer says nothing about it).
+        """
+        row = self.records().answers.get(answer_id, viewer)
+        if row is None:
+            raise RecordNotFoundError(f"no answer {answer_id!r}")
+        return row
+
+    def answers(self, viewer: Viewer, limit: int = 20, before: str | None = None) -> list[AnswerRow]:
+        """The stored answers ``viewer`` sees, newest first; ``before``: the id after which the page starts."""
+        return self.records().answers.list(viewer, limit=limit, before=before)
+
+    def add_flag(self, answer_id: str, *, start: int, end: int, label: FlagLabel, viewer: Viewer,
+                 comment: str | None = None, correction: str | None = None,
+                 idempotency_key: str | None = None) -> tuple[FlagRow, bool]:
+        """Flag a span of a stored answer ``viewer`` sees; ``(flag, created)``: a retry with the same idempotency
+        key gets the flag first stored and False."""
+        return self.records().flags.add(answer_id=answer_id, start=start, end=end, label=label, comment=comment,
+                                        correction=correction, viewer=viewer, idempotency_key=idempotency_key)
+
+    def answer_flags(self, answer_id: str, viewer: Viewer) -> list[FlagRow]:
+        """The flags on one stored answer (raises ``RecordNotFoundError`` for an unknown answer or another team's)."""
+        self.answer(answer_id, viewer)
+        return self.records().flags.list_for_answer(answer_id, viewer)
+
+    def export_flags(self, viewer: Viewer, since: str | None = None, label: FlagLabel | None = None,
+                     status: FlagStatus | str | None = None) -> list[FlagRow]:
+        """The flags ``viewer`` sees made on or after ``since`` (YYYY-MM-DD), with that label and status, oldest
+        first."""
+        day = check_day(since, "since") if since is not None else None
+        return self.records().flags.export(viewer, since=day, label=label, status=status)
+
+    def review_flag(self, flag_id: str, status: FlagStatus | str, viewer: Viewer) -> FlagRow:
+        return self.records().flags.review(flag_id, status, viewer)
+
+    def create_key(self, name: str, role: Role, team: str = DEFAULT_TEAM) -> tuple[ApiKeyRow, str]:
+        """A new API key in ``team``: its row and the raw key, shown once (only its hash is stored)."""
+        return self.records().keys.create(name, role, team)
+
+    def api_keys(self) -> list[ApiKeyRow]:
+        """Every API key (active and revoked), oldest first."""
+        return self.records().keys.list()
+
+    def revoke_key(self, name: str) -> ApiKeyRow:
+        return self.records().keys.revoke(name)
+
+    def authenticate(self, raw_key: str) -> ApiKeyRow | None:
+        """The active key with this raw value, or None (unknown or revoked)."""
+        return self.records().keys.authenticate(raw_key)
+
+    def submit_upload(self, data: bytes, name: str, key_name: str) -> str:
+        """Keep an uploaded file under the state dir (workers read it from there), then enqueue its ingest.
+
+        Each upload gets its own folder and keeps its own file name, so the file reads as the same file
+        the CLI would read: records carry ``<name>:<line>`` as their source (re-uploading an unchanged
+        file writes nothing) and rejects name the file the client sent. Written to a temporary name and
+        renamed, so a worker never reads half a file.
+        """
+        import uuid
+
+        folder = self.settings.state_dir / "uploads" / uuid.uuid4().hex
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
+        tmp = folder / f".{name}.part"
+        tmp.write_bytes(data)
+        tmp.replace(path)
+        return self.submit_ingest([path], key_name=key_name, params={"bytes": len(data), "file": name})
+
+    # -- evaluation, audit and training data -----------------------------------------------------
+
+    def evaluate_retrieval(self, corpus: Path, queries: Path, qrels: Path, k: int = 10,
+                           cv: int = 0) -> tuple[dict[str, Any], CVReport | None]:
+        """BM25, dense and hybrid on any corpus in a temporary index (the main one is untouched); with ``cv``
+        folds, fusion candidates cross-validated too.
+
+        Raises:
+            InvalidInputError: ``cv`` of 1 or below 0; IngestError: an unreadable eval set.
+        """
+        from legal_rag.retrieval.build import embedder, fusion_config, open_index
+        from legal_rag.retrieval.crossval import cross_validate, default_candidates
+        from legal_rag.retrieval.evaluate import doc_runs, evaluate, load_eval_set
+
+        if cv == 1 or cv < 0:
+            raise InvalidInputError("--cv needs at least 2 folds")
+        try:
+            es = load_eval_set(corpus, queries, qrels)
+        except OSError as exc:
+            raise InvalidInputError(str(exc)) from exc
+        emb = embedder(self.settings)
+        fusion = fusion_config(self.settings)
+        runs = doc_runs(es, lambda d: open_index(self.settings, d, emb))
+        result = evaluate(es, lambda d: open_index(self.settings, d, emb), k=k, fusion=fusion, runs=runs)
+        report = cross_validate(runs, es.queries, es.qrels, default_candidates(fusion), cv) if cv else None
+        return result, report
+
+    def evaluate_offences(self, corpus: Path, queries: Path, qrels: Path, ipc: Path | None = None,
+                          k: int = 10) -> tuple[OffenceEval, int]:
+        """Facts -> offences over the main index, hybrid with and without the offence channel, against BM25
+        over the IPC's sections; returns the result and how many queries had an IPC gold.
+
+        Raises:
+            InvalidInputError: an unreadable eval set or IPC file, or no query with an IPC gold.
+        """
+        import json
+        from dataclasses import replace
+
+        from legal_rag.retrieval.evaluate import load_eval_set
+        from legal_rag.retrieval.offence_eval import evaluate_offences, ipc_sections, offence_gold
+        from legal_rag.settings import PROJECT_ROOT
+
+        ipc_path = ipc or PROJECT_ROOT / "data" / "corpus" / "legacy" / "ipc.json"
+        try:
+            es = load_eval_set(corpus, queries, qrels)
+            gold = offence_gold(es, ipc_sections(es.docs, json.loads(ipc_path.read_text(encoding="utf-8"))))
+        except (OSError, ValueError) as exc:
+            raise InvalidInputError(str(exc)) from exc
+        if not gold:
+            raise InvalidInputError("no query has an IPC section among its relevant statutes")
+        retriever = self.retriever()
+        cfg = retriever.fusion
+        without = replace(cfg, long_weights={**(cfg.long_weights or cfg.weights), "offence": 0.0})
+        return evaluate_offences(retriever, es.queries, gold, {"hybrid": cfg, "hybrid_no_offence": without}, k), \
+            len(gold)
+
+    def evaluate_faults(self, n: int = 500, seed: int = 7, questions: Path | None = None,
+                        progress: Progress | None = None) -> FaultReport:
+        """Inject ``n`` faults into verified answers and measure what verification caught.
+
+        Raises:
+            InvalidInputError: ``n`` below one of each fault type, or an unreadable questions file.
+        """
+        from legal_rag.evaluation.fault_run import load_questions, run_faults
+        from legal_rag.evaluation.faults import FAULT_TYPES
+
+        if n < len(FAULT_TYPES):
+            raise InvalidInputError(f"--n must be at least {len(FAULT_TYPES)} (one fault of each type)")
+        try:
+            qs = load_questions(questions) if questions is not None else None
+        except (OSError, ValueError) as exc:
+            raise InvalidInputError(str(exc)) from exc
+        progress = progress or self._progress
+        report = (lambda d, t: progress("faults", d, t)) if progress else None
+        try:
+            return run_faults(self.graph(), self.ask_service(), n=n, seed=seed, questions=qs, progress=report)
+        except ValueError as exc:
+            raise InvalidInputError(str(exc)) from exc
+
+    def evaluate_answers(self, questions: Path, split: str | None = None, *, unseal: bool = False,
+                         progress: Progress | None = None) -> AnswerReport:
+        """Ask labelled questions and score the answers.
+
+        Raises:
+            InvalidInputError: an unreadable file, a split of a sealed set (it would show one question's
+                result), or a split no question has.
+        """
+        from legal_rag.evaluation.answers import is_sealed, load_labelled, run_answers
+
+        try:
+            qs = load_labelled(questions, self.resolver().resolve)
+        except (OSError, ValueError) as exc:
+            raise InvalidInputError(str(exc)) from exc
+        if split is not None and is_sealed(questions) and not unseal:
+            raise InvalidInputError(f"{questions.name} is sealed: it is reported whole (a split could show one "
+                                    "question's result)")
+        if split is not None:
+            qs = [q for q in qs if q.split == split]
+            if not qs:
+                raise InvalidInputError(f"no question in {questions} has split {split!r}")
+        progress = progress or self._progress
+        report = (lambda d, t: progress("answers", d, t)) if progress else None
+        return run_answers(self.ask_service(), qs, progress=report)
+
+    def audit(self, corpus: Path | None = None) -> tuple[AuditReport, list[dict[str, Any]]]:
+        """Every section compared across the sources that carry it; and draft curation rows for the
+        unresolved unknown Acts.
+
+        Raises:
+            IngestError: the corpus cannot be read.
+        """
+        from ingestion.audit import audit, propose_named_acts, read_corpus
+
+        parsed = read_corpus(corpus or self.settings.corpus_dir)
+        report = audit(parsed)
+        return report, list(propose_named_acts(parsed, report))
+
+    def build_dataset(self, out_dir: Path, n: int = 1000, seed: int = 7, eval_fraction: float = 0.1,
+                      progress: Progress | None = None) -> BuildReport:
+        """Verified SFT and DPO files from the statute graph; the same seed gives the same bytes.
+
+        Raises:
+            InvalidInputError: ``n`` under 5 or an eval fraction outside [0, 1).
+            DatasetError: too few usable provisions for a category.
+        """
+        from finetune import BuildConfig, build_dataset
+
+        if n < 5 or not 0.0 <= eval_fraction < 1.0:
+            raise InvalidInputError("--n must be at least 5 and --eval-fraction in [0, 1)")
+        config = BuildConfig(n=n, seed=seed, eval_fraction=eval_fraction)
+        return build_dataset(self.graph(), self.verifier(), out_dir, config, corpus_dir=self.settings.corpus_dir,
+                             progress=progress or self._progress)
+
+    def validate_dataset(self, directory: Path, *, verify: bool = True) -> list[str]:
+        """Schema, counts, duplicates, leakage and verification of a built dataset: each problem, in words.
+
+        Raises:
+            InvalidInputError: ``directory`` is not a directory.
+        """
+        from finetune.validate import validate_against_graph
+
+        if not directory.is_dir():
+            raise InvalidInputError(f"{directory} is not a directory")
+        return [str(p) for p in validate_against_graph(directory, self.graph(), self.verifier(), verify=verify)]
+
+    def dataset_from_flags(self, out_dir: Path, since: str | None = None, status: str = "accepted",
+                           label: str | None = None) -> FlagsReport:
+        """Stored flags -> DPO rows (corrected vs flagged, re-verified) and KTO rows (flagged, label false).
+
+        Raises:
+            InvalidInputError: ``since`` not YYYY-MM-DD, or an unknown status.
+        """
+        from finetune import Judge
+        from finetune.flags import RecordsFlagSource, flags_to_rows
+        from finetune.statutes import StatuteView
+
+        if since is not None:
+            check_day(since, "--since")
+        if status not in ("pending", "accepted", "rejected"):
+            raise InvalidInputError(f"--status must be pending, accepted or rejected, got {status!r}")
+        graph = self.graph()
+        return flags_to_rows(RecordsFlagSource(self.records()), StatuteView.read(graph),
+                             Judge(self.verifier(), graph), out_dir, since=since, status=status, label=label)
 
     def submit_ingest(self, paths: Sequence[Path], strict: bool = False, key_name: str | None = None,
                       params: dict[str, Any] | None = None) -> str:
@@ -328,9 +772,10 @@ class Application:
             raise
         return job.id
 
-    def submit_finetune(self, out_dir: Path, n: int = 1000, seed: int = 7, eval_fraction: float = 0.1,
+    def submit_finetune(self, out_dir: Path | None = None, n: int = 1000, seed: int = 7, eval_fraction: float = 0.1,
                         key_name: str | None = None) -> str:
         """Enqueue a Finetune-RAG dataset build (task ``finetune.build``); its row is written first.
+        Without ``out_dir`` the files go to ``<state dir>/finetune/<random id>``.
 
         Raises:
             InvalidInputError: ``n`` under 5 or an eval fraction outside [0, 1).
@@ -340,6 +785,10 @@ class Application:
 
         if n < 5 or not 0.0 <= eval_fraction < 1.0:
             raise InvalidInputError("n must be at least 5 and eval_fraction in [0, 1)")
+        if out_dir is None:
+            import uuid
+
+            out_dir = self.settings.state_dir / "finetune" / uuid.uuid4().hex
         args = [str(out_dir.resolve()), n, seed, eval_fraction]
         records = self.records()
         job = records.jobs.create(JobKind.FINETUNE, key_name=key_name,
@@ -351,7 +800,7 @@ class Application:
             raise
         return job.id
 
-    # -- the research page's views (legal_rag.api.research_views) --------------------------------
+    # -- the research page's views (legal_rag.api.routers.page) --------------------------------
 
     def answer_view(self, answer_id: str, viewer: Viewer) -> AnswerView | None:
         """A stored answer as the research page and the exports show it (``legal_rag.answer_view``); None when
@@ -372,6 +821,10 @@ class Application:
         return [{"id": r.id, "question": r.question, "as_of": r.as_of, "created_at": r.created_at.isoformat(),
                  "confidence": (r.document.get("confidence") or {}).get("label"),
                  "first_line": r.text.split("\n", 1)[0][:300]} for r in rows]
+
+    def flag_counts(self, viewer: Viewer) -> dict[str, dict[str, int]]:
+        """How many flags of the teams ``viewer`` sees carry each label, by review status."""
+        return self.records().flags.counts(viewer)
 
     def review_queue(self, viewer: Viewer, limit: int = 50) -> dict[str, Any]:
         """A paralegal's work: the team's answers to check (below High confidence, or with a flag pending review),

@@ -75,7 +75,7 @@ class RecordsJobTracker:
         return True
 
     def _beat(self, job_id: str, runner: str, stop: threading.Event) -> None:
-        from legal_rag.records import RecordsUnavailableError
+        from graph_schema.errors import RecordsUnavailableError
 
         while not stop.wait(self._settings.jobs.heartbeat_s):
             try:

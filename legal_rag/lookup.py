@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import re
-from datetime import date
 from typing import Any
 
 from graph_schema.acts import INCOMPLETE_SUBUNITS, ActResolver
+from graph_schema.dates import day_or_today
 from graph_schema.errors import InvalidSectionNumberError, LegalRagError
 from graph_schema.model import StatusOnDate, refs_for_unit
 from graph_schema.numbering import parse_reference
 from graph_schema.store import GraphStore
 from graph_schema.temporal import status_on
-from ingestion.dates import parse_date
 
 
 class LookupService:
@@ -41,7 +40,7 @@ class LookupService:
         Raises:
             StoreUnavailableError: the graph could not be asked (so we cannot say "not found").
         """
-        day = _as_of(as_of)
+        day = day_or_today(as_of)
         out = empty_result(section, day, found=False)
         try:
             code = self.resolver.resolve(act)
@@ -162,17 +161,4 @@ def empty_result(section: object, as_of: str | None, *, found: bool | None) -> d
         "text": None,
     }
 
-
-def _as_of(raw: str | None) -> str:
-    if raw is None or raw == "":
-        return date.today().isoformat()
-    # ISO only: "07-01-2024" could be 7 January or 1 July, and the answer differs by the law in force.
-    d = parse_date(raw) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(raw).strip()) else None
-    if d is None:
-        raise InvalidDateError(f"as_of {raw!r} is not a date in YYYY-MM-DD form")
-    return d
-
-
-class InvalidDateError(LegalRagError):
-    """An ``as_of`` that is not a calendar date."""
 

@@ -12,10 +12,10 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
 from graph_schema.acts import ActResolver
+from graph_schema.dates import check_day, day_or_today
 from graph_schema.errors import ConfigurationError, StoreUnavailableError
 from graph_schema.model import CitationKey, main_section
 from graph_schema.store import GraphStore
@@ -38,7 +38,6 @@ ContextChunk = Mapping[str, Any]
 
 _MARKERS = re.compile(r"[^\[\]\n]{0,12}?((?:\[[^\]\s]+\][ \t]*)+)")
 """The chunk markers ("[BNS:103:1:0] [BNS:103:2:0]") after a quotation, a few characters on at most."""
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“])|\n{2,}")
 
 
@@ -92,16 +91,10 @@ class Verifier:
         2024, a trial begun in 2022): the CrPC and the Evidence Act still govern them (BNSS 531(2)(a), BSA 170(2)),
         so they are checked on that day. The new codes' procedure and evidence provisions stay on ``as_of``.
         """
-        day = as_of or date.today().isoformat()
+        day = day_or_today(as_of)
         for name, value in (("offence_on", offence_on), ("proceedings_on", proceedings_on)):
-            if value is None:
-                continue
-            try:
-                if not _ISO_DAY.fullmatch(value):
-                    raise ValueError(value)
-                date.fromisoformat(value)
-            except ValueError:
-                raise ValueError(f"{name} must be a date as YYYY-MM-DD, not {value!r}") from None
+            if value is not None:
+                check_day(value, name)
         days = _Days(day, offence_on, proceedings_on)
         extractor, checker, quote_checker = self._ready()
         cits = extractor.extract(text)

@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from legal_rag.records.model import FlagLabel, FlagStatus, JobKind, JobState, Role
-from legal_rag.roles import DEFAULT_TEAM
-from legal_rag.workflow.results import AskResult
-
-
-def _real_date(value: str) -> str:
-    try:
-        date.fromisoformat(value)
-    except ValueError as exc:
-        raise ValueError(f"{value!r} is not a real date (YYYY-MM-DD)") from exc
-    return value
-
+from legal_rag.app import check_day
+from legal_rag.results import AskResult, FlagLabel, FlagStatus, JobKind, JobState
+from legal_rag.roles import DEFAULT_TEAM, Role
 
 IsoDate = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", examples=["2025-03-01"]),
-                    AfterValidator(_real_date)]
+                    AfterValidator(lambda value: check_day(value, "the date"))]
+"""A day as YYYY-MM-DD, checked by the one validator every face uses (``check_day``)."""
 
 
 def _not_blank(value: str) -> str:

@@ -18,7 +18,7 @@ from enum import StrEnum
 
 from fastapi import HTTPException, Request
 
-from legal_rag.records import Role, Viewer
+from legal_rag.roles import Role, Viewer
 
 __all__ = ["Caller", "Permission", "RateLimiter", "ROLE_PERMISSIONS", "requires"]
 
@@ -105,7 +105,7 @@ def requires(permission: Permission) -> Callable[[Request], Caller]:
         if wait > 0:
             raise HTTPException(429, "too many unknown API keys from this address; try again later",
                                 headers={"Retry-After": str(max(1, math.ceil(wait)))})
-        record = state.application.records().keys.authenticate(raw)
+        record = state.application.authenticate(raw)
         if record is None:
             state.failed_keys.failed(address)
             raise HTTPException(401, "unknown or revoked API key", headers={"WWW-Authenticate": "X-API-Key"})

@@ -11,7 +11,7 @@ import typer
 from legal_rag.cli.common import EXIT_BAD_INPUT, _application, app, err, out
 
 if TYPE_CHECKING:
-    from legal_rag.workflow.results import AskResult
+    from legal_rag.results import AskResult
 
 
 @app.command("ask")
@@ -29,7 +29,7 @@ def ask_cmd(
     ] = False,
 ) -> None:
     """Answer a question from the statutes: every citation checked for the date, every claim grounded."""
-    from legal_rag.lookup import InvalidDateError, _as_of
+    from legal_rag.app import check_day
 
     if jsonl == (question is not None):
         err.print("give a question, or --jsonl with questions on stdin (not both)")
@@ -54,11 +54,7 @@ def ask_cmd(
             err.print("the question is empty")
             raise typer.Exit(EXIT_BAD_INPUT)
         requests.append((None, question, as_of))
-    try:
-        days = [_as_of(d) for _, _, d in requests]
-    except InvalidDateError as exc:
-        err.print(f"[red]{exc}[/red]")
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
+    days = [check_day(d) if d else None for _, _, d in requests]  # a typo fails before anything loads
 
     with _application() as application:
         for (rid, q, _), day in zip(requests, days, strict=True):

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from graph_schema.errors import IngestError
-from legal_rag.cli.common import EXIT_BAD_INPUT, app, err, out
+from legal_rag.cli.common import _application, app, out
+
+if TYPE_CHECKING:
+    from legal_rag.results import AuditReport
 
 EXIT_UNRESOLVED = 1
 
@@ -25,18 +27,10 @@ def audit_cmd(
 ) -> None:
     """Compare every section across the sources that carry it and list what disagrees; each finding must be
     resolved by a curation record (data/corpus/curation). Exits 1 while anything is unresolved."""
-    from ingestion.audit import audit, propose_named_acts, read_corpus
-    from legal_rag.cli.common import _settings
-
-    folder = corpus or _settings().corpus_dir
-    try:
-        parsed = read_corpus(folder)
-    except IngestError as exc:
-        err.print(f"[red]cannot audit:[/red] {exc}")
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
-    report = audit(parsed)
+    with _application(first_run=False) as application:
+        report, proposed = application.audit(corpus)
     if propose_acts:
-        for row in propose_named_acts(parsed, report):
+        for row in proposed:
             sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
         return
     if as_json:
@@ -47,12 +41,9 @@ def audit_cmd(
         raise typer.Exit(EXIT_UNRESOLVED)
 
 
-def _print(report: object, show_all: bool) -> None:
+def _print(report: AuditReport, show_all: bool) -> None:
     from rich.markup import escape
 
-    from ingestion.audit import AuditReport
-
-    assert isinstance(report, AuditReport)
     d = report.as_dict()
     share = (d["agree"] / d["compared"]) if d["compared"] else 1.0  # type: ignore[operator]
     out.print(f"sections whose text two or more sources carry: {d['compared']}; all sources agree: {d['agree']} "

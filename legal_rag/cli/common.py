@@ -1,21 +1,21 @@
-"""Shared pieces of the command line: the Typer apps, consoles, exit codes, graph opening."""
+"""Shared pieces of the command line: the Typer apps, consoles, exit codes, the application for one command."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from graph_schema.errors import StoreUnavailableError
-from graph_schema.store import GraphStore
-from ingestion.pipeline import default_paths, ingest
-from ingestion.report import IngestReport
+from graph_schema.errors import ExitCode
 from legal_rag.settings import Settings
+
+if TYPE_CHECKING:
+    from legal_rag.app import Application
+    from legal_rag.results import IngestReport
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Indian statute research with verified citations.")
 server_app = typer.Typer(no_args_is_help=True, help="The embedded FalkorDB server.")
@@ -24,9 +24,9 @@ app.add_typer(server_app, name="server")
 err = Console(stderr=True)
 out = Console()
 
-EXIT_NOT_FOUND = 1
-EXIT_BAD_INPUT = 2
-EXIT_UNAVAILABLE = 3
+EXIT_NOT_FOUND = ExitCode.NOT_FOUND
+EXIT_BAD_INPUT = ExitCode.BAD_INPUT
+EXIT_UNAVAILABLE = ExitCode.UNAVAILABLE
 
 SUMMARY_ROWS = 25
 """Rows of the per-Act ingest table without ``--verbose`` (the totals line always follows)."""
@@ -34,34 +34,6 @@ SUMMARY_ROWS = 25
 
 def _settings() -> Settings:
     return Settings()
-
-
-def _open(settings: Settings) -> GraphStore:
-    from legal_rag.stores import open_graph_store
-
-    try:
-        return open_graph_store(settings)
-    except StoreUnavailableError as exc:
-        err.print(f"[red]graph unavailable, nothing could be checked:[/red] {exc}")
-        raise typer.Exit(EXIT_UNAVAILABLE) from exc
-
-
-def _ensure_loaded(store: GraphStore, settings: Settings) -> None:
-    """First run: an empty graph gets the shipped corpus before answering."""
-    if store.all_acts():
-        return
-    err.print("[yellow]graph is empty: loading the shipped corpus (first run)...[/yellow]")
-    report = _run_ingest(store, default_paths(settings.corpus_dir), strict=False, settings=settings, quiet=True)
-    err.print(f"loaded: {report.totals()}")
-
-
-def _run_ingest(
-    store: GraphStore, paths: list[Path], *, strict: bool, settings: Settings, quiet: bool = False
-) -> IngestReport:
-    from legal_rag.cli.progress import progress_reporter
-
-    with progress_reporter({"write": "writing records"}, quiet=quiet) as progress:
-        return ingest(store, paths, strict=strict, batch_size=settings.ingest.batch_size, progress=progress)
 
 
 def _print_report(report: IngestReport, verbose: bool = False) -> None:
@@ -101,29 +73,17 @@ def _print_report(report: IngestReport, verbose: bool = False) -> None:
         err.print(f"... and {len(report.rejects) - 50} more rejected (use --json for all)")
 
 
-def _sync_index(index: Any, store: GraphStore, quiet: bool = False) -> Any:
-    from legal_rag.cli.progress import progress_reporter
-    from legal_rag.retrieval.build import sync_from_graph
-
-    labels = {"embed": "embedding chunks", "headings": "embedding section headings"}
-    with progress_reporter(labels, quiet=quiet) as progress:
-        return sync_from_graph(index, store, progress)
-
-
 @contextmanager
-def _application(settings: Settings | None = None) -> Iterator[Any]:
-    """The application for one command: first-run work shows progress; an unreachable graph exits 3."""
+def _application(settings: Settings | None = None, *, first_run: bool = True, labels: dict[str, str] | None = None,
+                 quiet: bool = False) -> Iterator[Application]:
+    """The application for one command, closed after it. Its work (the shipped corpus loaded into an empty
+    graph on a first run, an ingest, embeddings) reports progress under ``labels``, or nothing if ``quiet``.
+    Errors go to the entry point, which maps them to exit codes."""
     from legal_rag.app import Application
     from legal_rag.cli.progress import progress_reporter
 
-    labels = {"write": "loading the shipped corpus (first run)", "embed": "embedding chunks",
-              "headings": "embedding section headings"}
-    with progress_reporter(labels) as progress:
-        application = Application(settings or _settings(), progress=progress)
-        try:
-            yield application
-        except StoreUnavailableError as exc:
-            err.print(f"[red]graph unavailable, nothing could be checked:[/red] {exc}")
-            raise typer.Exit(EXIT_UNAVAILABLE) from exc
-        finally:
-            application.close()
+    shown = {"write": "loading the shipped corpus (first run)", "embed": "embedding chunks",
+             "headings": "embedding section headings", **(labels or {})}
+    with progress_reporter(shown, quiet=quiet) as progress, \
+            Application(settings or _settings(), first_run=first_run, progress=progress) as application:
+        yield application

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from legal_rag.cli.common import EXIT_BAD_INPUT, _application, err, out
+from legal_rag.cli.common import _application, err, out
 from legal_rag.cli.retrieve import eval_app
 from legal_rag.settings import PROJECT_ROOT
 
@@ -29,25 +29,8 @@ def eval_faults_cmd(
 ) -> None:
     """Inject faults (fabricated or repealed sections, wrong Acts, misquotes, misattributions, contradicted and
     unsupported claims) into verified answers and measure how many reach the user unflagged."""
-    from legal_rag.cli.progress import progress_reporter
-    from legal_rag.evaluation.fault_run import load_questions, run_faults
-    from legal_rag.evaluation.faults import FAULT_TYPES
-
-    if n < len(FAULT_TYPES):
-        err.print(f"--n must be at least {len(FAULT_TYPES)} (one fault of each type)")
-        raise typer.Exit(EXIT_BAD_INPUT)
-    try:
-        qs = load_questions(questions) if questions is not None else None
-    except (OSError, ValueError) as exc:
-        err.print(f"[red]{exc}[/red]")
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
-    with _application() as application, progress_reporter({"faults": "answering and faulting"}) as progress:
-        try:
-            report = run_faults(application.graph(), application.ask_service(), n=n, seed=seed, questions=qs,
-                                progress=lambda d, t: progress("faults", d, t))
-        except ValueError as exc:
-            err.print(f"[red]{exc}[/red]")
-            raise typer.Exit(EXIT_BAD_INPUT) from exc
+    with _application(labels={"faults": "answering and faulting"}) as application:
+        report = application.evaluate_faults(n, seed, questions)
     doc = report.as_dict()
     if as_json:
         sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
@@ -84,27 +67,10 @@ def eval_answers_cmd(
 ) -> None:
     """Ask labelled questions and score the answers: fully right, citation recall and precision, flags,
     unsupported claims, confidence calibration (ECE, AUROC), latency, tokens and cost."""
-    from legal_rag.cli.progress import progress_reporter
-    from legal_rag.evaluation.answers import is_sealed, load_labelled, run_answers, write_report
+    from legal_rag.results import is_sealed, write_report
 
-    with _application() as application:
-        resolver = application.resolver()
-        try:
-            qs = load_labelled(questions, resolver.resolve)
-        except (OSError, ValueError) as exc:
-            err.print(f"{exc}", markup=False)
-            raise typer.Exit(EXIT_BAD_INPUT) from exc
-        if split is not None and is_sealed(questions) and not unseal:
-            err.print(f"{questions.name} is sealed: it is reported whole (a split could show one question's result)",
-                      markup=False)
-            raise typer.Exit(EXIT_BAD_INPUT)
-        if split is not None:
-            qs = [q for q in qs if q.split == split]
-            if not qs:
-                err.print(f"no question in {questions} has split {split!r}", markup=False)
-                raise typer.Exit(EXIT_BAD_INPUT)
-        with progress_reporter({"answers": "asking"}) as progress:
-            report = run_answers(application.ask_service(), qs, progress=lambda d, t: progress("answers", d, t))
+    with _application(labels={"answers": "asking"}) as application:
+        report = application.evaluate_answers(questions, split, unseal=unseal)
     if is_sealed(questions) and not unseal:
         doc = report.sealed()
         if out_dir is not None:
@@ -137,7 +103,7 @@ def _print_answers(report: Any) -> None:
 
 
 def _print_groups(report: Any, groups: dict[str, Any]) -> None:
-    from legal_rag.evaluation.answers import METRICS
+    from legal_rag.results import ANSWER_METRICS as METRICS
 
     table = Table(title=f"answers ({report.generator})")
     table.add_column("metric")

@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from legal_rag.cli.common import EXIT_BAD_INPUT, EXIT_NOT_FOUND, _application, _settings, app, err, out
+from legal_rag.cli.common import EXIT_NOT_FOUND, _application, app, out
 
 finetune_app = typer.Typer(no_args_is_help=True, help="Fine-tuning datasets (Finetune-RAG) from the graph and flags.")
 app.add_typer(finetune_app, name="finetune")
@@ -34,27 +34,12 @@ def build_cmd(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Build verified SFT and DPO files from the statute graph; the same seed gives the same bytes."""
-    from finetune import BuildConfig, DatasetError, build_dataset
-    from legal_rag.cli.progress import progress_reporter
-
-    if n < 5 or not 0.0 <= eval_fraction < 1.0:
-        err.print("[red]bad input:[/red] --n must be at least 5 and --eval-fraction in [0, 1)")
-        raise typer.Exit(EXIT_BAD_INPUT)
-    settings = _settings()
-    with _application(settings) as application:
+    with _application(labels=_LABELS) as application:
         if run_async:
             job_id = application.submit_finetune(out_dir, n, seed, eval_fraction)
             out.print(json.dumps({"job_id": job_id}) if as_json else f"job {job_id} (legal-rag jobs {job_id} --json)")
             return
-        graph, verifier = application.graph(), application.verifier()
-        try:
-            with progress_reporter(_LABELS) as progress:
-                config = BuildConfig(n=n, seed=seed, eval_fraction=eval_fraction)
-                report = build_dataset(graph, verifier, out_dir, config, corpus_dir=settings.corpus_dir,
-                                       progress=progress)
-        except DatasetError as exc:
-            err.print(f"[red]could not build:[/red] {exc}")
-            raise typer.Exit(EXIT_PROBLEMS) from exc
+        report = application.build_dataset(out_dir, n, seed, eval_fraction)
     if as_json:
         out.print_json(json.dumps(report.as_dict()))
         return
@@ -77,14 +62,8 @@ def validate_cmd(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Check schema, counts, duplicates, leakage and verification; exit 1 naming each problem."""
-    from finetune.validate import validate_against_graph
-
-    if not directory.is_dir():
-        err.print(f"[red]bad input:[/red] {directory} is not a directory")
-        raise typer.Exit(EXIT_BAD_INPUT)
     with _application() as application:
-        problems = validate_against_graph(directory, application.graph(), application.verifier(),
-                                          verify=not no_verify)  # fmt: skip
+        problems = application.validate_dataset(directory, verify=not no_verify)
     if as_json:
         out.print_json(json.dumps({"valid": not problems, "problems": [str(p) for p in problems]}))
     else:
@@ -104,26 +83,8 @@ def from_flags_cmd(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Stored flags -> DPO rows (corrected vs flagged, re-verified) and KTO rows (flagged, label false)."""
-    from datetime import date
-
-    from finetune import Judge
-    from finetune.flags import RecordsFlagSource, flags_to_rows
-    from finetune.statutes import StatuteView
-
-    try:
-        if since is not None:
-            date.fromisoformat(since)
-    except ValueError as exc:
-        err.print(f"[red]bad input:[/red] --since must be YYYY-MM-DD, got {since!r}")
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
-    if status not in ("pending", "accepted", "rejected"):
-        err.print(f"[red]bad input:[/red] --status must be pending, accepted or rejected, got {status!r}")
-        raise typer.Exit(EXIT_BAD_INPUT)
     with _application() as application:
-        graph = application.graph()
-        report = flags_to_rows(RecordsFlagSource(application.records()), StatuteView.read(graph),
-                               Judge(application.verifier(), graph), out_dir, since=since, status=status,
-                               label=label)  # fmt: skip
+        report = application.dataset_from_flags(out_dir, since, status, label)
     if as_json:
         out.print_json(json.dumps(report.as_dict()))
         return

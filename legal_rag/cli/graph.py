@@ -4,28 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from graph_schema.errors import IngestError, LegalRagError, StoreUnavailableError
-from ingestion.pipeline import default_paths
-from legal_rag.cli.common import (
-    EXIT_BAD_INPUT,
-    EXIT_NOT_FOUND,
-    EXIT_UNAVAILABLE,
-    _application,
-    _open,
-    _print_report,
-    _run_ingest,
-    _settings,
-    _sync_index,
-    app,
-    err,
-    out,
-)
+from graph_schema.errors import LegalRagError, RetryableError
+from legal_rag.cli.common import EXIT_BAD_INPUT, EXIT_NOT_FOUND, _application, _print_report, app, err, out
+
+if TYPE_CHECKING:
+    from legal_rag.app import Application
 
 
 @app.command("ingest")
@@ -40,53 +28,19 @@ def ingest_cmd(
 ) -> None:
     """Load statutes, correspondence tables and curation files into the graph (idempotent), then
     bring the retrieval index up to date (only new or changed chunks are embedded)."""
-    settings = _settings()
-    targets = list(paths or [])
-    if default:
-        targets = default_paths(settings.corpus_dir) + targets
-    if not targets:
-        err.print("nothing to ingest: give PATH... or --default")
-        raise typer.Exit(EXIT_BAD_INPUT)
-    missing = [p for p in targets if not p.exists()]
-    if missing:
-        err.print(f"[red]no such file or directory:[/red] {', '.join(map(str, missing))}")
-        raise typer.Exit(EXIT_BAD_INPUT)
-    if run_async:
-        from legal_rag.app import Application
-
-        with Application(settings, first_run=False) as application:
+    with _application(first_run=False, labels={"write": "writing records"}, quiet=as_json) as application:
+        targets = (application.default_corpus() if default else []) + list(paths or [])
+        if run_async:
             job_id = application.submit_ingest([p.resolve() for p in targets], strict)
-        out.print(json.dumps({"job_id": job_id}) if as_json else job_id)
-        return
-    store = _open(settings)
-    synced = None
-    try:
-        report = _run_ingest(store, targets, strict=strict, settings=settings, quiet=as_json)
-        if not as_json:
-            _print_report(report, verbose)
-        if index:
-            from legal_rag.retrieval.build import open_index
-
-            chunk_index = open_index(settings)
-            try:
-                synced = _sync_index(chunk_index, store, quiet=as_json)
-            finally:
-                chunk_index.close()
-            if not as_json:
-                out.print(_index_line(synced))
-    except IngestError as exc:
-        err.print(f"[red]ingest refused:[/red] {exc}")
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
-    except StoreUnavailableError as exc:
-        err.print(f"[red]graph became unavailable; whole batches written so far are kept, re-run:[/red] {exc}")
-        raise typer.Exit(EXIT_UNAVAILABLE) from exc
-    finally:
-        store.close()
+            out.print(json.dumps({"job_id": job_id}) if as_json else job_id)
+            return
+        done = application.ingest(targets, strict=strict, index=index)
     if as_json:
-        doc: dict[str, Any] = report.as_dict()
-        if synced is not None:
-            doc["index"] = synced.as_dict()
-        out.print_json(json.dumps(doc))
+        out.print_json(json.dumps(done.as_dict()))
+        return
+    _print_report(done.report, verbose)
+    if done.index is not None:
+        out.print(_index_line(done.index))
 
 
 def _index_line(synced: Any) -> str:
@@ -105,39 +59,26 @@ def jobs_cmd(
     wait: Annotated[float, typer.Option("--wait", help="Poll until finished, up to this many seconds.")] = 0.0,
 ) -> None:
     """Show a job's state, progress and report (from the job's row in the records database)."""
-    from legal_rag.records import JobState, open_records
-
-    with open_records(_settings()) as records:
-        deadline = time.monotonic() + wait
-        row = records.jobs.get(job_id)
-        while wait and (row is None or not JobState(row.state).finished) and time.monotonic() < deadline:
-            time.sleep(0.5)
-            row = records.jobs.get(job_id)
-    if row is None:
-        err.print(f"[red]no job {job_id!r}[/red]")
-        raise typer.Exit(EXIT_NOT_FOUND)
-    doc = {"id": row.id, "kind": row.kind, "state": row.state, "stage": row.stage,
-           "progress": {"done": row.done, "total": row.total}, "report": row.report, "error": row.error,
-           "attempts": row.attempts, "created_at": row.created_at.isoformat(),
-           "updated_at": row.updated_at.isoformat()}
+    with _application(first_run=False) as application:
+        job = application.job(job_id, wait)
     if as_json:
-        print(json.dumps(doc, default=str))
+        print(json.dumps(job.as_dict(), default=str))
         return
-    if row.state == JobState.RUNNING.value:
-        out.print(f"{job_id}: running, {row.stage} {row.done}/{row.total}")
-    elif JobState(row.state).finished and row.report is not None and "added" in row.report:
-        r = row.report
-        head = {JobState.SUCCEEDED.value: "done", JobState.SUCCEEDED_WITH_REJECTS.value: "done with rejects",
-                JobState.FAILED.value: f"failed: {row.error}"}[row.state]
+    if job.state == "running":
+        out.print(f"{job_id}: running, {job.stage} {job.done}/{job.total}")
+    elif job.finished and job.report is not None and "added" in job.report:
+        r = job.report
+        head = {"succeeded": "done", "succeeded_with_rejects": "done with rejects",
+                "failed": f"failed: {job.error}"}[job.state]
         out.print(f"{job_id}: {head}: {r['added']} added, {r['updated']} updated, {r['unchanged']} unchanged, "
                   f"{r['rejected']} rejected")
         for rej in r.get("rejects", [])[:50]:
             col = f":{rej['column']}" if rej.get("column") else ""
             out.print(f"  rejected {rej.get('file') or ''}:{rej['line']}{col}: {rej['reason']}")
-    elif row.state == JobState.FAILED.value:
-        out.print(f"{job_id}: failed: {row.error}")
+    elif job.state == "failed":
+        out.print(f"{job_id}: failed: {job.error}")
     else:
-        out.print(f"{job_id}: {row.state}" + (f" ({row.error})" if row.error else ""))
+        out.print(f"{job_id}: {job.state}" + (f" ({job.error})" if job.error else ""))
 
 
 @app.command("section")
@@ -151,32 +92,27 @@ def section_cmd(
 
     With ``-`` reads JSON lines {"act", "section", "as_of"} from stdin and writes one JSON line each.
     """
+    if act != "-" and number is None:
+        err.print("give ACT NUMBER, or - to read JSON lines from stdin")
+        raise typer.Exit(EXIT_BAD_INPUT)
     with _application() as application:
-        service = application.lookup()
         if act == "-":
-            _section_stream(service)
+            _section_stream(application)
             return
-        if number is None:
-            err.print("give ACT NUMBER, or - to read JSON lines from stdin")
-            raise typer.Exit(EXIT_BAD_INPUT)
-        try:
-            result = service.lookup(act, number, as_of)
-        except LegalRagError as exc:
-            if isinstance(exc, StoreUnavailableError):
-                err.print(f"[red]graph unavailable, could not check:[/red] {exc}")
-                raise typer.Exit(EXIT_UNAVAILABLE) from exc
-            err.print(f"[red]{exc}[/red]")
-            raise typer.Exit(EXIT_BAD_INPUT) from exc
+        assert number is not None
+        result = application.section(act, number, as_of)
     if as_json:
-        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
         return
-    _print_section(result)
-    if not result["found"]:
+    _print_section(result.as_dict())
+    if not result.found:
         raise typer.Exit(EXIT_NOT_FOUND)
 
 
-def _section_stream(service: Any) -> None:
-    from legal_rag.lookup import empty_result
+def _section_stream(application: Application) -> None:
+    """JSON lines ``{"act", "section", "as_of"}`` on stdin -> one JSON line each, in order; a bad line or an
+    unreachable graph is that line's ``error`` (``found: null``), not the end of the stream."""
+    from legal_rag.results import SectionResult
 
     for n, line in enumerate(sys.stdin, start=1):
         if not line.strip():
@@ -188,13 +124,12 @@ def _section_stream(service: Any) -> None:
             act, section = req.get("act"), req.get("section")
             if not isinstance(act, str) or section is None:
                 raise ValueError('needs "act" (string) and "section"')
-            result = service.lookup(act, str(section), req.get("as_of"))
-        except StoreUnavailableError as exc:
-            result = {**empty_result(None, None, found=None), "line": n,
-                      "error": f"unchecked: graph unavailable: {exc}"}
+            result = application.section(act, str(section), req.get("as_of"))
+        except RetryableError as exc:
+            result = SectionResult.unchecked(f"unchecked: graph unavailable: {exc}", n)
         except (ValueError, LegalRagError) as exc:
-            result = {**empty_result(None, None, found=None), "line": n, "error": f"bad input line: {exc}"}
-        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+            result = SectionResult.unchecked(f"bad input line: {exc}", n)
+        sys.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
         sys.stdout.flush()
 
 

@@ -5,24 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 from rich.table import Table
 
-from graph_schema.errors import IngestError, LegalRagError, RetryableError
-from legal_rag.cli.common import (
-    EXIT_BAD_INPUT,
-    _application,
-    _open,
-    _settings,
-    app,
-    err,
-    out,
-)
+from legal_rag.cli.common import _application, app, out
 
 if TYPE_CHECKING:
-    from legal_rag.retrieval.crossval import CVReport
+    from legal_rag.results import CVReport
 
 eval_app = typer.Typer(no_args_is_help=True, help="Evaluation harnesses.")
 app.add_typer(eval_app, name="eval")
@@ -40,25 +31,9 @@ def retrieve_cmd(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Hybrid (BM25 + dense) retrieval over the indexed statutes, provisions named in the query first."""
-    from legal_rag.lookup import InvalidDateError, _as_of
-
-    try:
-        day = _as_of(as_of)
-    except InvalidDateError as exc:
-        err.print(f"[red]{exc}[/red]")
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
-    if k < 1:
-        err.print("-k must be at least 1")
-        raise typer.Exit(EXIT_BAD_INPUT)
     with _application() as application:
-        try:
-            results = application.retrieve(query, k, as_of=day, acts=act, include_repealed=include_repealed)
-        except LegalRagError as exc:
-            if isinstance(exc, RetryableError):
-                raise
-            err.print(f"[red]{exc}[/red]")
-            raise typer.Exit(EXIT_BAD_INPUT) from exc
-    rows = [
+        found = application.search(query, k, as_of=as_of, acts=act, include_repealed=include_repealed)
+    rows: list[dict[str, Any]] = [
         {
             "rank": i,
             "chunk_id": r.chunk.id,
@@ -75,10 +50,10 @@ def retrieve_cmd(
             "heading": r.chunk.heading,
             "text": r.chunk.text,
         }
-        for i, r in enumerate(results, start=1)
+        for i, r in enumerate(found.hits, start=1)
     ]
     if as_json:
-        sys.stdout.write(json.dumps({"query": query, "as_of": day, "results": rows}, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps({"query": query, "as_of": found.as_of, "results": rows}, ensure_ascii=False) + "\n")
         return
     for r in rows:
         why = f" [{r['pinned']}]" if r["pinned"] else ""
@@ -98,24 +73,10 @@ def eval_retrieval_cmd(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Evaluate BM25, dense and hybrid on any corpus, in a temporary index (the main one is untouched)."""
-    from legal_rag.retrieval.build import embedder, fusion_config, open_index
-    from legal_rag.retrieval.crossval import cross_validate, default_candidates
-    from legal_rag.retrieval.evaluate import METRICS, doc_runs, evaluate, load_eval_set
+    from legal_rag.results import RETRIEVAL_METRICS as METRICS
 
-    settings = _settings()
-    try:
-        es = load_eval_set(corpus, queries, qrels)
-    except (IngestError, OSError) as exc:
-        err.print(f"[red]{exc}[/red]")
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
-    if cv == 1 or cv < 0:
-        err.print("--cv needs at least 2 folds")
-        raise typer.Exit(EXIT_BAD_INPUT)
-    emb = embedder(settings)
-    fusion = fusion_config(settings)
-    runs = doc_runs(es, lambda d: open_index(settings, d, emb))
-    result = evaluate(es, lambda d: open_index(settings, d, emb), k=k, fusion=fusion, runs=runs)
-    report = cross_validate(runs, es.queries, es.qrels, default_candidates(fusion), cv) if cv else None
+    with _application(first_run=False) as application:
+        result, report = application.evaluate_retrieval(corpus, queries, qrels, k, cv)
     if as_json:
         sys.stdout.write(json.dumps({**result, "cv": report.as_dict() if report else None}) + "\n")
         return
@@ -135,7 +96,7 @@ def eval_retrieval_cmd(
 def _print_cv(report: CVReport) -> None:
     from collections import Counter
 
-    from legal_rag.retrieval.crossval import describe
+    from legal_rag.results import describe_candidate as describe
 
     legend = "; ".join(f"{i}: {' '.join(f.queries)}" for i, f in enumerate(report.folds, start=1))
     folds = Table(title=f"held-out MAP per fold ({len(report.folds)} folds)", caption=f"held out: {legend}")
@@ -169,31 +130,14 @@ def eval_offences_cmd(
 ) -> None:
     """Facts -> offences over the main index: recall@k of the IPC gold (or its BNS successor), hybrid with and
     without the offence channel, against BM25 over the IPC's sections alone."""
-    from dataclasses import replace
+    from legal_rag.results import OFFENCE_BASELINE as BASELINE
 
-    from legal_rag.retrieval.evaluate import load_eval_set
-    from legal_rag.retrieval.offence_eval import BASELINE, evaluate_offences, ipc_sections, offence_gold
-    from legal_rag.settings import PROJECT_ROOT
-
-    ipc_path = ipc or PROJECT_ROOT / "data" / "corpus" / "legacy" / "ipc.json"
-    try:
-        es = load_eval_set(corpus, queries, qrels)
-        gold = offence_gold(es, ipc_sections(es.docs, json.loads(ipc_path.read_text(encoding="utf-8"))))
-    except (IngestError, OSError, ValueError) as exc:
-        err.print(f"[red]{exc}[/red]")
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
-    if not gold:
-        err.print("no query has an IPC section among its relevant statutes")
-        raise typer.Exit(EXIT_BAD_INPUT)
     with _application() as application:
-        retriever = application.retriever()
-        cfg = retriever.fusion
-        without = replace(cfg, long_weights={**(cfg.long_weights or cfg.weights), "offence": 0.0})
-        result = evaluate_offences(retriever, es.queries, gold, {"hybrid": cfg, "hybrid_no_offence": without}, k)
+        result, n_gold = application.evaluate_offences(corpus, queries, qrels, ipc, k)
     if as_json:
         sys.stdout.write(json.dumps(result.as_dict()) + "\n")
         return
-    table = Table(title=f"facts -> offences, {len(gold)} queries, recall@{k} over the whole index")
+    table = Table(title=f"facts -> offences, {n_gold} queries, recall@{k} over the whole index")
     for col in ("method", f"recall@{k}", f"x {BASELINE}"):
         table.add_column(col, justify="right" if col != "method" else "left")
     for m, v in result.recall.items():
@@ -208,19 +152,8 @@ app.add_typer(index_app, name="index")
 @index_app.command("status")
 def index_status_cmd(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """The published index version, its size, and the embedding model."""
-    from legal_rag.retrieval.build import embedder, open_index
-
-    settings = _settings()
-    index = open_index(settings)
-    try:
-        emb = embedder(settings)
-        doc = {"root": str(index.dir.root), "version": index.snapshot, "chunks": len(index),
-               "headings": len(index.headings.ids()) if index.headings is not None else 0,
-               "model_id": emb.model_id,
-               "vectors": "server " + (settings.retrieval.qdrant_url or "") if settings.retrieval.qdrant_url
-               else "files"}
-    finally:
-        index.close()
+    with _application(first_run=False) as application:
+        doc = application.index_status().as_dict()
     if as_json:
         sys.stdout.write(json.dumps(doc) + "\n")
         return
@@ -241,35 +174,7 @@ def export_vectors_cmd(
     corpus or the model. Embedding ~18,000 texts takes several minutes on 2 CPU cores; with ``--reuse``
     only the texts the artifact lacks are embedded, and texts no longer in the corpus are dropped.
     """
-    from legal_rag.cli.progress import progress_reporter
-    from legal_rag.retrieval.build import embedder, graph_chunks
-    from legal_rag.retrieval.index import heading_texts
-    from legal_rag.retrieval.vectors import write_shipped_vectors
-
-    settings = _settings()
-    store = _open(settings)
-    try:
-        chunks = graph_chunks(store)
-    finally:
-        store.close()
-    if not chunks:
-        err.print("[red]the graph holds no statute text: run `legal-rag ingest --default` first[/red]")
-        raise typer.Exit(EXIT_BAD_INPUT)
-    texts = sorted({c.indexed_text for c in chunks} | set(heading_texts(chunks)))
-    emb = embedder(settings)
-    target = out_dir or settings.retrieval.vectors_dir
-    kept: dict[str, object] = {}
-    if reuse:
-        from legal_rag.retrieval.vectors import ShippedVectors
-
-        positions, rows = ShippedVectors(target, emb.model_id).lookup(texts, normalise=False)
-        kept = {texts[i]: row for i, row in zip(positions, rows, strict=True)}
-    missing = [t for t in texts if t not in kept]
-    with progress_reporter({"embed": "embedding chunks and headings"}) as progress:
-        fresh: dict[str, object] = {}
-        if missing:
-            vectors = emb.embed(missing, 32, progress=lambda done, total: progress("embed", done, total))
-            fresh = dict(zip(missing, vectors, strict=True))
-    n = write_shipped_vectors(target, emb.model_id, {**kept, **fresh})
-    out.print(f"wrote {n} vectors ({len(chunks)} chunks and their headings; {len(missing)} embedded, "
-              f"{len(kept)} kept) to {target}", markup=False)
+    with _application(first_run=False, labels={"embed": "embedding chunks and headings"}) as application:
+        done = application.export_vectors(out_dir, reuse=reuse)
+    out.print(f"wrote {done.written} vectors ({done.chunks} chunks and their headings; {done.embedded} embedded, "
+              f"{done.kept} kept) to {done.target}", markup=False)

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import signal
 import subprocess
-import sys
 from typing import Annotated, Any
 
 import typer
 
-from legal_rag.cli.common import EXIT_BAD_INPUT, EXIT_NOT_FOUND, _settings, app, err, out
+from legal_rag.cli.common import _application, _settings, app, err, out
 from legal_rag.roles import DEFAULT_TEAM, Role
-from legal_rag.settings import GraphBackend, Settings
 
 keys_app = typer.Typer(no_args_is_help=True, help="API keys for the HTTP API (only a hash is stored).")
 app.add_typer(keys_app, name="keys")
@@ -38,7 +35,10 @@ def serve_cmd(
     from legal_rag.api.app import create_app
 
     settings = _settings()
-    child = _start_worker(settings) if worker and _embedded_jobs(settings) else None
+    with _application(settings, first_run=False) as application:
+        child = application.start_worker_process() if worker else None
+    if child is not None:
+        err.print("started one Celery worker (legal-rag worker) for ingest jobs")
     try:
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level, timeout_graceful_shutdown=10)
     finally:
@@ -50,32 +50,6 @@ def serve_cmd(
                 child.kill()
 
 
-def _embedded_jobs(settings: Settings) -> bool:
-    return settings.graph.resolved_backend() is GraphBackend.EMBEDDED and not settings.jobs.broker_url
-
-
-def _start_worker(settings: Settings) -> subprocess.Popen[bytes]:
-    from legal_rag.stores import embedded_server
-
-    embedded_server(settings).start()  # before the child, so the two do not race to start it
-    err.print("starting one Celery worker (legal-rag worker) for ingest jobs")
-    return subprocess.Popen([sys.executable, "-m", "legal_rag.cli", "worker", "--loglevel", "WARNING"],
-                            preexec_fn=_die_with_parent)
-
-
-def _die_with_parent() -> None:
-    """In the worker child: get SIGTERM when the server process dies, however it dies.
-
-    uvicorn re-raises the SIGTERM it handled once it has shut down, which ends the server before
-    any ``finally`` of ours runs; without this the worker would outlive it (seen). Linux only.
-    """
-    import ctypes
-
-    pr_set_pdeathsig = 1
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
-
-
 @keys_app.command("create")
 def keys_create(
     role: Annotated[Role, typer.Option("--role", help="lawyer, paralegal, data_engineer, admin or metrics")],
@@ -84,15 +58,8 @@ def keys_create(
     = DEFAULT_TEAM,
 ) -> None:
     """Make a key; it is printed once, alone on the last line (only its hash is stored)."""
-    from legal_rag.records import open_records
-    from legal_rag.records.store import InvalidRecordError
-
-    with open_records(_settings()) as records:
-        try:
-            row, raw = records.keys.create(name, role, team)
-        except InvalidRecordError as exc:
-            err.print(f"[red]{exc}[/red]")
-            raise typer.Exit(EXIT_BAD_INPUT) from exc
+    with _application(first_run=False) as application:
+        row, raw = application.create_key(name, role, team)
     err.print(f"key for {row.name!r} ({row.role}, team {row.team!r}); store it now, it cannot be shown again:")
     print(raw)
 
@@ -100,10 +67,8 @@ def keys_create(
 @keys_app.command("list")
 def keys_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Every key: name, role, prefix, created, revoked."""
-    from legal_rag.records import open_records
-
-    with open_records(_settings()) as records:
-        rows = records.keys.list()
+    with _application(first_run=False) as application:
+        rows = application.api_keys()
     docs: list[dict[str, Any]] = [
         {"name": r.name, "role": r.role, "team": r.team, "prefix": r.prefix, "created_at": r.created_at.isoformat(),
          "revoked_at": r.revoked_at.isoformat() if r.revoked_at else None} for r in rows]
@@ -121,13 +86,6 @@ def keys_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
 @keys_app.command("revoke")
 def keys_revoke(name: Annotated[str, typer.Argument(help="The key's name.")]) -> None:
     """Revoke a key at once (requests with it get 401)."""
-    from legal_rag.records import open_records
-    from legal_rag.records.store import RecordNotFoundError
-
-    with open_records(_settings()) as records:
-        try:
-            row = records.keys.revoke(name)
-        except RecordNotFoundError as exc:
-            err.print(f"[red]{exc}[/red]")
-            raise typer.Exit(EXIT_NOT_FOUND) from exc
+    with _application(first_run=False) as application:
+        row = application.revoke_key(name)
     out.print(f"revoked {row.name!r} ({row.role})")

@@ -9,33 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
-from graph_schema.errors import IngestError
-from legal_rag.cli.common import (
-    EXIT_BAD_INPUT,
-    EXIT_UNAVAILABLE,
-    _application,
-    _open,
-    _settings,
-    app,
-    err,
-    out,
-)
-from legal_rag.settings import Settings
-
-
-def _resolver_or_curated(settings: Settings) -> Any:
-    """The graph's Act resolver (all 846 central Acts) if the graph answers, else the curated names."""
-    from graph_schema.acts import REPEALED_CODES, ActResolver
-
-    try:
-        store = _open(settings)
-    except typer.Exit:
-        return None
-    try:
-        acts = store.all_acts()
-    finally:
-        store.close()
-    return ActResolver([*REPEALED_CODES, *acts]).resolve if acts else None
+from graph_schema.errors import InvalidInputError
+from legal_rag.cli.common import EXIT_UNAVAILABLE, _application, app, out
 
 
 def _each_text_line(handle: Any, empty: dict[str, Any] | None = None) -> None:
@@ -63,15 +38,12 @@ def extract_cmd(
     as_jsonl: Annotated[bool, typer.Option("--jsonl", help='Lines {"id", "text"} in, one line out each.')] = False,
 ) -> None:
     """Find provisions, statutes, precedents and notifications in text on stdin, with exact spans."""
-    from verification.extract import CitationExtractor, citations_to_json
-
-    extractor = CitationExtractor(_resolver_or_curated(_settings()))
-    if as_jsonl:
-        _each_text_line(lambda req: {"citations": citations_to_json(req["text"], extractor.extract(req["text"]))},
-                        empty={"citations": []})
-        return
-    text = sys.stdin.read()
-    cits = citations_to_json(text, extractor.extract(text))
+    with _application(first_run=False) as application:
+        if as_jsonl:
+            _each_text_line(lambda req: {"citations": application.extract_citations(req["text"])},
+                            empty={"citations": []})
+            return
+        cits = application.extract_citations(sys.stdin.read())
     if as_json:
         sys.stdout.write(json.dumps({"citations": cits}, ensure_ascii=False) + "\n")
         return
@@ -92,7 +64,7 @@ def _load_context(path: Path | None) -> list[dict[str, Any]]:
         i for i, c in enumerate(chunks) if not (isinstance(c, dict) and "id" in c and isinstance(c.get("text"), str))
     ]
     if bad:
-        raise IngestError(f"{path}: context chunk {bad[0]} needs 'id' and 'text'")
+        raise InvalidInputError(f"{path}: context chunk {bad[0]} needs 'id' and 'text'")
     return chunks
 
 
@@ -111,15 +83,14 @@ def verify_cmd(
     ] = False,
 ) -> None:
     """Check every citation and quote in text on stdin against the statute graph for a date."""
-    from legal_rag.app import check_date
+    from legal_rag.app import check_day
 
+    day = check_day(as_of) if as_of is not None else None  # before anything loads: a typo fails at once
+    offence_day = check_day(offence_on, "offence_on") if offence_on is not None else None
     try:
-        day = check_date(as_of)
-        offence_day = check_date(offence_on, "offence_on") if offence_on is not None else None
         chunks = _load_context(context)
-    except (ValueError, IngestError, OSError) as exc:
-        err.print(f"[red]{exc}[/red]")
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
+    except (OSError, ValueError) as exc:  # unreadable, or not JSON
+        raise InvalidInputError(f"cannot read --context: {exc}") from exc
     with _application() as application:
         if as_jsonl:
             _each_text_line(lambda req: application.verify(

@@ -24,11 +24,11 @@ import re
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import date
 from pathlib import Path
 from typing import Any
 
-from graph_schema.errors import LegalRagError
+from graph_schema.dates import check_day
+from graph_schema.errors import InvalidDateError, LegalRagError
 from graph_schema.model import main_section
 from legal_rag.workflow.results import AskResult
 from legal_rag.workflow.types import Verdict
@@ -127,10 +127,9 @@ def _labelled(row: Any, where: str, resolve: Callable[[str], str]) -> LabelledQu
     as_of = row.get("as_of")
     if as_of is not None:
         try:
-            if date.fromisoformat(str(as_of)).isoformat() != str(as_of):
-                raise ValueError(as_of)
-        except ValueError as exc:
-            raise ValueError(f"{where}: 'as_of' must be an ISO date (YYYY-MM-DD), got {as_of!r}") from exc
+            check_day(as_of)
+        except InvalidDateError as exc:
+            raise ValueError(f"{where}: {exc}") from exc
     premise = row.get("premise", "true")
     if premise not in ("true", "false", True, False):
         raise ValueError(f"{where}: 'premise' must be \"true\" or \"false\", got {premise!r}")

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from graph_schema.errors import FaultError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from graph_schema.model import main_section
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Generator, Passage
@@ -54,11 +55,6 @@ _NUM_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
 _DIGITS = re.compile(r"(?<![\w(])\d{1,5}(?![\w)])")
 _SHALL = re.compile(r"\bshall\b")
 _MAY = re.compile(r"\bmay\b")
-
-
-class FaultError(ValueError):
-    """A fault cannot be injected into this answer (no sentence it applies to)."""
-
 
 @dataclass(frozen=True, slots=True)
 class Injected:

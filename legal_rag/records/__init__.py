@@ -6,6 +6,7 @@ SQLAlchemy 2 over a SQLite file under the state dir (WAL; the embedded default) 
 touches the tables.
 """
 
+from graph_schema.errors import IdempotencyConflictError, NameTakenError, RecordsUnavailableError
 from legal_rag.records.model import (
     AnswerRow,
     ApiKeyRow,
@@ -19,10 +20,7 @@ from legal_rag.records.model import (
 )
 from legal_rag.records.store import (
     Claim,
-    IdempotencyConflictError,
-    NameTakenError,
     Records,
-    RecordsUnavailableError,
     database_url,
     open_records,
 )

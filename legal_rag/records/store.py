@@ -25,7 +25,13 @@ from sqlalchemy import update as sql_update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from graph_schema.errors import LegalRagError, RetryableError
+from graph_schema.errors import (
+    IdempotencyConflictError,
+    InvalidRecordError,
+    NameTakenError,
+    RecordNotFoundError,
+    RecordsUnavailableError,
+)
 from legal_rag.records.model import (
     AnswerRow,
     ApiKeyRow,
@@ -45,43 +51,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Claim",
-    "IdempotencyConflictError",
-    "InvalidRecordError",
-    "NameTakenError",
-    "RecordNotFoundError",
     "Records",
-    "RecordsUnavailableError",
     "database_url",
     "open_records",
 ]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _T = TypeVar("_T")
-
-
-class RecordsUnavailableError(RetryableError):
-    """The records database could not be reached or refused the write for now (locked, down)."""
-
-
-class InvalidRecordError(LegalRagError, ValueError):
-    """A record the caller asked for cannot be stored as given; ``field`` names what is wrong."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-class RecordNotFoundError(LegalRagError, LookupError):
-    """No record with that id (or name)."""
-
-
-class NameTakenError(InvalidRecordError):
-    """An API key name already used (names are kept after revocation, so the audit trail stays unambiguous)."""
-
-
-class IdempotencyConflictError(LegalRagError):
-    """An ``Idempotency-Key`` reused with a different request than the one it first stored."""
-
 
 def database_url(settings: Settings) -> str:
     """``LEGAL_RAG_DATABASE_URL`` when set (``postgresql://`` gets the psycopg 3 driver), else a SQLite file

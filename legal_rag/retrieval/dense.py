@@ -80,7 +80,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from graph_schema.errors import ConfigurationError, LegalRagError, RetryableError
+from graph_schema.errors import ConfigurationError, DenseIndexError, IndexUnavailableError
 from legal_rag.retrieval.matrix import VectorMatrix, unit_rows
 from legal_rag.retrieval.types import Hit
 
@@ -91,8 +91,6 @@ if TYPE_CHECKING:
 __all__ = [
     "CHUNK_NAMESPACE",
     "PAYLOAD_CHUNK_ID",
-    "DenseIndexError",
-    "IndexUnavailableError",
     "QdrantDenseIndex",
     "SearchPath",
     "SentenceTransformerEmbedder",
@@ -106,15 +104,6 @@ PAYLOAD_CHUNK_ID = "chunk_id"
 
 ProgressCallback = Callable[[int, int], None]
 """``progress(done, total)``, called after every batch."""
-
-
-class IndexUnavailableError(RetryableError):
-    """The vector store could not be reached, stopped answering, or is locked by another process."""
-
-
-class DenseIndexError(LegalRagError):
-    """Qdrant refused a request for a reason that retrying will not fix (bad request, schema)."""
-
 
 class SearchPath(Enum):
     """Where ``QdrantDenseIndex.search`` computes the ranking."""

@@ -22,12 +22,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from datetime import date
 from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
 
+from graph_schema.dates import day_or_today
 from graph_schema.errors import StoreUnavailableError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey
 from graph_schema.store import GraphStore
@@ -291,7 +291,7 @@ class HybridRetriever:
         """The ``k`` best chunks for ``query`` (provisions it names pinned first), on the newest
         index version: a version published by another process since the last call is picked up."""
         self.index.refresh()
-        day = as_of or date.today().isoformat()
+        day = day_or_today(as_of)
         pinned = self._pinned(query, day)
         allow = self.allowed(as_of=day, acts=acts, statuses=statuses, include_repealed=include_repealed)
         text = self.search_text(query)

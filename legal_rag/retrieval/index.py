@@ -32,7 +32,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from legal_rag.retrieval.lexical import BM25Index, LexicalIndexError
+from graph_schema.errors import LexicalIndexError
+from legal_rag.retrieval.lexical import BM25Index
 from legal_rag.retrieval.matrix import MatrixDenseIndex
 from legal_rag.retrieval.snapshot import IndexDirectory
 from legal_rag.retrieval.types import Chunk, DenseIndex, Embedder

@@ -75,7 +75,7 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 
-from graph_schema.errors import LegalRagError
+from graph_schema.errors import LexicalIndexError
 from legal_rag.retrieval.tokenize import TOKENIZER_ID, Tokenizer, legal_tokens
 from legal_rag.retrieval.types import Hit, IdFilter
 
@@ -85,11 +85,6 @@ _FORMAT = 1
 I32 = npt.NDArray[np.int32]
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
-
-
-class LexicalIndexError(LegalRagError):
-    """A saved index that cannot be used: unreadable, another format, or built by another tokenizer."""
-
 
 class QueryWeighting(Enum):
     """How a term repeated in the query counts."""

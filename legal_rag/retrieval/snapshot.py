@@ -33,17 +33,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from graph_schema.errors import RetryableError
+from graph_schema.errors import IndexBusyError
 
 __all__ = ["IndexBusyError", "IndexDirectory", "fsync_dir", "fsync_file"]
 
 CURRENT = "CURRENT"
 LOCK = "write.lock"
-
-
-class IndexBusyError(RetryableError):
-    """Another process holds the index's write lock for longer than we were willing to wait."""
-
 
 def fsync_file(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)

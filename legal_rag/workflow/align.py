@@ -12,8 +12,8 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from graph_schema.errors import LegalRagError
-from legal_rag.workflow.types import Aligner, Alignment, GenerationError, Passage, Verdict
+from graph_schema.errors import GenerationError, LegalRagError
+from legal_rag.workflow.types import Aligner, Alignment, Passage, Verdict
 from verification.claims.align import is_verbatim
 
 if TYPE_CHECKING:

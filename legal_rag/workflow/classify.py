@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from graph_schema.errors import LegalRagError
-from legal_rag.workflow.types import Classification, Classifier, Complexity, GenerationError
+from graph_schema.errors import GenerationError, LegalRagError
+from legal_rag.workflow.types import Classification, Classifier, Complexity
 from verification.extract import CitationExtractor, adjacent_sections
 from verification.model import Citation, Label
 

@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable, Mapping
 from contextlib import closing
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
+from graph_schema.dates import day_or_today
 from graph_schema.errors import ConfigurationError
 from graph_schema.store import GraphStore
 from legal_rag.retrieval.offences import makes_offence
@@ -54,13 +54,7 @@ class AskService:
         """
         if not question or not question.strip():
             raise ValueError("the question is empty")
-        day = as_of or date.today().isoformat()
-        try:
-            # Dates are compared as ISO strings downstream: "20240501" (which fromisoformat also reads) is refused.
-            if len(day) != 10 or date.fromisoformat(day).isoformat() != day:
-                raise ValueError(day)
-        except ValueError as exc:
-            raise ValueError(f"as_of must be an ISO date (YYYY-MM-DD), got {day!r}") from exc
+        day = day_or_today(as_of)
         inputs: WorkflowState = {"question": question.strip(), "as_of": day, "warnings": [], "timings_ms": {}}
         t = time.perf_counter()
         state: WorkflowState = inputs

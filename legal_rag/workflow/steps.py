@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from langgraph.runtime import Runtime
 
+from graph_schema.errors import GenerationError
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
@@ -29,7 +30,7 @@ from legal_rag.workflow.results import (
 )
 from legal_rag.workflow.state import WorkflowState
 from legal_rag.workflow.transition import SAVINGS, savings_for
-from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Pin, Verdict
+from legal_rag.workflow.types import Complexity, Generation, Passage, Pin, Verdict
 from verification.check.existence import SAVINGS as EXISTENCE_SAVINGS
 from verification.model import CitationCheck, CitationStatus, Label, QuoteStatus
 from verification.verify import same_provision

@@ -15,12 +15,11 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
-from graph_schema.errors import LegalRagError, RetryableError
 from verification.claims.types import Aligner, Alignment, Passage, Pin, Verdict
 
 __all__ = [
     "Aligner", "Alignment", "AnswerSentence", "Classification", "Classifier", "Complexity", "Generation",
-    "GenerationError", "Generator", "ModelOverloadedError", "Passage", "Pin", "Usage", "Verdict",
+    "Generator", "Passage", "Pin", "Usage", "Verdict",
 ]  # fmt: skip
 
 
@@ -92,11 +91,3 @@ class Generator(Protocol):
 
 class Classifier(Protocol):
     def classify(self, question: str) -> Classification: ...
-
-
-class GenerationError(LegalRagError):
-    """A model call failed for good (after retries) or returned something unusable."""
-
-
-class ModelOverloadedError(GenerationError, RetryableError):
-    """Rate-limited or overloaded after every retry: worth trying again later."""

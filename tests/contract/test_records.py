@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
-from legal_rag.records import SYSTEM, FlagLabel, JobRow, JobState, Records, Role, Viewer
-from legal_rag.records.store import (
+from graph_schema.errors import (
     IdempotencyConflictError,
     InvalidRecordError,
     NameTakenError,
     RecordNotFoundError,
     RecordsUnavailableError,
 )
+from legal_rag.records import SYSTEM, FlagLabel, JobRow, JobState, Records, Role, Viewer
 
 PAT = Viewer("pat", Role.PARALEGAL)
 ROOT = Viewer("root", Role.ADMIN)

@@ -76,7 +76,7 @@ def test_section_stdin_stream_keeps_order_and_reports_bad_lines(env: dict[str, s
     assert set(out[2]) >= {"act", "section", "status_on_date", "successors", "predecessors", "text"}
     assert out[3]["successors"][0]["section"] == "482"
     assert 'needs "act"' in out[4]["error"]
-    assert "not a date" in out[5]["error"]
+    assert "must be a real date as YYYY-MM-DD" in out[5]["error"]
 
 
 def test_ingest_unchanged_and_bad_path(env: dict[str, str], tmp_path: Path) -> None:

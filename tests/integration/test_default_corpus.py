@@ -184,7 +184,7 @@ def test_a_subunit_we_cannot_check_is_flagged(svc: LookupService) -> None:
 
 
 def test_as_of_must_be_iso(svc: LookupService) -> None:
-    from legal_rag.lookup import InvalidDateError
+    from graph_schema.errors import InvalidDateError
 
     with pytest.raises(InvalidDateError, match="YYYY-MM-DD"):
         look(svc, "IPC", "302", "07-01-2024")  # 7 January or 1 July?

@@ -9,16 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from graph_schema.errors import FaultError
 from legal_rag.evaluation.fault_run import DEV_QUESTIONS, BaseQuestion, load_questions, run_faults
-from legal_rag.evaluation.faults import (
-    FAULT_TYPES,
-    QUOTED,
-    FaultError,
-    FaultInjector,
-    GraphFacts,
-    change_words,
-    graph_facts,
-)
+from legal_rag.evaluation.faults import FAULT_TYPES, QUOTED, FaultInjector, GraphFacts, change_words, graph_facts
 from legal_rag.retrieval.build import build_retriever, embedder
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.settings import Settings

@@ -91,7 +91,7 @@ def test_an_offence_committed_before_the_new_codes_is_checked_on_its_day(verifie
              if c.label == "PROVISION"}  # fmt: skip
     assert plain[("IPC", "420")] is S.REPEALED and plain[("BNS", "318(4)")] is S.VERIFIED
     for bad in ("2024-3-5", "20240331", "2024-02-30"):
-        with pytest.raises(ValueError, match=f"offence_on must be a date as YYYY-MM-DD, not '{bad}'"):
+        with pytest.raises(ValueError, match=f"offence_on must be a real date as YYYY-MM-DD, not '{bad}'"):
             verifier.verify(text, as_of="2024-08-20", offence_on=bad)
 
 

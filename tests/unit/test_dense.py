@@ -19,13 +19,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from graph_schema.errors import ConfigurationError, RetryableError
-from legal_rag.retrieval.dense import (
-    IndexUnavailableError,
-    QdrantDenseIndex,
-    SearchPath,
-    point_id,
-)
+from graph_schema.errors import ConfigurationError, IndexUnavailableError, RetryableError
+from legal_rag.retrieval.dense import QdrantDenseIndex, SearchPath, point_id
 from legal_rag.retrieval.onnx_minilm import OnnxMiniLMEmbedder
 from legal_rag.retrieval.types import DenseIndex, Embedder
 from legal_rag.settings import PROJECT_ROOT

@@ -367,7 +367,10 @@ def test_a_provision_not_in_force_is_not_quoted_as_law(status: str, opening: str
     assert [s.text.split('"')[0] for s in gen.sentences] == [opening]
 
 
-BNS_4 = "The provisions of this Sanhita apply also to any offence committed by any citizen of India in any place without and beyond India."
+BNS_4 = (
+    "The provisions of this Sanhita apply also to any offence committed by any citizen of India in any place "
+    "without and beyond India."
+)
 
 
 def test_a_provision_that_fits_the_question_far_worse_than_the_best_is_not_quoted() -> None:

@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from graph_schema.errors import IndexBusyError
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.retrieval.onnx_minilm import OnnxMiniLMEmbedder
-from legal_rag.retrieval.snapshot import IndexBusyError, IndexDirectory
+from legal_rag.retrieval.snapshot import IndexDirectory
 from legal_rag.retrieval.types import Chunk
 from legal_rag.retrieval.vectors import ShippedVectors, write_shipped_vectors
 from legal_rag.settings import PROJECT_ROOT

@@ -19,9 +19,10 @@ import bm25s
 import numpy as np
 import pytest
 
+from graph_schema.errors import LexicalIndexError
 from ingestion.footnotes import clean_text
 from ingestion.subunits import parse_subunits
-from legal_rag.retrieval.lexical import INDEX_FILE, BM25Index, BM25Params, LexicalIndexError, QueryWeighting
+from legal_rag.retrieval.lexical import INDEX_FILE, BM25Index, BM25Params, QueryWeighting
 from legal_rag.retrieval.tokenize import legal_tokens
 from legal_rag.retrieval.types import LexicalIndex
 

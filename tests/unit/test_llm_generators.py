@@ -15,7 +15,7 @@ import anthropic
 import pytest
 from pydantic import SecretStr
 
-from graph_schema.errors import ConfigurationError, RetryableError
+from graph_schema.errors import ConfigurationError, GenerationError, ModelOverloadedError, RetryableError
 from legal_rag.settings import LLMSettings
 from legal_rag.workflow.generators.anthropic_gen import AnthropicGenerator
 from legal_rag.workflow.generators.claude import ClaudeClient
@@ -28,16 +28,7 @@ from legal_rag.workflow.generators.llm_common import (
     with_retries,
 )
 from legal_rag.workflow.generators.openai_gen import OpenAICompatibleGenerator, json_from_content
-from legal_rag.workflow.types import (
-    AnswerSentence,
-    Complexity,
-    Generation,
-    GenerationError,
-    Generator,
-    ModelOverloadedError,
-    Passage,
-    Usage,
-)
+from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Generator, Passage, Usage
 from tests.fakes import ScriptedServer
 from tests.fakes.anthropic_server import FakeAnthropic
 from tests.fakes.openai_server import FakeOpenAI
@@ -607,7 +598,7 @@ def test_answer_schema_with_nothing_retrieved_allows_no_citations() -> None:
 
 
 def test_with_retries_gives_up_with_the_last_reason() -> None:
-    from legal_rag.workflow.generators.llm_common import TransientFault
+    from graph_schema.errors import TransientFault
 
     calls: list[int] = []
 

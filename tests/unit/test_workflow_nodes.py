@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from graph_schema.errors import GenerationError
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.settings import WorkflowSettings
@@ -47,7 +48,6 @@ from legal_rag.workflow.types import (
     Classification,
     Complexity,
     Generation,
-    GenerationError,
     Passage,
     Pin,
     Verdict,

@@ -16,10 +16,10 @@ from typing import Any
 import anthropic
 import httpx2  # the SDK's transport: a stream cut mid-body surfaces as its TransportError
 
-from graph_schema.errors import ConfigurationError
+from graph_schema.errors import ConfigurationError, GenerationError, TransientFault
 from legal_rag.settings import LLMSettings
-from legal_rag.workflow.generators.llm_common import TransientFault, cost_usd, retry_after_s, with_retries
-from legal_rag.workflow.types import GenerationError, Usage
+from legal_rag.workflow.generators.llm_common import cost_usd, retry_after_s, with_retries
+from legal_rag.workflow.types import Usage
 
 EPHEMERAL = {"type": "ephemeral"}
 # Status codes worth retrying: timeout, lock conflict, rate limit, overload and server faults.

@@ -18,15 +18,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from legal_rag.workflow.types import (
-    AnswerSentence,
-    Complexity,
-    Generation,
-    GenerationError,
-    ModelOverloadedError,
-    Passage,
-    Usage,
-)
+from graph_schema.errors import GenerationError, ModelOverloadedError, TransientFault
+from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage, Usage
 
 log = logging.getLogger(__name__)
 
@@ -192,19 +185,6 @@ def _brief(value: object, limit: int = 200) -> str:
 
 
 # -- retries and prices ----------------------------------------------------------------------------
-
-
-class TransientFault(ModelOverloadedError):
-    """Raised by one attempt of a model call for a fault worth retrying (429, 529, 5xx, connection).
-
-    ``with_retries`` catches it; after the last retry it surfaces as ``ModelOverloadedError``.
-    """
-
-    def __init__(self, reason: str, *, retry_after_s: float | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.retry_after_s = retry_after_s
-
 
 def with_retries(attempt: Callable[[], T], *, max_retries: int, backoff_base_s: float, what: str) -> tuple[T, int]:
     """Run ``attempt`` until it does not raise ``TransientFault``; return its result and the retries used.

@@ -19,13 +19,12 @@ from typing import Any
 import httpx2  # the SDK's transport: a stream cut mid-body surfaces as its TransportError
 import openai
 
-from graph_schema.errors import ConfigurationError
+from graph_schema.errors import ConfigurationError, GenerationError, TransientFault
 from legal_rag.settings import LLMSettings
 from legal_rag.workflow.generators.llm_common import (
     ANSWER_DESCRIPTION,
     ANSWER_TOOL,
     SYSTEM_PROMPT,
-    TransientFault,
     answer_schema,
     cost_usd,
     parse_answer,
@@ -34,7 +33,7 @@ from legal_rag.workflow.generators.llm_common import (
     retry_after_s,
     with_retries,
 )
-from legal_rag.workflow.types import Complexity, Generation, GenerationError, Passage, Usage
+from legal_rag.workflow.types import Complexity, Generation, Passage, Usage
 
 _RETRY_STATUS = frozenset({408, 409, 429})
 # Error types servers put in a ``data: {"error": ...}`` event once a stream has begun.

@@ -13,9 +13,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from pydantic import BaseModel
 
-from legal_rag.answer_view import AnswerView, to_docx, to_markdown
 from legal_rag.api.security import ROLE_PERMISSIONS, Caller, Permission, requires
 from legal_rag.app import Application
+from legal_rag.results import AnswerView, to_docx, to_markdown
 
 __all__ = ["router"]
 
@@ -88,7 +88,7 @@ class ReviewQueue(BaseModel):
 
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
 """The research page's script and style sheet (separate files: the page runs under a CSP without inline code)."""
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "static"
 
 
 @router.get("/static/{name}", include_in_schema=False)
@@ -166,4 +166,4 @@ def review_queue(request: Request, caller: Annotated[Caller, Depends(requires(Pe
 def flag_summary(request: Request,
                  caller: Annotated[Caller, Depends(requires(Permission.EXPORT_FLAGS))]) -> dict[str, dict[str, int]]:
     """How many flags carry each label, by review status (export them with ``GET /v1/flags?label=``)."""
-    return _application(request).records().flags.counts(caller.viewer)
+    return _application(request).flag_counts(caller.viewer)
