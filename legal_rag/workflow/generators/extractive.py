@@ -137,10 +137,6 @@ STOP = frozenset(
     ]
 )
 
-FIT_RATIO = 0.8
-"""A provision retrieval brought that fits the question less than this share of the best one's fit is not quoted.
-Chosen on the development probe set (``data/eval/probe2.jsonl``, 90 questions): 0 (no cut) gave 55 fully right with
-2.97 provisions per answer outside the expected ones, 0.8 gave 54 with 2.03, 0.9 gave 52 with 1.54."""
 PROVISIONS = {Complexity.SIMPLE: 2, Complexity.STANDARD: 3, Complexity.COMPLEX: 5, Complexity.ANALYTICAL: 5}
 SENTENCES = {Complexity.SIMPLE: 3, Complexity.STANDARD: 2, Complexity.COMPLEX: 2, Complexity.ANALYTICAL: 2}
 
@@ -350,11 +346,7 @@ class ExtractiveGenerator:
                 offence = OFFENCE_BONUS + (PUNISHES_BONUS if punishing else 0.0)
             return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1) + offence
 
-        scored = sorted(((fit(item), item[1]) for item in enumerate(rest)), key=lambda t: -t[0])
-        # Only what bears on the question: a provision that fits it much worse than the best one is a neighbour
-        # retrieval brought along ("Section 4 of the IPC" beside the offence asked about), not a deciding text.
-        top = scored[0][0] if scored else 0.0
-        ranked = [g for f, g in scored if f >= FIT_RATIO * top]
+        ranked = [g for _, g in sorted(enumerate(rest), key=fit, reverse=True)]
         # A comparison quotes each side's own provision first ("theft" and "extortion": the sections so headed).
         sides: list[tuple[tuple[str, str], list[Passage]]] = []
         for side in comparison_sides(question):
