@@ -50,7 +50,7 @@ __all__ = [
 
 _ALWAYS = ("found", "act", "act_title", "section", "title", "status_on_date", "as_of", "in_force_from",
            "in_force_to", "successors", "predecessors", "text")
-_WHEN_FOUND = ("status", "chapter", "chapter_title", "has_text", "amendments")
+_WHEN_FOUND = ("status", "chapter", "chapter_title", "has_text", "amendments", "previous", "next")
 _WHEN_SET = ("subunit_checked", "note", "no_successor", "repealed_by", "error", "suggestions", "line")
 
 
@@ -86,6 +86,10 @@ class SectionResult:
     error: str | None = None
     suggestions: list[str] | None = None
     line: int | None = None
+    previous: str | None = None
+    """The section before this one in its Act (numbers sorted as the Act orders them), once found."""
+    next: str | None = None
+    """The section after it."""
 
     @classmethod
     def from_lookup(cls, doc: dict[str, Any]) -> SectionResult:
