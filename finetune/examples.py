@@ -394,8 +394,11 @@ class Maker:
                        f"{q1.template}+{q2.template}", target, (other,))
 
     def _refusal(self, target: Chunk, context: Sequence[Chunk], rng: random.Random, *, named: bool) -> str:
-        shown = list(context[: rng.randint(1, 3)])
-        parts = [f"{self.view.cite(c.act, label_of(c))}{_title_note(c)} [{c.id}]" for c in shown]
+        shown = list(context[: rng.randint(1, 2)])
+        # held documents named by section or by subject, as a lawyer would: always with their ids
+        parts = [f"{self.view.cite(c.act, label_of(c))}{_title_note(c)} [{c.id}]" if not _title_note(c)
+                 or rng.random() < 0.5 else f"the provision on {_title_note(c)[2:-1].lower()} [{c.id}]"
+                 for c in shown]
         held = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
         if named:
             return rng.choice(_REFUSALS_NAMED).format(held=held, cite=self.view.cite(target.act, label_of(target)))

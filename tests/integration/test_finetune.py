@@ -14,6 +14,7 @@ import pytest
 from finetune import BuildConfig, Category, Judge, build_dataset
 from finetune.judge import EXPECTED, Failure, refuses
 from finetune.prompt import ContextChunk, documents_in
+from finetune.questions import human_date
 from finetune.statutes import StatuteView
 from finetune.validate import validate_against_graph, validate_dataset
 from tests.conftest import CORPUS, Loaded, run_cli
@@ -139,10 +140,12 @@ def test_outdated_covers_both_directions_of_2024(built: tuple[Path, Any]) -> Non
     assert all(r["provisions"][0]["act"] in ("IPC", "CRPC", "IEA") for r in before)
     # both answers frame the facts by their date; only the chosen one names the code in force on it
     for r in outdated:
-        day = r["prompt"][1]["content"].split("As-of date of the facts: ")[1][:10]
-        assert r["as_of"] == day
+        assert r["prompt"][1]["content"].split("As-of date of the facts: ")[1][:10] == r["as_of"]
         chosen, rejected = r["chosen"][0]["content"], r["rejected"][0]["content"]
-        assert chosen.split(".")[0].count(" 20") == rejected.split(".")[0].count(" 20") == 1, r["id"]
+        day = human_date(r["as_of"])
+        assert day in chosen.split(". ")[0] and day in rejected.split(". ")[0], r["id"]
+        applies, other = r["provisions"][0]["act"], r["provisions"][1]["act"]
+        assert f"[{applies}:" in chosen and f"[{other}:" in rejected.split(". ", 1)[1], r["id"]
 
 
 def test_same_seed_gives_identical_bytes(built: tuple[Path, Any], loaded: Loaded, verifier: Verifier,

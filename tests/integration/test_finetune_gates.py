@@ -51,7 +51,8 @@ def retrieved(loaded: Loaded, settings: Settings, statute_index: Any,
 
 
 def dpo_rows(root: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for s in ("train", "eval") for line in (root / "dpo" / f"{s}.jsonl").read_text().splitlines()]
+    return [json.loads(line) for s in ("train", "eval")
+            for line in (root / "dpo" / f"{s}.jsonl").read_text().splitlines()]
 
 
 def question_of(row: dict[str, Any]) -> str:
