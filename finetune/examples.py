@@ -401,8 +401,15 @@ class Maker:
                  for c in shown]
         held = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
         if named:
-            return rng.choice(_REFUSALS_NAMED).format(held=held, cite=self.view.cite(target.act, label_of(target)))
-        return rng.choice(_REFUSALS).format(held=held, missing=questions.missing_phrase(target))
+            refusal = rng.choice(_REFUSALS_NAMED).format(held=held, cite=self.view.cite(target.act, label_of(target)))
+        else:
+            refusal = rng.choice(_REFUSALS).format(held=held, missing=questions.missing_phrase(target))
+        nearest = self.answer(shown[0], Kind.RULE, rng) if rng.random() < 0.6 else None
+        if nearest is None:
+            return refusal
+        # Why the nearest document does not answer, in its own words: a refusal as long and as cited as an answer.
+        _, topic = questions.topic_of(target.title, target.text) or (Kind.RULE, "the question")
+        return f"{refusal} The nearest is this: {nearest} It does not deal with {topic}."
 
     def outdated(self, old: Chunk, new: Chunk, rng: random.Random) -> Example | None:
         after = rng.random() < 0.6
@@ -488,7 +495,7 @@ def replacement_pairs(view: StatuteView) -> list[tuple[Chunk, Chunk]]:
 def misquote(answer: str, passage: str, rng: random.Random) -> tuple[str | None, str]:
     """``answer`` with one quoted clause changed materially (number, negation or modal), everywhere the answer
     quotes it (a direct answer and the full quotation agree, as in a real misreading), and how."""
-    quotes = sorted(set(_QUOTED.findall(answer)), key=len)
+    quotes = sorted(set(_QUOTED.findall(answer)), key=lambda q: (len(q), q))  # no set order reaches the files
     rules: list[tuple[str, Callable[[str], str | None]]] = [
         ("number", lambda t: change_number(t, passage, rng)), ("negation", lambda t: flip_negation(t, rng)),
         ("modality", lambda t: swap_modal(t, rng))]  # fmt: skip

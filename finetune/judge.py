@@ -110,11 +110,12 @@ class Judge:
         problems += [f"cites [{i}], which is not in the context" for i in sorted(ids - known)]
         wanted = {(a, base_section(s)) for a, s in provisions}
         if category is Category.INSUFFICIENT:
-            # The first provision is the one the documents lack; a partial answer may quote the others (the
-            # asks the documents do answer), and nothing else.
-            answered = {(a, base_section(s)) for a, s in provisions[1:]}
-            if any(q.source is None or chunk_provision(q.source) not in answered for q in rep.quotes):
-                problems.append("an insufficient answer quotes a provision beyond the asks the documents answer")
+            # The first provision is the one the documents lack: a refusal may quote the documents it has (to say
+            # why they do not answer, or to answer the other ask of a partial question), never that one.
+            missing = {(a, base_section(s)) for a, s in provisions[:1]}
+            if any(q.source is None or q.source not in known or chunk_provision(q.source) in missing
+                   for q in rep.quotes):
+                problems.append("an insufficient answer quotes the missing provision or text of no document")
             if not refuses(text):
                 problems.append("an insufficient answer does not say the documents do not answer")
         else:
