@@ -85,7 +85,8 @@ _PARTIAL = (
     "The documents do not answer the second part: none of them is {missing}.",
     "On the second question I cannot answer from these documents, which hold no {missing_bare}.",
 )
-_HEDGES = ("", "The documents do not set this out in so many words, but the closest rule is this.",
+_HEDGES = ("Nothing in the documents points the other way.",
+           "The documents do not set this out in so many words, but the closest rule is this.",
            "None of the documents is squarely on the point; the nearest is this.",
            "This is not stated in terms, but it follows from the text.", "The closest rule is this.")
 _FRAMES = ("For facts on {day}, {code} applies.", "The facts are of {day}, so {code} governs them.",
@@ -409,7 +410,9 @@ class Maker:
             return refusal
         # Why the nearest document does not answer, in its own words: a refusal as long and as cited as an answer.
         _, topic = questions.topic_of(target.title, target.text) or (Kind.RULE, "the question")
-        return f"{refusal} The nearest is this: {nearest} It does not deal with {topic}."
+        _, own = questions.topic_of(shown[0].title, shown[0].text) or (Kind.RULE, "another subject")
+        return (f"{refusal} The nearest is this: {nearest} That provision is about {own}, a different matter "
+                f"from {topic}.")
 
     def outdated(self, old: Chunk, new: Chunk, rng: random.Random) -> Example | None:
         after = rng.random() < 0.6
