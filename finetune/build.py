@@ -17,13 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from finetune.card import corpus_version, licences, write_card
-from finetune.examples import Example, Maker, eligible, replacement_pairs
+from finetune.examples import Example, Maker, Neighbours, eligible, replacement_pairs
+from finetune.gates import GATES, failed_gate
 from finetune.judge import Category, Judge
 from finetune.prompt import SYSTEM, ContextChunk, OfflineAnswerer, user_turn
-from finetune.rows import SPLITS, DPORow, ProvisionRef, SFTRow, Turn, write_jsonl
-from finetune.statutes import StatuteView
+from finetune.questions import POOLS, held_out
+from finetune.rows import SPLITS, DPORow, ProvisionRef, SFTPromptRow, SFTRow, Turn, write_jsonl
+from finetune.statutes import StatuteView, chunk_provision, section_key
 from graph_schema.errors import DatasetError
 from graph_schema.store import GraphStore
+from legal_rag.retrieval.onnx_minilm import TOKENIZER as MINILM_TOKENIZER
 from legal_rag.retrieval.types import Chunk
 from verification import Verifier
 
@@ -35,18 +38,36 @@ CRIMINAL = frozenset({"BNS", "BNSS", "BSA", "IPC", "CRPC", "IEA"})
 @dataclass(frozen=True)
 class BuildConfig:
     n: int = 1000
+    """Rows in all when ``eval_per_category`` is None; else the training rows (about n/5 per category)."""
     seed: int = 7
     eval_fraction: float = 0.1
+    eval_per_category: int | None = None
+    """Eval rows per category (the evaluation a reader can trust wants >= 100); None: ``eval_fraction`` of n."""
+    per_provision: int = 2
+    """Rows at most about one provision (a section), over all categories and splits."""
+    held_out_acts: int = 2
+    """Acts (outside the criminal codes) whose every provision is eval-only, so eval asks about unseen Acts."""
 
     def quotas(self) -> dict[Category, dict[str, int]]:
-        """About n/5 per category, the remainder to the first ones; eval gets ``eval_fraction`` of each."""
+        """About n/5 per category, the remainder to the first ones; eval gets ``eval_fraction`` of each, or
+        ``eval_per_category`` beside them."""
         base, extra = divmod(self.n, len(Category))
         out = {}
         for i, c in enumerate(Category):
             total = base + (1 if i < extra else 0)
-            ev = round(total * self.eval_fraction)
-            out[c] = {"train": total - ev, "eval": ev}
+            if self.eval_per_category is not None:
+                out[c] = {"train": total, "eval": self.eval_per_category}
+            else:
+                ev = round(total * self.eval_fraction)
+                out[c] = {"train": total - ev, "eval": ev}
         return out
+
+    def split_fraction(self) -> float:
+        """The share of provisions held for eval: enough for its quota, with room for what the gates drop."""
+        if self.eval_per_category is None:
+            return self.eval_fraction
+        ev = self.eval_per_category * len(Category)
+        return min(0.6, max(self.eval_fraction, 1.5 * ev / (ev + self.n)))
 
 
 @dataclass
@@ -54,17 +75,21 @@ class BuildReport:
     out: Path
     counts: dict[str, Counter[str]] = field(default_factory=lambda: {s: Counter() for s in SPLITS})
     variants: Counter[str] = field(default_factory=Counter)
+    templates: dict[str, Counter[str]] = field(default_factory=lambda: {s: Counter() for s in SPLITS})
     candidates: int = 0
     chosen_failed: Counter[str] = field(default_factory=Counter)
     rejected_not_failing: Counter[str] = field(default_factory=Counter)
     duplicates: int = 0
+    capped: int = 0
+    gates: Counter[str] = field(default_factory=Counter)
     card: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"out": str(self.out), "counts": {s: dict(sorted(c.items())) for s, c in self.counts.items()},
                 "totals": {s: sum(c.values()) for s, c in self.counts.items()},
                 "candidates": self.candidates, "chosen_failed": sum(self.chosen_failed.values()),
-                "rejected_not_failing": sum(self.rejected_not_failing.values()), "duplicates": self.duplicates}
+                "rejected_not_failing": sum(self.rejected_not_failing.values()), "duplicates": self.duplicates,
+                "capped": self.capped, "gates": dict(sorted(self.gates.items()))}
 
 
 @dataclass(frozen=True)
@@ -89,6 +114,15 @@ class Built:
                                             Turn(role="assistant", content=e.chosen)],
                       category=e.category, provisions=self.provisions(), as_of=e.as_of)  # fmt: skip
 
+    def sft_pc(self) -> SFTPromptRow:
+        """The SFT row as prompt/completion, so a trainer computes the loss on the answer only (TRL's default
+        for this shape) instead of on the ~1,500-token prompt."""
+        e = self.example
+        prompt = [Turn(role="system", content=SYSTEM), Turn(role="user", content=self.user)]
+        return SFTPromptRow(id=self.id, prompt=prompt,
+                            completion=[Turn(role="assistant", content=e.chosen)], category=e.category,
+                            provisions=self.provisions(), as_of=e.as_of)  # fmt: skip
+
     def dpo(self) -> DPORow:
         e = self.example
         return DPORow(id=self.id, prompt=[Turn(role="system", content=SYSTEM), Turn(role="user", content=self.user)],
@@ -97,15 +131,32 @@ class Built:
                       category=e.category, provisions=self.provisions(), as_of=e.as_of)  # fmt: skip
 
 
-def assign_splits(view: StatuteView, units: Sequence[str], seed: int, eval_fraction: float) -> dict[str, str]:
-    """Family id -> split. Families are shuffled with the seed and go to eval until it holds
-    ``eval_fraction`` of ``units`` (chunk ids weighted by how many usable chunks each family has)."""
+def held_out_acts(view: StatuteView, units: Sequence[str], seed: int, k: int) -> list[str]:
+    """``k`` Acts outside the criminal codes, with at least 20 usable units, drawn with the seed: eval only."""
+    per_act = Counter(chunk_provision(u)[0] for u in units)
+    pool = sorted(a for a, n in per_act.items() if n >= 20 and a not in CRIMINAL)
+    random.Random(f"{seed}/acts").shuffle(pool)
+    return sorted(pool[:k])
+
+
+def assign_splits(view: StatuteView, units: Sequence[str], seed: int, eval_fraction: float,
+                  eval_acts: Sequence[str] = ()) -> dict[str, str]:
+    """Family id -> split. Families of ``eval_acts`` go to eval; the others are shuffled with the seed and go
+    to eval until it holds ``eval_fraction`` of ``units`` (chunk ids weighted by how many usable chunks each
+    family has)."""
     weight = Counter(view.chunk_family(u) for u in units)
     fams = sorted(set(view.families.values()) | set(weight))
     random.Random(f"{seed}/split").shuffle(fams)
+    held_acts = set(eval_acts)
     target, held = eval_fraction * sum(weight.values()), 0
     out = {}
     for f in fams:
+        if f.split(":")[0] in held_acts:
+            out[f] = "eval"
+            held += weight[f]
+    for f in fams:
+        if f in out:
+            continue
         if held < target and weight[f]:
             out[f] = "eval"
             held += weight[f]
@@ -131,8 +182,16 @@ def _weighted(chunks: Sequence[Chunk], rng: random.Random) -> Iterator[Chunk]:
 
 
 def build_dataset(store: GraphStore, verifier: Verifier, out: Path, config: BuildConfig = BuildConfig(), *,
-                  corpus_dir: Path | None = None, progress: Progress | None = None) -> BuildReport:
-    """Build ``out/sft``, ``out/dpo`` and the card from the graph in ``store``.
+                  corpus_dir: Path | None = None, progress: Progress | None = None,
+                  neighbours: Neighbours | None = None, tokenizer: Path | None = None) -> BuildReport:
+    """Build ``out/sft``, ``out/sft_pc``, ``out/dpo`` and the card from the graph in ``store``.
+
+    Args:
+        neighbours: The product's retriever, as (question, as-of date, k) -> chunk ids: contexts are what it
+            brings for each question. Without it, contexts are filled from the split's other units (a test
+            double of retrieval, named so in the card).
+        tokenizer: A ``tokenizer.json`` the card's token lengths are counted with (default: the shipped MiniLM
+            WordPiece tokenizer).
 
     Raises:
         DatasetError: a category could not reach 90% of its share (the corpus has too few usable provisions).
@@ -144,16 +203,20 @@ def build_dataset(store: GraphStore, verifier: Verifier, out: Path, config: Buil
     tick("read graph", 1, 1)
     judge = Judge(verifier, store)
     answerer = OfflineAnswerer(view.act_titles)
-    targets = [c for c in view.chunks.values() if eligible(c) and view.in_force_window(c)]
+    targets = [c for c in view.chunks.values() if eligible(c) and view.text_window(c)]
     targets.sort(key=lambda c: c.id)
     pairs = replacement_pairs(view)
-    split_of = assign_splits(view, [c.id for c in targets], config.seed, config.eval_fraction)
+    units = [c.id for c in targets]
+    eval_acts = held_out_acts(view, units, config.seed, config.held_out_acts)
+    split_of = assign_splits(view, units, config.seed, config.split_fraction(), eval_acts)
     makers = {s: Maker(view, answerer, [c for c in view.chunks.values()
-                                        if split_of.get(view.chunk_family(c.id), "train") == s]) for s in SPLITS}
+                                        if split_of.get(view.chunk_family(c.id), "train") == s], s, neighbours)
+              for s in SPLITS}  # fmt: skip
     quotas = config.quotas()
     seen: set[str] = set()
+    per_provision: Counter[str] = Counter()
     built: list[Built] = []
-    total = config.n
+    total = sum(sum(q.values()) for q in quotas.values())
     for category in Category:
         for split in SPLITS:
             rng = random.Random(f"{config.seed}/{category.value}/{split}")
@@ -163,13 +226,14 @@ def build_dataset(store: GraphStore, verifier: Verifier, out: Path, config: Buil
                 if got >= want:
                     break
                 report.candidates += 1
-                b = _check(ex, split, judge, report, seen)
+                b = _check(ex, split, judge, view, report, seen, per_provision, config.per_provision)
                 if b is None:
                     continue
                 built.append(b)
                 got += 1
                 report.counts[split][category.value] += 1
                 report.variants[f"{category.value}/{ex.variant}"] += 1
+                report.templates[split][ex.template.split("+")[-1]] += 1
                 tick("examples", len(built), total)
     for category in Category:
         have = sum(report.counts[s][category.value] for s in SPLITS)
@@ -177,7 +241,9 @@ def build_dataset(store: GraphStore, verifier: Verifier, out: Path, config: Buil
         if have < 0.9 * share:
             raise DatasetError(f"only {have} {category.value} examples passed verification, under 90% of {share}")
     _write(out, built, report)
-    report.card = _card(config, view, verifier, answerer, report, split_of, corpus_dir)
+    report.card = _card(config, view, verifier, answerer, report, split_of, corpus_dir, eval_acts,
+                        "retriever" if neighbours is not None else "split units (no retriever given)",
+                        token_lengths(built, tokenizer))
     write_card(out, report.card)
     tick("write", 1, 1)
     return report
@@ -188,7 +254,7 @@ def _candidates(category: Category, maker: Maker, targets: Sequence[Chunk], pair
     if category is Category.OUTDATED:
         mine = [p for p in pairs if split_of.get(view.chunk_family(p[0].id)) == split]
         rng.shuffle(mine)
-        for old, new in mine:
+        for old, new in mine + mine:  # a pair may serve twice (facts before and after 2024), up to the cap
             ex = maker.outdated(old, new, rng)
             if ex is not None:
                 yield ex
@@ -202,12 +268,21 @@ def _candidates(category: Category, maker: Maker, targets: Sequence[Chunk], pair
             yield ex
 
 
-def _check(ex: Example, split: str, judge: Judge, report: BuildReport, seen: set[str]) -> Built | None:
-    user = user_turn(ex.question, ex.context, ex.as_of)
-    key = " ".join(user.lower().split())
+def _check(ex: Example, split: str, judge: Judge, view: StatuteView, report: BuildReport, seen: set[str],
+           per_provision: Counter[str], cap: int) -> Built | None:
+    key = " ".join(ex.question.lower().split())
     if key in seen:
         report.duplicates += 1
         return None
+    provision = section_key(*ex.provisions[0])
+    if per_provision[provision] >= cap:
+        report.capped += 1
+        return None
+    failed = failed_gate(ex, view)
+    if failed is not None:
+        report.gates[failed[0]] += 1
+        return None
+    user = user_turn(ex.question, ex.context, ex.as_of)
     context = [ContextChunk(c.id, c.text) for c in ex.context]
     chosen = judge.chosen(ex.category, ex.chosen, context, ex.as_of, ex.provisions)
     if not chosen.ok:
@@ -218,6 +293,7 @@ def _check(ex: Example, split: str, judge: Judge, report: BuildReport, seen: set
         report.rejected_not_failing[ex.category.value] += 1
         return None
     seen.add(key)
+    per_provision[provision] += 1
     return Built(ex, split, user)
 
 
@@ -225,33 +301,69 @@ def _write(out: Path, built: Sequence[Built], report: BuildReport) -> None:
     for split in SPLITS:
         rows = sorted((b for b in built if b.split == split), key=lambda b: b.id)
         write_jsonl(out / "sft" / f"{split}.jsonl", (b.sft() for b in rows))
+        write_jsonl(out / "sft_pc" / f"{split}.jsonl", (b.sft_pc() for b in rows))
         write_jsonl(out / "dpo" / f"{split}.jsonl", (b.dpo() for b in rows))
 
 
+def token_lengths(built: Sequence[Built], tokenizer: Path | None) -> dict[str, Any]:
+    """Token counts of whole SFT rows (system + user + answer) and of answers, with a named tokenizer."""
+    from tokenizers import Tokenizer
+
+    path = tokenizer or MINILM_TOKENIZER
+    tok = Tokenizer.from_file(str(path))
+    tok.no_truncation()
+    tok.no_padding()
+    texts = [f"{SYSTEM}\n{b.user}\n{b.example.chosen}" for b in built]
+    answers = [max(b.example.chosen, b.example.rejected, key=len) for b in built]
+    rows = sorted(len(e.ids) for e in tok.encode_batch(texts)) if texts else [0]
+    ans = sorted(len(e.ids) for e in tok.encode_batch(answers)) if answers else [0]
+
+    def stats(xs: list[int]) -> dict[str, int]:
+        return {"p50": xs[len(xs) // 2], "p95": xs[min(len(xs) - 1, int(0.95 * len(xs)))], "max": xs[-1]}
+
+    longest = rows[-1]
+    return {"tokenizer": "sentence-transformers/all-MiniLM-L6-v2 WordPiece (BERT uncased vocabulary), "
+                         f"{path.name} shipped in legal_rag/retrieval/minilm_tokenizer" if tokenizer is None
+                         else str(path),
+            "row": stats(rows), "answer": stats(ans),
+            "max_length": -(-int(longest * 1.25) // 256) * 256}
+
+
 def _card(config: BuildConfig, view: StatuteView, verifier: Verifier, answerer: OfflineAnswerer, report: BuildReport,
-          split_of: dict[str, str], corpus_dir: Path | None) -> dict[str, Any]:
+          split_of: dict[str, str], corpus_dir: Path | None, eval_acts: Sequence[str], contexts: str,
+          tokens: dict[str, Any]) -> dict[str, Any]:
     fams = Counter(split_of.values())
     return {
         "name": "legal-rag finetune",
         "n_requested": config.n,
         "seed": config.seed,
         "eval_fraction": config.eval_fraction,
+        "eval_per_category": config.eval_per_category,
+        "per_provision": config.per_provision,
         "generator": answerer.name,
+        "contexts": contexts,
         "graph_version": view.version(),
         "corpus_version": corpus_version(corpus_dir),
         "counts": {s: {c.value: report.counts[s][c.value] for c in Category} for s in SPLITS},
         "total": sum(sum(c.values()) for c in report.counts.values()),
         "variants": dict(sorted(report.variants.items())),
+        "templates": {s: dict(sorted(report.templates[s].items())) for s in SPLITS},
+        "tokens": tokens,
         "verification": {
             "candidates": report.candidates,
             "kept": sum(sum(c.values()) for c in report.counts.values()),
             "chosen_failed": dict(sorted(report.chosen_failed.items())),
             "rejected_not_failing": dict(sorted(report.rejected_not_failing.items())),
             "duplicates": report.duplicates,
+            "capped": report.capped,
+            "gates": {g: report.gates[g] for g in GATES},
             "fuzzy_threshold": verifier.fuzzy_threshold,
         },
         "split": {"by": "provision family (section + predecessors + successors)",
-                  "families": {s: fams[s] for s in SPLITS}},
+                  "families": {s: fams[s] for s in SPLITS}, "eval_only_acts": list(eval_acts),
+                  "eval_only_templates": sorted(f"{p}:{i}" for p, ts in POOLS.items() for i in range(len(ts))
+                                                if held_out(p, i))},
         "licences": licences(corpus_dir),
-        "files": {"sft": [f"sft/{s}.jsonl" for s in SPLITS], "dpo": [f"dpo/{s}.jsonl" for s in SPLITS]},
+        "files": {"sft": [f"sft/{s}.jsonl" for s in SPLITS], "sft_pc": [f"sft_pc/{s}.jsonl" for s in SPLITS],
+                  "dpo": [f"dpo/{s}.jsonl" for s in SPLITS]},
     }

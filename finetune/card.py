@@ -77,8 +77,31 @@ def render_md(card: dict[str, Any]) -> str:
         "",
         "- `sft/{train,eval}.jsonl`: TRL conversational SFT rows `{id, messages: [system, user, assistant], "
         "category, provisions, as_of}`; the assistant turn is the chosen answer.",
+        "- `sft_pc/{train,eval}.jsonl`: the same rows as TRL conversational prompt/completion `{id, prompt: "
+        "[system, user], completion: [assistant], ...}`: TRL's SFTTrainer computes the loss on the completion only "
+        "for this shape (with `messages`, set `assistant_only_loss=True` or it trains on the prompt).",
         "- `dpo/{train,eval}.jsonl`: TRL conversational preference rows `{id, prompt: [system, user], chosen, "
         "rejected, category, provisions, as_of}` (same ids as SFT).",
+        "",
+        "`as_of` is an ISO date held as a string; load with `features` declaring it a string (or the `README.md` "
+        "beside these files, whose `dataset_info` does), or pyarrow reads it as a timestamp.",
+        "",
+        "## Token lengths",
+        "",
+        f"Counted with {card['tokens']['tokenizer']}; a model's own tokenizer will differ (BPE vocabularies "
+        "of chat models give roughly as many tokens on this English text).",
+        "",
+        "| | p50 | p95 | max |",
+        "|---|---|---|---|",
+        f"| whole SFT row (system + user + answer) | {card['tokens']['row']['p50']} | {card['tokens']['row']['p95']} "
+        f"| {card['tokens']['row']['max']} |",
+        f"| answer (longer of chosen and rejected) | {card['tokens']['answer']['p50']} | "
+        f"{card['tokens']['answer']['p95']} | {card['tokens']['answer']['max']} |",
+        "",
+        f"Use `max_length={card['tokens']['max_length']}` (the longest row plus a quarter, for a different "
+        "tokenizer, rounded up to 256): TRL's default of 1024 would cut the answer off the end of long rows.",
+        "",
+        f"Contexts: {card['contexts']}; 5-8 chunks per prompt, from any Act of the split.",
         "",
         "The user turn holds the context chunks as `<document id=.. act=.. section=.. status=..>` blocks, exactly "
         "as the workflow prompts a model, then the as-of date and the question. Answers cite chunk ids in "
@@ -107,7 +130,13 @@ def render_md(card: dict[str, Any]) -> str:
         f"- candidates tried: {v['candidates']}; kept: {v['kept']}",
         f"- chosen answers that failed verification (dropped): {_per(v['chosen_failed'])}",
         f"- rejected answers that did not fail as named (dropped): {_per(v['rejected_not_failing'])}",
-        f"- duplicates removed: {v['duplicates']}",
+        f"- duplicate questions removed: {v['duplicates']}; over the cap of {card['per_provision']} rows per "
+        f"provision: {v['capped']}",
+        f"- dropped by the correctness gates: {_per(v['gates'])} (whole_section: a subject question is answered "
+        "from the whole section or its principal sub-section; lead_in: each quoted unit whole from its lead-in; "
+        "in_force_text: the date falls after the unit's last amendment; insufficient_context: no chunk of the asked "
+        "section, its family or a same-titled section; template_fits: punishment questions only of units that "
+        "punish)",
         "",
         "| category | rejected must fail as |",
         "|---|---|",
@@ -122,7 +151,10 @@ def render_md(card: dict[str, Any]) -> str:
         f"By provision family (a section, its predecessors and its successors, closed transitively): "
         f"{card['split']['families']['train']} families in train, {card['split']['families']['eval']} in eval; "
         "every chunk of an example's context comes from its split, so no provision, predecessor or successor "
-        "is on both sides. Duplicate prompts are removed.",
+        "is on both sides. Duplicate questions are removed. Eval also holds out whole Acts "
+        f"({', '.join(card['split']['eval_only_acts']) or 'none'}) and question templates "
+        f"({len(card['split']['eval_only_templates'])}: the last of every pool of three or more), so it measures "
+        "unseen Acts and unseen wording.",
         "",
         "## Sources and licences",
         "",
@@ -142,7 +174,31 @@ def _per(counts: dict[str, int]) -> str:
     return f"{total}" + (" (" + ", ".join(f"{k} {v}" for k, v in counts.items()) + ")" if total else "")
 
 
+_TURNS = "    list:\n    - name: role\n      dtype: string\n    - name: content\n      dtype: string\n"
+_COMMON = ("  - name: category\n    dtype: string\n  - name: provisions\n    list:\n"
+           "    - name: act\n      dtype: string\n    - name: section\n      dtype: string\n"
+           "  - name: as_of\n    dtype: string\n")
+_SHAPES = {"sft": ("messages",), "sft_pc": ("prompt", "completion"), "dpo": ("prompt", "chosen", "rejected")}
+
+
+def hub_metadata() -> str:
+    """A Hugging Face dataset card header: one config per file kind, with ``features`` that keep ``as_of`` a
+    string (``load_dataset(directory, "dpo")``)."""
+    lines = ["---", "configs:"]
+    for name in _SHAPES:
+        lines += [f"- config_name: {name}", "  data_files:", f"  - split: train\n    path: {name}/train.jsonl",
+                  f"  - split: eval\n    path: {name}/eval.jsonl"]
+    lines.append("dataset_info:")
+    for name, turns in _SHAPES.items():
+        lines += [f"- config_name: {name}", "  features:", "  - name: id\n    dtype: string"]
+        lines += [f"  - name: {t}\n{_TURNS.rstrip()}" for t in turns]
+        lines.append(_COMMON.rstrip())
+    lines += ["---", ""]
+    return "\n".join(lines)
+
+
 def write_card(out: Path, card: dict[str, Any]) -> None:
     (out / "card.json").write_text(json.dumps(card, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
                                    encoding="utf-8")
     (out / "card.md").write_text(render_md(card), encoding="utf-8")
+    (out / "README.md").write_text(hub_metadata() + "\n" + render_md(card), encoding="utf-8")

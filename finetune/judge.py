@@ -29,7 +29,12 @@ from verification import CitationStatus, Label, QuoteStatus, VerificationReport,
 from verification.model import CitationCheck
 
 _IDS = re.compile(r"\[([A-Z][A-Za-z0-9]*:[^\]\s]+)\]")
-INSUFFICIENT_MARK = "do not answer"
+REFUSAL = re.compile(r"\b(?:do(?:es)? not answer|cannot answer|cannot be answered|not enough to answer)\b")
+"""How an answer says the documents do not answer (in any of the builder's wordings)."""
+
+
+def refuses(text: str) -> bool:
+    return bool(REFUSAL.search(text))
 
 
 class Category(StrEnum):
@@ -105,9 +110,13 @@ class Judge:
         problems += [f"cites [{i}], which is not in the context" for i in sorted(ids - known)]
         wanted = {(a, base_section(s)) for a, s in provisions}
         if category is Category.INSUFFICIENT:
-            if rep.quotes:
-                problems.append("an insufficient answer quotes a provision")
-            if INSUFFICIENT_MARK not in text:
+            # The first provision is the one the documents lack: a refusal may quote the documents it has (to say
+            # why they do not answer, or to answer the other ask of a partial question), never that one.
+            missing = {(a, base_section(s)) for a, s in provisions[:1]}
+            if any(q.source is None or q.source not in known or chunk_provision(q.source) in missing
+                   for q in rep.quotes):
+                problems.append("an insufficient answer quotes the missing provision or text of no document")
+            if not refuses(text):
                 problems.append("an insufficient answer does not say the documents do not answer")
         else:
             if not rep.quotes:
@@ -186,7 +195,7 @@ class Judge:
             return Verdict(ok, f"rests on {', '.join(map(str, sources))}" if ok
                            else "does not rest only on a wrong provision of the context")
         # UNGROUNDED: it answers although the provision the question needs is not among the documents.
-        if INSUFFICIENT_MARK in text:
+        if refuses(text):
             return Verdict(False, "says the documents do not answer")
         cited = {(c.act, base_section(c.section)) for c in rep.citations
                  if c.label is Label.PROVISION and c.act and c.section}
@@ -195,7 +204,10 @@ class Judge:
         if outside or unsourced:
             what = ", ".join(f"{a} {s}" for a, s in outside) or f"a quotation from no document ({unsourced[0]}...)"
             return Verdict(True, f"answers from outside the documents: {what}")
+        missing = {(a, base_section(s)) for a, s in provisions[:1]}
         stretched = [q.source for q in rep.quotes if q.source in known and chunk_provision(q.source) not in wanted]
+        if any(c in missing for c in cited):
+            return Verdict(True, "answers from the provision the documents lack")
         if rep.quotes and len(stretched) == len(rep.quotes):
             return Verdict(True, f"answers from a document that does not address the question: {stretched[0]}")
         return Verdict(False, "does not answer beyond the documents")

@@ -83,6 +83,34 @@ def documents_in(user: str) -> list[ContextChunk]:
     return out
 
 
+_LABEL = re.compile(r"^\(\w{1,6}\)\s*")
+_ILLUSTRATIONS = re.compile(r"\s+Illustrations?\b")
+_STRAIGHT_PAIR = re.compile(r'"([^"\n]*)"')
+_PUNISHED = re.compile(r"\bshall\s+be\s+(?:punished|liable\s+to\s+(?:imprisonment|fine))\b[^.;:]*")
+
+
+def operative(text: str) -> str:
+    """A unit's text as an answer quotes it: whole, from its lead-in, without its own label ("(2) ") and
+    without illustrations (examples, not law). Verbatim: a slice of ``text``."""
+    body = _ILLUSTRATIONS.split(text.strip(), maxsplit=1)[0].strip()
+    return _LABEL.sub("", body, count=1).strip()
+
+
+def nested(quote: str) -> str:
+    """A statute's own straight quotation marks made curly, so they do not end ours (the verifier compares
+    curly marks as straight ones)."""
+    return quote if quote.count('"') % 2 else _STRAIGHT_PAIR.sub("\u201c\\1\u201d", quote)
+
+
+def punishment_clause(text: str) -> str | None:
+    """The "shall be punished with ..." clause of a unit, up to the end of its sentence or clause."""
+    m = _PUNISHED.search(text)
+    if not m:
+        return None
+    clause = m.group(0).strip().rstrip(",")
+    return clause if len(clause.split()) >= 6 else None
+
+
 class OfflineAnswerer:
     """The workflow's extractive generator over the one provision an answer should rest on.
 
@@ -94,6 +122,7 @@ class OfflineAnswerer:
 
     def __init__(self, act_titles: Mapping[str, str]) -> None:
         self._gen = ExtractiveGenerator(act_titles=dict(act_titles))
+        self._titles = dict(act_titles)
 
     def quote(self, question: str, chunk: Chunk, as_of: str) -> list[str]:
         """Answer sentences quoting ``chunk``, each ending with ``[chunk id]`` (empty if none quotable)."""
@@ -102,3 +131,35 @@ class OfflineAnswerer:
         if gen.insufficient:
             return []
         return [f"{s.text} [{', '.join(s.chunk_ids)}]" if s.chunk_ids else s.text for s in gen.sentences]
+
+    def cite(self, chunk: Chunk) -> str:
+        title = self._titles.get(chunk.act, chunk.act)
+        title = title[4:] if title.lower().startswith("the ") else title
+        label = chunk.section + "".join(f"({p})" for p in chunk.sub.split("/")) if chunk.sub else chunk.section
+        return f"Section {label} of the {title}"
+
+    def answer(self, chunk: Chunk, *, direct: bool, opening: int = 0) -> str | None:
+        """The product's answer shape over one unit: the deciding clause first when ``direct`` and the unit
+        punishes ("Under Section 318(4) ..., the offender "shall be punished with ..." [id]."), then the whole
+        unit from its lead-in, quoted and cited. ``opening`` picks one of the ways the first sentence is put.
+        None when the unit has too little text to quote."""
+        body = operative(chunk.text)
+        if len(body.split()) < 6:
+            return None
+        says = ", which has not been brought into force, reads" if chunk.status == "not_yet_in_force" else \
+            _SAYS[opening % len(_SAYS)]
+        cite = self.cite(chunk)
+        full = f'{cite}{says}: "{nested(body)}" [{chunk.id}]'
+        clause = punishment_clause(body) if direct else None
+        if not clause or clause == body:
+            return full
+        first = _DIRECT[opening % len(_DIRECT)].format(cite=cite, clause=nested(clause), id=chunk.id)
+        return f"{first} {full}"
+
+
+_SAYS = (" provides", " reads", " says")
+_DIRECT = (
+    'Under {cite}, the offender "{clause}" [{id}].',
+    'In short, a person convicted "{clause}", under {cite} [{id}].',
+    'The punishment is set by {cite}: the offender "{clause}" [{id}].',
+)

@@ -43,6 +43,19 @@ class SFTRow(BaseModel):
     as_of: str
 
 
+class SFTPromptRow(BaseModel):
+    """SFT as TRL's conversational prompt/completion: the loss falls on the completion only by default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    prompt: list[Turn] = Field(min_length=2, max_length=2)
+    completion: list[Turn] = Field(min_length=1, max_length=1)
+    category: Category
+    provisions: list[ProvisionRef] = Field(min_length=1)
+    as_of: str
+
+
 class DPORow(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

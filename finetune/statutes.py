@@ -25,6 +25,11 @@ HORIZON = "2026-01-01"
 """Latest as-of date the builder picks (a constant, not today: the same seed must give the same files)."""
 EARLIEST = "2005-01-01"
 
+LEGACY_TEXT_AS_OF = {"IPC": "2018-04-21", "CRPC": "2018-04-21", "IEA": "2018-04-21"}
+"""The IPC, CrPC and Evidence Act texts of ``data/corpus/legacy`` are as last amended before their repeal, and
+their source records no amendment history: the Criminal Law (Amendment) Act, 2018 (in force from 21 April
+2018, amending all three) is the last amendment the builder dates their words from."""
+
 _BASE = re.compile(r"[^(\s]+")
 
 
@@ -58,6 +63,10 @@ class StatuteView:
     act_titles: dict[str, str]
     families: dict[str, str] = field(default_factory=dict)
     """Section key ("IPC:379") -> family id (the smallest key of its family)."""
+    _subs: dict[str, list[Chunk]] = field(default_factory=dict, repr=False)
+    act_amended: dict[str, str] = field(default_factory=dict)
+    """Act -> the latest day an amendment recorded for any of its sections took effect (or, for the repealed
+    codes whose sources carry no amendment history, :data:`LEGACY_TEXT_AS_OF`)."""
 
     @classmethod
     def read(cls, store: GraphStore) -> StatuteView:
@@ -69,7 +78,20 @@ class StatuteView:
         titles = {a.code: a.title for a in store.all_acts()}
         view = cls(chunks=chunks, records=records, act_titles=titles)
         view.families = _families(records)
+        view.act_amended = dict(LEGACY_TEXT_AS_OF)
+        for rec in records.values():
+            day = last_amended(rec)
+            if day and day > view.act_amended.get(rec.act, ""):
+                view.act_amended[rec.act] = day
         return view
+
+    def subsections(self, act: str, section: str) -> list[Chunk]:
+        """First parts of the section's top-level sub-units ("BNS:303:1:0", "BNS:303:2:0"), indexed on first use."""
+        if not self._subs:
+            for c in self.chunks.values():
+                if c.part == 0 and c.sub and "/" not in c.sub:
+                    self._subs.setdefault(f"{c.act}:{c.section}", []).append(c)
+        return self._subs.get(f"{act}:{section}", [])
 
     def family(self, act: str, label: str) -> str:
         key = section_key(act, label)
@@ -113,6 +135,21 @@ class StatuteView:
                 h.update(f"{key}->{p.act}:{p.section}:{p.relation}\x1e".encode())
         return h.hexdigest()[:16]
 
+    def text_window(self, chunk: Chunk) -> tuple[str, str] | None:
+        """[from, to) of dates on which the chunk's section applied *in the words it has now*.
+
+        The graph keeps today's text, so an earlier day would put later words in the mouth of the law as it then
+        stood (HAMA s.8 in its 2010 wording for facts of 2005). The window starts when the Act's last recorded
+        amendment took effect, not only the section's own: a section's footnotes can be missing from its source
+        (HAMA s.8's substitution by Act 30 of 2010 is) while its Act's amendments of the same day are recorded.
+        A section with an amendment of unknown date has no window (could not check is not checked)."""
+        window = self.in_force_window(chunk)
+        rec = self.record_of(chunk)
+        if window is None or rec is None or any(not a.get("effective") for a in rec.amendments):
+            return None
+        lo = max(window[0], self.act_amended.get(chunk.act, window[0]))
+        return (lo, window[1]) if lo < window[1] else None
+
     def in_force_window(self, chunk: Chunk) -> tuple[str, str] | None:
         """[from, to) of dates on which the chunk's section applied, clipped to [EARLIEST, HORIZON)."""
         rec = self.record_of(chunk)
@@ -121,6 +158,12 @@ class StatuteView:
         lo = max(rec.in_force_from or EARLIEST, EARLIEST)
         hi = min(rec.in_force_to or HORIZON, HORIZON)
         return (lo, hi) if lo < hi else None
+
+
+def last_amended(rec: SectionRecord) -> str | None:
+    """The latest date an amendment recorded for the section took effect (None: none recorded with a date)."""
+    days = [str(a["effective"]) for a in rec.amendments if a.get("effective")]
+    return max(days) if days else None
 
 
 def _families(records: dict[str, SectionRecord]) -> dict[str, str]:

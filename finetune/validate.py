@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from finetune.judge import Category, Judge
 from finetune.prompt import documents_in
-from finetune.rows import SPLITS, DPORow, SFTRow
+from finetune.rows import SPLITS, DPORow, SFTPromptRow, SFTRow
 from finetune.statutes import StatuteView, chunk_provision, section_key
 from graph_schema.store import GraphStore
 from verification import Verifier
@@ -70,6 +70,14 @@ def validate_dataset(root: Path, *, judge: Judge | None = None, family: Family |
                 if row.id in store[split]:
                     problems.append(Problem(f"{kind}/{split}.jsonl", n, f"duplicate id {row.id}"))
                 store[split][row.id] = (n, row)
+    for split in SPLITS:
+        for n, row in _rows(root / "sft_pc" / f"{split}.jsonl", SFTPromptRow, problems, root):
+            mate = sft[split].get(row.id)
+            if mate is None:
+                problems.append(Problem(f"sft_pc/{split}.jsonl", n, f"{row.id} has no row in sft/{split}.jsonl"))
+            elif [t.content for t in row.prompt + row.completion] != [t.content for t in mate[1].messages]:
+                problems.append(Problem(f"sft_pc/{split}.jsonl", n,
+                                        f"{row.id}: not the same turns as sft/{split}.jsonl"))
     _pairs(sft, dpo, problems)
     _counts(dpo, card, problems, min_share)
     _duplicates(dpo, problems)
@@ -138,12 +146,13 @@ def _counts(dpo: dict[str, dict[str, tuple[int, DPORow]]], card: dict[str, Any],
 
 
 def _duplicates(dpo: dict[str, dict[str, tuple[int, DPORow]]], problems: list[Problem]) -> None:
+    """The same question twice (whatever its documents): two rows may not teach two answers to one question."""
     seen: dict[str, str] = {}
     for split in SPLITS:
         for rid, (n, row) in sorted(dpo[split].items(), key=lambda kv: kv[1][0]):
-            key = " ".join(row.prompt[-1].content.lower().split())
+            key = " ".join(row.prompt[-1].content.rsplit("Question: ", 1)[-1].lower().split())
             if key in seen:
-                problems.append(Problem(f"dpo/{split}.jsonl", n, f"{rid} repeats the prompt of {seen[key]}"))
+                problems.append(Problem(f"dpo/{split}.jsonl", n, f"{rid} repeats the question of {seen[key]}"))
             else:
                 seen[key] = f"{split}:{rid}"
 

@@ -706,20 +706,52 @@ class Application:
         return report, list(propose_named_acts(parsed, report))
 
     def build_dataset(self, out_dir: Path, n: int = 1000, seed: int = 7, eval_fraction: float = 0.1,
-                      progress: Progress | None = None) -> BuildReport:
-        """Verified SFT and DPO files from the statute graph; the same seed gives the same bytes.
+                      progress: Progress | None = None, *, eval_per_category: int | None = None,
+                      retriever: bool = True) -> BuildReport:
+        """Verified SFT and DPO files from the statute graph; the same seed gives the same bytes. Contexts come
+        from the product's own retriever (as an answer sees them) unless ``retriever`` is False.
 
         Raises:
-            InvalidInputError: ``n`` under 5 or an eval fraction outside [0, 1).
+            InvalidInputError: ``n`` under 5, an eval fraction outside [0, 1) or ``eval_per_category`` under 1.
             DatasetError: too few usable provisions for a category.
         """
         from finetune import BuildConfig, build_dataset
+        from finetune.examples import from_retriever
 
-        if n < 5 or not 0.0 <= eval_fraction < 1.0:
-            raise InvalidInputError("--n must be at least 5 and --eval-fraction in [0, 1)")
-        config = BuildConfig(n=n, seed=seed, eval_fraction=eval_fraction)
+        if n < 5 or not 0.0 <= eval_fraction < 1.0 or (eval_per_category is not None and eval_per_category < 1):
+            raise InvalidInputError("--n must be at least 5, --eval-fraction in [0, 1) and --eval-per-category "
+                                    "at least 1")
+        config = BuildConfig(n=n, seed=seed, eval_fraction=eval_fraction, eval_per_category=eval_per_category)
+        neighbours = from_retriever(self.retriever()) if retriever else None
         return build_dataset(self.graph(), self.verifier(), out_dir, config, corpus_dir=self.settings.corpus_dir,
-                             progress=progress or self._progress)
+                             progress=progress or self._progress, neighbours=neighbours)
+
+    def audit_dataset(self, directory: Path) -> tuple[list[Any], dict[str, Any]]:
+        """The surface-feature audit of a built dataset: every (category, feature, direction) rate and, per
+        category, the feature that best picks the chosen answer (``finetune.audit``).
+
+        Raises:
+            InvalidInputError: ``directory`` holds no ``dpo/``.
+        """
+        from finetune.audit import audit_dataset, best_per_category
+
+        if not (directory / "dpo").is_dir():
+            raise InvalidInputError(f"{directory} has no dpo/ directory")
+        scores = audit_dataset(directory)
+        return scores, best_per_category(scores)
+
+    def blind_read(self, directory: Path, n: int, seed: int, out_file: Path, key_file: Path) -> int:
+        """Write ``n`` pairs of a built dataset for a blind read (category and chosen side hidden) and, apart,
+        their key; the number written.
+
+        Raises:
+            InvalidInputError: ``directory`` holds no ``dpo/``, or ``n`` under 1.
+        """
+        from finetune.blind import write_blind
+
+        if not (directory / "dpo").is_dir() or n < 1:
+            raise InvalidInputError(f"{directory} has no dpo/ directory, or --n is under 1")
+        return write_blind(directory, n, seed, out_file, key_file)
 
     def validate_dataset(self, directory: Path, *, verify: bool = True) -> list[str]:
         """Schema, counts, duplicates, leakage and verification of a built dataset: each problem, in words.

@@ -1,4 +1,4 @@
-"""``legal-rag finetune build | from-flags | validate``: training data from the graph and from flags.
+"""``legal-rag finetune build | from-flags | validate | audit | blind``: training data from the graph and from flags.
 
 Parse -> call ``finetune`` with the application's graph and verifier -> render. Exit codes: 0 done
 (or a valid dataset), 1 the dataset has problems (each one printed) or could not be built as asked,
@@ -30,6 +30,11 @@ def build_cmd(
     n: Annotated[int, typer.Option("--n", help="Examples in all (about n/5 per category).")] = 1000,
     seed: Annotated[int, typer.Option("--seed")] = 7,
     eval_fraction: Annotated[float, typer.Option("--eval-fraction")] = 0.1,
+    eval_per_category: Annotated[int | None, typer.Option(
+        "--eval-per-category", help="Eval rows per category beside the n training rows (default: eval-fraction "
+                                    "of n).")] = None,
+    no_retriever: Annotated[bool, typer.Option(
+        "--no-retriever", help="Fill contexts from the split's units instead of the retriever's results.")] = False,
     run_async: Annotated[bool, typer.Option("--async", help="Enqueue on Celery and print the job id.")] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
@@ -39,7 +44,8 @@ def build_cmd(
             job_id = application.submit_finetune(out_dir, n, seed, eval_fraction)
             out.print(json.dumps({"job_id": job_id}) if as_json else f"job {job_id} (legal-rag jobs {job_id} --json)")
             return
-        report = application.build_dataset(out_dir, n, seed, eval_fraction)
+        report = application.build_dataset(out_dir, n, seed, eval_fraction, eval_per_category=eval_per_category,
+                                           retriever=not no_retriever)
     if as_json:
         out.print_json(json.dumps(report.as_dict()))
         return
@@ -91,3 +97,44 @@ def from_flags_cmd(
     out.print(f"{report.flags} flags: {report.dpo} DPO rows, {report.kto} KTO rows -> {out_dir}")
     for s in report.skipped:
         out.print(f"flag {s['flag']} (answer {s['answer']}): {s['reason']}", markup=False, highlight=False)
+
+
+@finetune_app.command("audit")
+def audit_cmd(
+    directory: Annotated[Path, typer.Argument(help="A directory written by finetune build.")],
+    target: Annotated[float, typer.Option("--target", help="Highest acceptable rate of the best rule.")] = 0.7,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Per category, the single surface feature that best picks the chosen answer, and how often; exit 1 when a
+    category's best rule is above --target."""
+    with _application(first_run=False) as application:
+        scores, best = application.audit_dataset(directory)
+    if as_json:
+        out.print_json(json.dumps({"target": target, "best": {c: {"feature": s.feature, "direction": s.direction,
+                                                                  "rate": round(s.rate, 3), "pairs": s.pairs}
+                                                              for c, s in best.items()},
+                                   "all": [{"category": s.category, "feature": s.feature, "direction": s.direction,
+                                            "rate": round(s.rate, 3)} for s in scores]}))
+    else:
+        table = Table(title=f"surface-feature audit of {directory} (target <= {target:.0%})")
+        for col in ("category", "best feature", "picks", "chosen picked", "pairs"):
+            table.add_column(col)
+        for c, s in best.items():
+            table.add_row(c, s.feature, s.direction, f"{s.rate:.1%}", str(s.pairs))
+        out.print(table)
+    if any(s.rate > target for s in best.values()):
+        raise typer.Exit(EXIT_PROBLEMS)
+
+
+@finetune_app.command("blind")
+def blind_cmd(
+    directory: Annotated[Path, typer.Argument(help="A directory written by finetune build.")],
+    out_file: Annotated[Path, typer.Option("--out", help="The reader's file: pairs with sides shuffled.")],
+    key_file: Annotated[Path, typer.Option("--key", help="The key: row id, category, chosen side.")],
+    n: Annotated[int, typer.Option("--n")] = 100,
+    seed: Annotated[int, typer.Option("--seed")] = 7,
+) -> None:
+    """Write N pairs for a blind read (category and chosen side hidden) and a separate key file."""
+    with _application(first_run=False) as application:
+        written = application.blind_read(directory, n, seed, out_file, key_file)
+    out.print(f"{written} pairs -> {out_file}; key -> {key_file}")

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from finetune import BuildConfig, Category, Judge, build_dataset
-from finetune.judge import EXPECTED, Failure
+from finetune.judge import EXPECTED, Failure, refuses
 from finetune.prompt import ContextChunk, documents_in
+from finetune.questions import human_date
 from finetune.statutes import StatuteView
 from finetune.validate import validate_against_graph, validate_dataset
 from tests.conftest import CORPUS, Loaded, run_cli
@@ -22,7 +23,8 @@ from verification import CitationStatus, QuoteStatus, Verifier
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 N = 100
-FILES = ("sft/train.jsonl", "sft/eval.jsonl", "dpo/train.jsonl", "dpo/eval.jsonl", "card.json", "card.md")
+FILES = ("sft/train.jsonl", "sft/eval.jsonl", "sft_pc/train.jsonl", "sft_pc/eval.jsonl", "dpo/train.jsonl",
+         "dpo/eval.jsonl", "card.json", "card.md", "README.md")
 
 
 @pytest.fixture(scope="module")
@@ -121,8 +123,9 @@ def test_every_chosen_passes_and_every_rejected_fails_as_named(built: tuple[Path
             assert bad.quotes and all(q.status is QuoteStatus.EXACT for q in bad.quotes)
             assert all(tuple(q.source.split(":")[:2]) not in right for q in bad.quotes), r["id"]
         else:  # UNGROUNDED: answers although the needed provision is not in the context
-            assert "do not answer" in chosen and not rep.quotes
-            assert "do not answer" not in rejected and bad.quotes
+            missing = (r["provisions"][0]["act"], r["provisions"][0]["section"].split("(")[0])
+            assert refuses(chosen) and all(tuple(q.source.split(":")[:2]) != missing for q in rep.quotes)
+            assert not refuses(rejected) and bad.quotes
         assert judge.chosen(cat, chosen, context, r["as_of"], [(p["act"], p["section"]) for p in r["provisions"]]).ok
         seen[cat.value] += 1
     assert len(seen) == 5
@@ -136,7 +139,14 @@ def test_outdated_covers_both_directions_of_2024(built: tuple[Path, Any]) -> Non
     assert after and before
     assert all(r["provisions"][0]["act"] in ("BNS", "BNSS", "BSA") for r in after)
     assert all(r["provisions"][0]["act"] in ("IPC", "CRPC", "IEA") for r in before)
-    assert all("replaced by" in r["chosen"][0]["content"] for r in after)
+    # both answers frame the facts by their date; only the chosen one names the code in force on it
+    for r in outdated:
+        assert r["prompt"][1]["content"].split("As-of date of the facts: ")[1][:10] == r["as_of"]
+        chosen, rejected = r["chosen"][0]["content"], r["rejected"][0]["content"]
+        day = human_date(r["as_of"])
+        assert day in chosen.split(". ")[0] and day in rejected.split(". ")[0], r["id"]
+        applies, other = r["provisions"][0]["act"], r["provisions"][1]["act"]
+        assert f"[{applies}:" in chosen and f"[{other}:" in rejected.split(". ", 1)[1], r["id"]
 
 
 def test_same_seed_gives_identical_bytes(built: tuple[Path, Any], loaded: Loaded, verifier: Verifier,
@@ -202,6 +212,12 @@ def test_datasets_loads_every_file(built: tuple[Path, Any], tmp_path: Path) -> N
     from datasets import load_dataset
 
     root, _ = built
+    for config, columns in (("sft_pc", {"id", "prompt", "completion", "category", "provisions", "as_of"}),
+                            ("dpo", {"id", "prompt", "chosen", "rejected", "category", "provisions", "as_of"})):
+        ds = load_dataset(str(root), config, cache_dir=str(tmp_path / "hf_card"))
+        assert set(ds["train"].column_names) == columns
+        assert isinstance(ds["train"][0]["as_of"], str)  # the card's features: not read as a timestamp
+        assert ds["train"].num_rows == 90 and ds["eval"].num_rows == 10
     for kind, columns in (("sft", {"id", "messages", "category", "provisions", "as_of"}),
                           ("dpo", {"id", "prompt", "chosen", "rejected", "category", "provisions", "as_of"})):
         ds = load_dataset("json", data_files={s: str(root / kind / f"{s}.jsonl") for s in ("train", "eval")},
@@ -218,7 +234,8 @@ def test_cli_builds_the_same_bytes_in_another_process_and_validates(
 ) -> None:
     """Another process has another string-hash seed: set iteration order must not reach the files."""
     root, _ = built
-    p = run_cli(cli_env, "finetune", "build", "--out", str(tmp_path / "cli"), "--n", str(N), "--seed", "7")
+    p = run_cli(cli_env, "finetune", "build", "--out", str(tmp_path / "cli"), "--n", str(N), "--seed", "7",
+                "--no-retriever")
     assert p.returncode == 0, p.stderr
     assert f"examples verified: {N}/{N}" in p.stderr  # progress shown (plain lines off a terminal)
     for f in FILES:
