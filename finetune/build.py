@@ -23,7 +23,7 @@ from finetune.prompt import SYSTEM, ContextChunk, OfflineAnswerer, user_turn
 from finetune.rows import SPLITS, DPORow, ProvisionRef, SFTRow, Turn, write_jsonl
 from finetune.statutes import StatuteView
 from graph_schema.errors import LegalRagError
-from graph_schema.store import GraphStore
+from graph_schema.store import GraphReader
 from legal_rag.retrieval.types import Chunk
 from verification import Verifier
 
@@ -135,7 +135,7 @@ def _weighted(chunks: Sequence[Chunk], rng: random.Random) -> Iterator[Chunk]:
             acts.remove(act)
 
 
-def build_dataset(store: GraphStore, verifier: Verifier, out: Path, config: BuildConfig = BuildConfig(), *,
+def build_dataset(store: GraphReader, verifier: Verifier, out: Path, config: BuildConfig = BuildConfig(), *,
                   corpus_dir: Path | None = None, progress: Progress | None = None) -> BuildReport:
     """Build ``out/sft``, ``out/dpo`` and the card from the graph in ``store``.
 
