@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from graph_schema.errors import LegalRagError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from graph_schema.model import main_section
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Generator, Passage
@@ -56,8 +57,9 @@ _SHALL = re.compile(r"\bshall\b")
 _MAY = re.compile(r"\bmay\b")
 
 
-class FaultError(ValueError):
-    """A fault cannot be injected into this answer (no sentence it applies to)."""
+class FaultError(LegalRagError, ValueError):
+    """A fault cannot be injected into this answer (no sentence it applies to); still a ``ValueError``
+    for callers that caught it as one."""
 
 
 @dataclass(frozen=True, slots=True)
