@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO))
 
 from graph_schema.acts import ActResolver  # noqa: E402
 from graph_schema.model import CitationKey  # noqa: E402
-from graph_schema.store import GraphStore  # noqa: E402
+from graph_schema.store import GraphReader, GraphStore  # noqa: E402
 from verification.extract import CitationExtractor  # noqa: E402
 from verification.model import Label  # noqa: E402
 
@@ -110,7 +110,7 @@ class Units:
 
 
 def units_of(texts: dict[str, str]) -> Units:
-    """The grid's units from ``GraphStore.act_texts`` ("302", "103(1)", "3(1)(b)")."""
+    """The grid's units from ``GraphReader.act_texts`` ("302", "103(1)", "3(1)(b)")."""
     mains = sorted({k for k in texts if _MAIN.fullmatch(k)}, key=_natural)
     plain = {int(k) for k in mains if k.isdigit()}
     runs = tuple((str(n), str(n + 1), str(n + 2)) for n in sorted(plain) if {n + 1, n + 2} <= plain)
@@ -295,7 +295,7 @@ def build_grid(units: dict[str, Units], seed: int = SEED) -> list[Case]:
     return cases
 
 
-def graph_units(store: GraphStore) -> dict[str, Units]:
+def graph_units(store: GraphReader) -> dict[str, Units]:
     """The grid's units of every Act in ``ACT_NAMES`` that ``store`` holds."""
     held = {a.code for a in store.all_acts()}
     return {code: units_of(store.act_texts(code)) for code in ACT_NAMES if code in held}

@@ -28,7 +28,7 @@ from pathlib import Path
 from rank_bm25 import BM25Okapi
 from support import scratch_graph
 
-from graph_schema.store import GraphStore
+from graph_schema.store import GraphReader
 from legal_rag.retrieval.build import build_retriever, embedder, fusion_config, open_index, sync_from_graph
 from legal_rag.retrieval.crossval import cross_validate, default_candidates
 from legal_rag.retrieval.evaluate import EvalSet, doc_runs, evaluate, load_eval_set, score_run
@@ -70,7 +70,7 @@ def statutes(settings: Settings, folds: int) -> dict[str, object]:
     }
 
 
-def offences(settings: Settings, index: ChunkIndex, graph: GraphStore) -> dict[str, object]:
+def offences(settings: Settings, index: ChunkIndex, graph: GraphReader) -> dict[str, object]:
     es = load_eval_set(AILA / "corpus.jsonl", AILA / "queries.jsonl", AILA / "qrels.txt")
     gold = offence_gold(es, ipc_sections(es.docs, json.loads(IPC_JSON.read_text(encoding="utf-8"))))
     retriever = build_retriever(settings, index, graph)

@@ -25,7 +25,7 @@ from finetune.questions import POOLS, held_out
 from finetune.rows import SPLITS, DPORow, ProvisionRef, SFTPromptRow, SFTRow, Turn, write_jsonl
 from finetune.statutes import StatuteView, chunk_provision, section_key
 from graph_schema.errors import DatasetError
-from graph_schema.store import GraphStore
+from graph_schema.store import GraphReader
 from legal_rag.retrieval.onnx_minilm import TOKENIZER as MINILM_TOKENIZER
 from legal_rag.retrieval.types import Chunk
 from verification import Verifier
@@ -181,7 +181,7 @@ def _weighted(chunks: Sequence[Chunk], rng: random.Random) -> Iterator[Chunk]:
             acts.remove(act)
 
 
-def build_dataset(store: GraphStore, verifier: Verifier, out: Path, config: BuildConfig = BuildConfig(), *,
+def build_dataset(store: GraphReader, verifier: Verifier, out: Path, config: BuildConfig = BuildConfig(), *,
                   corpus_dir: Path | None = None, progress: Progress | None = None,
                   neighbours: Neighbours | None = None, tokenizer: Path | None = None) -> BuildReport:
     """Build ``out/sft``, ``out/sft_pc``, ``out/dpo`` and the card from the graph in ``store``.

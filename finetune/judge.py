@@ -24,7 +24,7 @@ from enum import StrEnum
 
 from finetune.prompt import ContextChunk
 from finetune.statutes import NEW_TO_OLD, OLD_TO_NEW, base_section, chunk_provision
-from graph_schema.store import GraphStore
+from graph_schema.store import GraphReader
 from verification import CitationStatus, Label, QuoteStatus, VerificationReport, Verifier
 from verification.model import CitationCheck
 
@@ -83,7 +83,7 @@ class Judge:
         store: The graph, for a not-yet-in-force provision's predecessors (the report lists successors only).
     """
 
-    def __init__(self, verifier: Verifier, store: GraphStore) -> None:
+    def __init__(self, verifier: Verifier, store: GraphReader) -> None:
         self.verifier = verifier
         self.store = store
         self._pred: dict[str, set[tuple[str, str]]] = {}

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from graph_schema.model import SectionRecord, SectionStatus
-from graph_schema.store import GraphStore
+from graph_schema.store import GraphReader
 from legal_rag.retrieval.chunking import SectionText, chunk_sections
 from legal_rag.retrieval.types import Chunk
 
@@ -69,7 +69,7 @@ class StatuteView:
     codes whose sources carry no amendment history, :data:`LEGACY_TEXT_AS_OF`)."""
 
     @classmethod
-    def read(cls, store: GraphStore) -> StatuteView:
+    def read(cls, store: GraphReader) -> StatuteView:
         rows = store.text_sections()
         chunks = {c.id: c for c in chunk_sections(
             SectionText(r["act"], r["number"], r["title"], r["text"], r["status"], r["in_force_from"],

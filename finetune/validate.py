@@ -22,7 +22,7 @@ from finetune.judge import Category, Judge
 from finetune.prompt import documents_in
 from finetune.rows import SPLITS, DPORow, SFTPromptRow, SFTRow
 from finetune.statutes import StatuteView, chunk_provision, section_key
-from graph_schema.store import GraphStore
+from graph_schema.store import GraphReader
 from verification import Verifier
 
 Family = Callable[[str, str], str]
@@ -189,7 +189,7 @@ def _verify(dpo: dict[str, dict[str, tuple[int, DPORow]]], judge: Judge, problem
                                                                  f"{cat.value} should: {rejected.reason}"))
 
 
-def validate_against_graph(root: Path, store: GraphStore, verifier: Verifier, *, verify: bool = True) -> list[Problem]:
+def validate_against_graph(root: Path, store: GraphReader, verifier: Verifier, *, verify: bool = True) -> list[Problem]:
     """:func:`validate_dataset` with leakage on replacement families and verification against ``store``."""
     view = StatuteView.read(store)
     return validate_dataset(root, judge=Judge(verifier, store) if verify else None, family=view.family)

@@ -12,13 +12,15 @@ from graph_schema.errors import (
     UnknownActError,
 )
 from graph_schema.model import CitationKey, SectionRecord, SectionStatus, StatusOnDate
-from graph_schema.store import FalkorGraphStore, GraphStore, Neo4jGraphStore
+from graph_schema.store import FalkorGraphStore, GraphReader, GraphStore, GraphWriter, Neo4jGraphStore
 
 __all__ = [
     "ActResolver",
     "CitationKey",
     "FalkorGraphStore",
+    "GraphReader",
     "GraphStore",
+    "GraphWriter",
     "IngestError",
     "LegalRagError",
     "Neo4jGraphStore",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from graph_schema.markers import strip_markers
 from graph_schema.model import Amendment, AmendmentKind, SectionStatus
 from ingestion.dates import parse_date
 
@@ -327,49 +328,10 @@ def section_status(title: str | None, text: str | None, footnotes: str | None) -
 # Clean text
 # ---------------------------------------------------------------------------------------------
 
-_MARKUP = re.compile(
-    r"(?P<open>\^[ \t]*(?:\d{1,2}|\*)?[ \t]*\n?[ \t]*\[)"  # ^1[  ^1\n[  ^[  ^*[
-    r"|(?P<misopen>\^[ \t]*\d{1,2}\])"  # ^1]  (OCR for ^1[)
-    r"|(?P<omit>\^[ \t]*\d{0,2}[ \t]*\n?[ \t]*\*(?:[ \t]*\*)*)"  # ^2* * * * *  ^4***
-    r"|(?P<bare>\^[ \t]*\d{1,2}(?!\d)|\^\d(?=\d)|\^)"  # ^2 as  ^115A. (marker 1 on s.15A)  lone ^
-    r"|(?P<stars>\*(?:[ \t]*\*){2,})"  # * * * without a marker
-    r"|(?P<lb>\[)|(?P<rb>\])"
-)
 _LABEL_START = re.compile(r"^\(\s*[0-9A-Za-z]{1,6}(?:-[0-9A-Za-z]{1,3})?\s*\)")
 _BLOCK_WORD = re.compile(r"^(?:Provided\b|Explanation\b|Illustrations?\b|Exception\b)")
+_DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
 _BOUNDARY_END = re.compile(r"(?:[;:.—–―]|-{2,}|;\s*(?:or|and))$")
-
-
-def _strip_markers(text: str) -> str:
-    out: list[str] = []
-    stack: list[bool] = []  # True: bracket opened by a footnote marker
-    pos = 0
-
-    def cut(start: int, end: int) -> None:
-        # Keep a word boundary where a marker sat between two words ("within^1[three months]").
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        out.append(" " if before.isalnum() and after.isalnum() else "")
-
-    for m in _MARKUP.finditer(text):
-        out.append(text[pos : m.start()])
-        pos = m.end()
-        kind = m.lastgroup
-        if kind in {"open", "misopen"}:
-            stack.append(True)
-            cut(m.start(), m.end())
-        elif kind == "lb":
-            stack.append(False)
-            out.append("[")
-        elif kind == "rb":
-            if stack and stack.pop():
-                cut(m.start(), m.end())
-            else:
-                out.append("]")
-        else:
-            cut(m.start(), m.end())
-    out.append(text[pos:])
-    return "".join(out)
 
 
 def _starts_block(current: str, line: str) -> bool:
@@ -384,10 +346,12 @@ def clean_text(text: str) -> str:
     paragraph are joined with one space, or with none after a single hyphen (``(w.e.f.1-1-\\n1964)``
     reads ``(w.e.f.1-1-1964)``); paragraphs are separated by one blank line. A line that opens a
     sub-unit or proviso after a line ending in ``;``, ``:``, ``.`` or a dash starts a paragraph of
-    its own. Words are never changed, added or dropped.
+    its own. A doubled full stop (``fine..`` in BNS s.103(1), ``harm..`` in s.25: a typo of the
+    printed text, or a marker's ``]`` removed between two stops) is one; an ellipsis stays. Words are
+    never changed, added or dropped.
     """
     paragraphs: list[str] = []
-    for para in re.split(r"\n[ \t]*\n", _strip_markers(text.replace("\r\n", "\n").replace("\r", "\n"))):
+    for para in re.split(r"\n[ \t]*\n", strip_markers(text.replace("\r\n", "\n").replace("\r", "\n"))):
         lines = [ln.strip() for ln in para.split("\n") if ln.strip()]
         if not lines:
             continue
@@ -401,4 +365,5 @@ def clean_text(text: str) -> str:
             else:
                 current += " " + line
         paragraphs.append(current)
-    return "\n\n".join(p for p in (re.sub(r"[ \t]{2,}", " ", p).strip() for p in paragraphs) if p)
+    tidy = (_DOUBLE_STOP.sub(".", re.sub(r"[ \t]{2,}", " ", p)).strip() for p in paragraphs)
+    return "\n\n".join(p for p in tidy if p)

@@ -10,7 +10,7 @@ from graph_schema.dates import day_or_today
 from graph_schema.errors import InvalidSectionNumberError, LegalRagError
 from graph_schema.model import StatusOnDate, refs_for_unit
 from graph_schema.numbering import parse_reference
-from graph_schema.store import GraphStore
+from graph_schema.store import GraphReader
 from graph_schema.temporal import status_on
 
 
@@ -20,7 +20,7 @@ class LookupService:
     The Act resolver is built once from the graph's Acts; call ``refresh()`` after ingesting.
     """
 
-    def __init__(self, store: GraphStore, resolver: ActResolver | None = None) -> None:
+    def __init__(self, store: GraphReader, resolver: ActResolver | None = None) -> None:
         self._store = store
         self._resolver: ActResolver | None = resolver
 

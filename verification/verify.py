@@ -18,7 +18,7 @@ from graph_schema.acts import ActResolver
 from graph_schema.dates import check_day, day_or_today
 from graph_schema.errors import ConfigurationError, StoreUnavailableError
 from graph_schema.model import CitationKey, main_section
-from graph_schema.store import GraphStore
+from graph_schema.store import GraphReader
 from verification.check.existence import PENAL_CODE, SAVINGS, CitationChecker, Verdict, unit_label
 from verification.check.quotes import Passage, QuoteChecker, QuoteResult, QuoteSpan, find_quotes
 from verification.extract import CitationExtractor, adjacent_sections
@@ -45,7 +45,7 @@ _SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(\"“])|\n{2,}")
 class Verifier:
     """Holds the extractor, the graph checker and the quote checker; build once, call many times."""
 
-    store: GraphStore
+    store: GraphReader
     extractor: CitationExtractor | None = None
     quotes: QuoteChecker | None = None
     fuzzy_threshold: float = 0.9
@@ -339,7 +339,7 @@ def verify(
     context_chunks: Sequence[ContextChunk] = (),
     as_of: str | None = None,
     *,
-    store: GraphStore | None = None,
+    store: GraphReader | None = None,
     verifier: Verifier | None = None,
     offence_on: str | None = None,
     proceedings_on: str | None = None,
@@ -352,6 +352,6 @@ def verify(
     """
     if verifier is None:
         if store is None:
-            raise ConfigurationError("verify() needs store= (a GraphStore) or verifier= (a Verifier)")
+            raise ConfigurationError("verify() needs store= (a GraphReader) or verifier= (a Verifier)")
         verifier = Verifier(store)
     return verifier.verify(text, context_chunks, as_of, offence_on=offence_on, proceedings_on=proceedings_on)

@@ -138,7 +138,7 @@ def read_fulltext(path: Path, slug_to_code: Mapping[str, str]) -> Parsed:
         title = text_or_none(r.get("title"))
         status, ceased = section_status(title, raw_text, footnotes)
         amendments = parse_footnotes(code, number, footnotes)
-        text = clean_text(raw_text) if raw_text.strip() else None
+        text = _without_heading(clean_text(raw_text), number, title) if raw_text.strip() else None
         out.sections.append(
             Section(
                 act=code,
@@ -155,6 +155,30 @@ def read_fulltext(path: Path, slug_to_code: Mapping[str, str]) -> Parsed:
         )
         out.amendments.extend(amendments)
     return out
+
+
+_HEADING_END = re.compile(r"\.?\s*(?:-{2,}|[—–―])\s*")
+
+
+def _without_heading(text: str, number: str, title: str | None) -> str:
+    """``text`` without the section's own number and heading repeated at its start.
+
+    India Code prints a section inserted whole by an amendment with its label and heading inside the
+    insertion: NDPS s.68C reads ``68C. Prohibition of holding illegally acquired property.-- (1) As from
+    ...``. The number and heading are the section's ``number`` and ``title``; left in the text they show
+    as a stray "68C." before sub-section (1) and hide that sub-unit from the parser. Only a prefix of
+    this section's own number, a one-line heading and the dash India Code ends headings with goes (the
+    printed heading may differ from the title in a word: "outisde" in CPC s.89); nothing else is touched.
+    """
+    prefix = f"{number}."
+    if not title or not text.startswith(prefix):
+        return text
+    line = text[len(prefix) :].split("\n", 1)[0][:400]
+    m = _HEADING_END.search(line)
+    if m is None or m.start() < 3:
+        return text
+    rest = text[len(prefix) :][m.end() :]
+    return rest if rest.strip() else text
 
 
 def _section_rows(

@@ -101,7 +101,7 @@ def read_legacy(path: Path, act: str | None = None) -> Parsed:
         title = text_or_none(r.get("section_title"))
         raw_text = text_or_none(r.get("section_desc"))
         # The labels "(1)", "(a)" were lost with the source's HTML lists; restored from the layout.
-        text = restore_labels(raw_text, NUMBERED_CLAUSES if code == "IEA" else CLAUSES) if raw_text else None
+        text = _untab(restore_labels(raw_text, NUMBERED_CLAUSES if code == "IEA" else CLAUSES)) if raw_text else None
         in_force_to: str | None = end
         if _REPEALED_MARK.match(title or "") or _REPEALED_MARK.match(raw_text or ""):
             # Repealed long before 2024; with no date we claim no end date rather than 2024-07-01.
@@ -127,6 +127,15 @@ def read_legacy(path: Path, act: str | None = None) -> Parsed:
             )
         )
     return out
+
+
+def _untab(text: str) -> str:
+    """The source's HTML indentation (tabs before list items and table cells, tab-only lines) gone: each
+    line stripped, runs of blank lines one paragraph break. Words and line order are kept."""
+    if "\t" not in text:
+        return text
+    lines = [ln.strip() for ln in text.split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
 def canonical_section(raw: object) -> str:

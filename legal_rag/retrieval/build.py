@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from graph_schema.model import CitationKey
-from graph_schema.store import GraphStore
+from graph_schema.store import GraphReader
 from legal_rag.retrieval.chunking import SectionText, chunk_sections
 from legal_rag.retrieval.hybrid import Fusion, FusionConfig, HybridRetriever, NamedInQuery
 from legal_rag.retrieval.index import ChunkIndex, Progress, SyncReport
@@ -117,7 +117,7 @@ def provision_finder(
     return find
 
 
-def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphStore | None, *,
+def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphReader | None, *,
                     resolver: ActResolver | None = None, extractor: CitationExtractor | None = None) -> HybridRetriever:
     """The hybrid retriever; pass the process's ``resolver`` and ``extractor`` to share them (each costs a
     graph read or a pipeline build)."""
@@ -132,7 +132,7 @@ def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphStore | N
     return HybridRetriever(index, graph=graph, find_named=find, fusion=fusion_config(settings), terms=terms)
 
 
-def graph_chunks(graph: GraphStore) -> list[Chunk]:
+def graph_chunks(graph: GraphReader) -> list[Chunk]:
     rows = graph.text_sections()
     return list(chunk_sections(
         SectionText(r["act"], r["number"], r["title"], r["text"], r["status"], r["in_force_from"],
@@ -140,7 +140,7 @@ def graph_chunks(graph: GraphStore) -> list[Chunk]:
     ))  # fmt: skip
 
 
-def sync_from_graph(index: ChunkIndex, graph: GraphStore, progress: Progress | None = None,
+def sync_from_graph(index: ChunkIndex, graph: GraphReader, progress: Progress | None = None,
                     batch: int = 64, lock_timeout_s: float = 600.0) -> SyncReport:
     """Index every section with text in the graph (incremental: unchanged chunks are skipped)."""
     return index.sync(graph_chunks(graph), progress=progress, batch=batch, lock_timeout_s=lock_timeout_s)

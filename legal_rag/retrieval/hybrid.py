@@ -30,7 +30,7 @@ import numpy.typing as npt
 from graph_schema.dates import day_or_today
 from graph_schema.errors import StoreUnavailableError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey
-from graph_schema.store import GraphStore
+from graph_schema.store import GraphReader
 from legal_rag.retrieval.definitions import Definition, asked_terms, defined_terms
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.index import ChunkIndex
@@ -174,7 +174,7 @@ class HybridRetriever:
         self,
         index: ChunkIndex,
         *,
-        graph: GraphStore | None = None,
+        graph: GraphReader | None = None,
         find_named: Callable[[str], NamedInQuery] | None = None,
         fusion: FusionConfig | None = None,
         terms: TermsOfArt | None = None,

@@ -24,33 +24,11 @@ Scoring is Lucene's BM25 (the variant ``bm25s`` calls ``"lucene"``, k1=1.5, b=0.
 ``bm25s.BM25(method="lucene")`` given the same tokens (tested to 1e-6; 2e-7 relative in the benchmark).
 Only documents that contain at least one query term are returned; equal scores come oldest first.
 
-Long queries. A 1,000-word fact description repeats its key words; ``QueryWeighting.LOG`` (the default)
-weights a term that occurs n times in the query by 1 + ln(n). On the AILA 2019 training queries
-(197 statutes, 10 fact descriptions of 200-960 words) MAP was 0.122 with LOG, 0.102 counting each
-distinct term once and 0.106 counting every repetition (Recall@10 0.143, 0.110, 0.143), reported by
-``benchmarks/bench_bm25.py``. Ten queries are few, but LOG was best under every stemmer tried.
-
-Why this and not a library. ``benchmarks/bench_bm25.py`` at 50k chunks of real statute text on this
-2-core machine, rank-bm25 (the baseline) measured in the same run:
-
-========================================  ==========  ========  =========
-50k chunks                                rank-bm25   bm25s     this
-========================================  ==========  ========  =========
-query p50 / p95, 5 words (ms)             69 / 90     0.2 / 1   1.5 / 10
-query p50 / p95, 50 words (ms)            501 / 741   0.6 / 5   1.6 / 6
-query p50 / p95, 1,000+ words (ms)        12,857      9 / 13    25 / 33
-upsert 100 chunks, then query (ms)        1,178       2,160     9
-load in a fresh process (ms)              344         22        40
-resident memory after load (MB)           59          17        24
-top-10 agreement with bm25s               0.94-1.00   1         1.00
-========================================  ==========  ========  =========
-
-rank-bm25 scans every document for every query term in Python (seconds for a fact description) and
-has neither persistence nor updates. bm25s answers fastest because it stores every document-term score,
-which is exactly what makes it static: an upsert changes N and avgdl, so it re-indexes the whole corpus
-(2 s at 50k, growing with it) and its saved index cannot be patched. This index gives the same scores,
-stays within 3x of bm25s on the longest queries, and makes an ingest of 100 chunks searchable in
-milliseconds, so a process start loads it and an incremental ingest never rebuilds it.
+Long queries weight a term that occurs n times in the query by 1 + ln(n) (``QueryWeighting.LOG``, the
+default: best on long fact descriptions under every stemmer tried). Not rank-bm25 (scans every document
+in Python, no persistence or updates) nor bm25s (stores every document-term score, so an upsert
+re-indexes the whole corpus): this index gives bm25s's scores and makes an ingest of a few chunks
+searchable without a rebuild. Measured figures: docs/performance.md.
 
 Concurrency: searches may run concurrently with each other; writers (``upsert``, ``delete``, ``save``)
 need the caller's lock, as one ingest worker at a time already provides. Two processes saving the same

@@ -1,7 +1,7 @@
 """Exact cosine search over an in-memory (or memory-mapped) float32 matrix, and the embedded ``DenseIndex``.
 
 ``VectorMatrix`` holds unit-length rows by chunk id and answers top-k with one matrix-vector product
-(measurements and the choice over qdrant-client's local mode: ``dense.py``'s module docstring).
+(why not qdrant-client's local mode: ``dense.py``; the measurements: docs/performance.md).
 ``MatrixDenseIndex`` is the embedded default's ``DenseIndex``: the same matrix, persisted as two
 files in an index version folder (``<name>.npy``, float32 rows, and ``<name>.ids.json``) and
 loaded with ``np.load(mmap_mode="r")``, so opening costs no parsing and every process reading the

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from graph_schema.embedded import EmbeddedFalkorDB
@@ -10,6 +12,7 @@ from graph_schema.model import (
     Act,
     Amendment,
     AmendmentKind,
+    Case,
     Chapter,
     CitationKey,
     Relation,
@@ -222,3 +225,141 @@ def test_lapsed_sections_are_those_with_a_no_successor_record(graph_store: Graph
         "reason": "Adultery; struck down before the BNS and not re-enacted.",
         "authority": "Joseph Shine v. Union of India, (2019) 3 SCC 39",
     }]  # fmt: skip
+
+
+# Real registry row: data/corpus/cases/landmark_cases.jsonl line 2, as ingestion/sources/cases.py reads it.
+MANEKA = Case(citations=("(1978) 1 SCC 248", "AIR 1978 SC 597"), parties="Maneka Gandhi v. Union of India",
+              court="Supreme Court of India", date="1978-01-25", source="landmark_cases.jsonl:2")  # fmt: skip
+
+
+def test_cases_are_found_by_any_parallel_citation(graph_store: GraphStore) -> None:
+    assert graph_store.find_cases(["AIR 1978 SC 597"]) == {}
+    graph_store.upsert_cases([MANEKA])
+    graph_store.upsert_cases([MANEKA])  # MERGE on the key: a second ingest adds nothing
+    found = graph_store.find_cases(["AIR 1978 SC 597", "(1978) 1 SCC 248", "(2014) 8 SCC 273"])
+    assert set(found) == {"AIR 1978 SC 597", "(1978) 1 SCC 248"}  # an unknown citation is simply absent
+    row = found["AIR 1978 SC 597"]
+    assert row["key"] == "(1978) 1 SCC 248"
+    assert (row["parties"], row["court"], row["date"]) == (MANEKA.parties, MANEKA.court, "1978-01-25")
+    assert sorted(row["citations"]) == sorted(MANEKA.citations)
+    assert graph_store.counts()["Case"] == 1
+    assert graph_store.existing_hashes("case", [MANEKA.key]) == {MANEKA.key: MANEKA.row()["row_hash"]}
+    assert graph_store.find_cases([]) == {}
+
+
+def test_act_texts_key_sections_and_their_subunits(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    graph_store.upsert_sections([Section(act="BNS", number="358", title=None, text=None, existence_only=True)])
+    assert graph_store.act_texts("BNS") == {"103": BNS103.text, "103(1)": BNS_103_1, "103(2)": BNS_103_2}
+    assert graph_store.act_texts("IPC") == {"302": IPC_302}
+    assert graph_store.act_texts("NOSUCH") == {}
+
+
+def test_text_sections_carry_units_and_the_acts_dates(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    graph_store.upsert_sections([Section(act="BNS", number="358", title=None, text=None, existence_only=True)])
+    rows = {(r["act"], r["number"]): r for r in graph_store.text_sections()}
+    assert set(rows) == {("BNS", "103"), ("IPC", "302")}  # the section without text is not indexed
+    bns = rows[("BNS", "103")]
+    assert bns["units"] == {"1": BNS_103_1, "2": BNS_103_2}
+    assert (bns["title"], bns["text"]) == ("Punishment for murder.", BNS103.text)
+    assert (bns["in_force_from"], bns["in_force_to"]) == ("2024-07-01", None)  # the Act's date as default
+    ipc = rows[("IPC", "302")]
+    assert (ipc["status"], ipc["in_force_from"], ipc["in_force_to"]) == ("repealed", "1862-01-01", "2024-07-01")
+    assert ipc["units"] == {}
+
+
+def test_get_sections_reads_many_in_one_call(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    recs = graph_store.get_sections([("BNS", "103"), ("IPC", "302"), ("BNS", "999"), ("BNS", "103")])
+    assert sorted(recs) == ["BNS:103", "IPC:302"]
+    assert recs["BNS:103"].subunits == {"1": BNS_103_1, "2": BNS_103_2}
+    assert recs["IPC:302"].text == IPC_302 and recs["IPC:302"].status is SectionStatus.REPEALED
+    assert graph_store.get_sections([]) == {}
+
+
+def test_section_enrichment_returns_what_curation_contributed(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    # NI Act s.139 as the shipped curation row (data/corpus/curation/commencement.jsonl) dates it.
+    nia = Section(act="NIA", number="139", title="Presumption in favour of holder.", text="It shall be presumed",
+                  chapter="NIA:CH:XVII", in_force_from="1989-04-01", source="curation/commencement.jsonl:1")
+    graph_store.upsert_acts([Act(code="NIA", title="The Negotiable Instruments Act, 1881", in_force_from="1882-03-01")])
+    graph_store.upsert_sections([nia])
+    got = graph_store.section_enrichment(["NIA:139", "BNS:103", "BNS:999"])
+    assert sorted(got) == ["BNS:103", "NIA:139"]
+    assert got["NIA:139"]["in_force_from"] == "1989-04-01"
+    assert (got["NIA:139"]["chapter"], got["NIA:139"]["source"]) == ("NIA:CH:XVII", "curation/commencement.jsonl:1")
+    assert (got["BNS:103"]["chapter"], got["BNS:103"]["title"]) == ("BNS:CH:VI", "Punishment for murder.")
+    assert got["BNS:103"]["text"] == BNS103.text
+    assert graph_store.section_enrichment([]) == {}
+
+
+def test_set_no_successor_shows_on_the_section_record(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    graph_store.set_no_successor([("IPC:302", "test reason", "test authority"), ("IPC:999", "absent", "none")])
+    rec = graph_store.get_section("IPC", "302")
+    assert rec is not None and rec.no_successor == "test reason"
+    assert graph_store.get_section("IPC", "999") is None  # a row for a section that is not stored creates nothing
+
+
+def test_clear_removes_everything(graph_store: GraphStore) -> None:
+    _load(graph_store)
+    graph_store.upsert_cases([MANEKA])
+    assert graph_store.counts()["Section"] == 2
+    graph_store.clear()
+    assert not any(graph_store.counts().values())
+    assert graph_store.get_section("BNS", "103") is None
+    assert graph_store.all_acts() == [] and graph_store.find_cases(["AIR 1978 SC 597"]) == {}
+
+
+def test_compact_keeps_the_data_and_rewrites_falkordbs_log(graph_store: GraphStore,
+                                                           falkor_server: EmbeddedFalkorDB) -> None:
+    _load(graph_store)
+    before = graph_store.counts()
+    rewrites = _aof_rewrites(falkor_server) if isinstance(graph_store, FalkorGraphStore) else None
+    graph_store.compact()
+    assert graph_store.counts() == before
+    rec = graph_store.get_section("BNS", "103")
+    assert rec is not None and rec.subunits == {"1": BNS_103_1, "2": BNS_103_2}
+    if rewrites is not None:  # FalkorDB: the append-only file was rewritten as a snapshot (Neo4j: nothing to do)
+        assert _aof_rewrites(falkor_server) > rewrites
+
+
+def _aof_rewrites(server: EmbeddedFalkorDB) -> int:
+    """Completed AOF rewrites, once none is running or scheduled (bounded wait: at most ~30 s of polling)."""
+    import time
+
+    import redis
+
+    client = redis.Redis(unix_socket_path=server.socket_path)
+    try:
+        for _ in range(300):
+            info = client.info("persistence")
+            if not info["aof_rewrite_in_progress"] and not info["aof_rewrite_scheduled"]:
+                return int(info["aof_rewrites"])
+            time.sleep(0.1)
+        raise AssertionError("an AOF rewrite was still running after 300 polls")
+    finally:
+        client.close()
+
+
+def test_the_suite_calls_every_method_of_the_store_protocols() -> None:
+    """Contract coverage: each method of ``GraphReader``, ``GraphWriter`` and ``GraphStore`` is called here
+    (open/close/ensure_schema by the fixtures in tests/conftest.py)."""
+    import inspect
+    import re
+    import sys
+
+    from graph_schema.store import GraphReader, GraphWriter
+
+    methods = {
+        name
+        for proto in (GraphReader, GraphWriter, GraphStore)
+        for name, _ in inspect.getmembers(proto, inspect.isfunction)
+        if not name.startswith("_")
+    }
+    here = inspect.getsource(sys.modules[__name__])
+    fixtures = (Path(__file__).resolve().parents[1] / "conftest.py").read_text(encoding="utf-8")
+    called = {m for m in methods if re.search(rf"\.{m}\(", here) or re.search(rf"\.{m}\(", fixtures)}
+    assert len(methods) >= 26
+    assert sorted(methods - called) == []

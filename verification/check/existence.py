@@ -22,7 +22,7 @@ from graph_schema.model import (
     StatusOnDate,
     refs_for_unit,
 )
-from graph_schema.store import GraphStore
+from graph_schema.store import GraphReader
 from graph_schema.temporal import status_on
 from verification.model import CitationStatus
 
@@ -66,10 +66,10 @@ class Verdict:
 
 @dataclass
 class CitationChecker:
-    """Checks citations against one ``GraphStore``; caches nothing that can change between calls
+    """Checks citations against one ``GraphReader``; caches nothing that can change between calls
     except the Act resolver (rebuild the checker after ingesting)."""
 
-    store: GraphStore
+    store: GraphReader
     resolver: ActResolver | None = None
     _sections: dict[str, int] = field(default_factory=dict)
     _prefetched: dict[str, SectionRecord | None] = field(default_factory=dict)

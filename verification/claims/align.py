@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from graph_schema.markers import strip_markers
 from graph_schema.model import CitationKey
 from verification.claims.contradictions import Conflict, ConflictKind, Reading, conflicts, is_number_word, lemma, read
 from verification.claims.terms import STOPWORDS
@@ -122,8 +123,7 @@ def _passage_sub(p: Passage) -> str | None:
 
 def _flat(text: str) -> str:
     """Lower case, clause labels and punctuation dropped, spaces collapsed: the verbatim test's form."""
-    text = unicodedata.normalize("NFKC", text).lower().replace("**", " ")
-    text = re.sub(r"\^\d+\[", "", text)
+    text = unicodedata.normalize("NFKC", strip_markers(text)).lower().replace("**", " ")
     return " " + _NON_WORD.sub(" ", _LABEL.sub(" ", text)).strip() + " "
 
 

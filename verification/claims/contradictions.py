@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from functools import lru_cache
 
+from graph_schema.markers import strip_markers
 from verification.claims.terms import STOPWORDS, light_stem
 
 __all__ = ["Bound", "Conflict", "ConflictKind", "Quantity", "Reading", "conflicts", "is_number_word", "lemma", "read"]
@@ -151,9 +152,8 @@ _TOKEN = re.compile(
 
 
 def _normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).lower()
+    text = unicodedata.normalize("NFKC", strip_markers(text)).lower()  # "^1[Where any cheque": India Code's markers
     text = text.replace("’", "'").replace("‘", "'").replace("**", " ")
-    text = re.sub(r"\^\d+\[", "", text)  # India Code footnote markers: "^1[Where any cheque"
     text = re.sub(r"\brs\s*\.", "rs ", text)
     text = re.sub(r"(\w)-(?=[a-z])", r"\1 ", text)  # "twenty-four", "sub-section", "one-half"
     return text
