@@ -82,7 +82,9 @@ class Screen:
     def __init__(self, browser: Any, server: Server, key: str, viewport: dict[str, int], path: str = "/") -> None:
         from playwright.sync_api import expect
 
-        self.context = browser.new_context(viewport=viewport, accept_downloads=True)
+        # axe-core is injected as an inline script, which the page's CSP (script-src 'self') rightly refuses; the
+        # page itself under its CSP is tested in test_api_security (no violation, no off-site request).
+        self.context = browser.new_context(viewport=viewport, accept_downloads=True, bypass_csp=True)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
