@@ -36,7 +36,7 @@ from finetune.perturb import QUANTITY, change_number, flip_negation, swap_modal
 from finetune.prompt import OfflineAnswerer, nested, operative, punishment_clause
 from finetune.questions import Kind, Question, words
 from finetune.statutes import NEW_CODES_FROM, OLD_TO_NEW, StatuteView, base_section, label_of
-from legal_rag.retrieval.types import Chunk
+from graph_schema.chunking import Chunk
 
 Neighbours = Callable[[str, str, int], Sequence[str]]
 """(question, as-of date, k) -> ids of the chunks the product's retriever ranks for it, best first."""
