@@ -358,6 +358,8 @@ class Maker:
         named = rng.random() < 0.3
         q = self._about(target, rng, name_section=named)
         context = self.context([], q.text, as_of, rng, avoid=[target])
+        if not context:  # nothing else applies on that date (HSA s.14 as of 1956): no document to refuse from
+            return None
         chosen = self._refusal(target, context, rng, named=named)
         d = context[0]
         kind = _kind(target)
