@@ -20,10 +20,11 @@ from pathlib import Path
 
 from support import CORPUS, scratch_graph
 
-from finetune import BuildConfig, Judge, build_dataset
+from finetune import BuildConfig, Judge, TokenizerFile, build_dataset
 from finetune.statutes import StatuteView
 from finetune.validate import validate_dataset
 from legal_rag.cli.progress import ProgressLines
+from legal_rag.retrieval.onnx_minilm import TOKENIZER, TOKENIZER_NAME
 from verification import Verifier
 
 
@@ -42,7 +43,7 @@ def main() -> None:
         progress = ProgressLines({"examples": "examples verified"}, sys.stderr, every_s=5.0)
         t = time.perf_counter()
         report = build_dataset(store, verifier, out, BuildConfig(n=args.n, seed=args.seed), corpus_dir=CORPUS,
-                               progress=progress)  # fmt: skip
+                               progress=progress, tokenizer=TokenizerFile(TOKENIZER, TOKENIZER_NAME))  # fmt: skip
         build_s = time.perf_counter() - t
         t = time.perf_counter()
         problems = validate_dataset(out, judge=Judge(verifier, store), family=view.family)

@@ -38,22 +38,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from finetune.perturb import (  # noqa: E402  (the rules live in the product; this script assembles the set)
+from ingestion.sources.indiacode import act_codes_for_catalog, read_fulltext  # noqa: E402
+from ingestion.sources.legacy import read_legacy  # noqa: E402
+from legal_rag.retrieval.chunking import SectionText, chunk_section  # noqa: E402
+from legal_rag.retrieval.types import Chunk  # noqa: E402
+from verification.claims.perturb import (  # noqa: E402  (the rules live in the product; this script assembles the set)
     change_number,
     flip_negation,
     paraphrase,
     swap_modal,
 )
-from finetune.perturb import clean_sentence as _clean  # noqa: E402
-from finetune.perturb import features as _features  # noqa: E402
-from finetune.perturb import finish as _finish  # noqa: E402
-from finetune.perturb import flat as _flat  # noqa: E402
-from finetune.perturb import lexical as _lexical  # noqa: E402
-from finetune.perturb import lower_first as _lower_first  # noqa: E402
-from ingestion.sources.indiacode import act_codes_for_catalog, read_fulltext  # noqa: E402
-from ingestion.sources.legacy import read_legacy  # noqa: E402
-from legal_rag.retrieval.chunking import SectionText, chunk_section  # noqa: E402
-from legal_rag.retrieval.types import Chunk  # noqa: E402
+from verification.claims.perturb import clean_sentence as _clean  # noqa: E402
+from verification.claims.perturb import features as _features  # noqa: E402
+from verification.claims.perturb import finish as _finish  # noqa: E402
+from verification.claims.perturb import flat as _flat  # noqa: E402
+from verification.claims.perturb import lexical as _lexical  # noqa: E402
+from verification.claims.perturb import lower_first as _lower_first  # noqa: E402
 
 CORPUS = ROOT / "data" / "corpus"
 OUT = ROOT / "tests" / "data" / "aligner_perturbations.jsonl"

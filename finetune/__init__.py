@@ -1,11 +1,13 @@
 """Fine-tuning datasets from the statute graph and from paralegals' flags (Finetune-RAG, with more categories).
 
-Imports ``graph_schema``, ``verification`` and, for the prompt format and chunk ids, the narrow parts
-of ``legal_rag`` listed in ``finetune.prompt``. Never a face: the CLI and Celery call these.
+Imports ``graph_schema``, ``verification`` and ``ingestion`` only, never ``legal_rag``: the application
+imports this package and passes in what it needs of itself (the retriever, the records, the tokenizer).
+Never a face: the CLI and Celery call these.
 """
 
-from finetune.build import BuildConfig, BuildReport, build_dataset
+from finetune.build import BuildConfig, BuildReport, TokenizerFile, build_dataset
 from finetune.judge import Category, Failure, Judge
 from graph_schema.errors import DatasetError
 
-__all__ = ["BuildConfig", "BuildReport", "Category", "DatasetError", "Failure", "Judge", "build_dataset"]
+__all__ = ["BuildConfig", "BuildReport", "Category", "DatasetError", "Failure", "Judge", "TokenizerFile",
+           "build_dataset"]

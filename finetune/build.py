@@ -24,16 +24,28 @@ from finetune.prompt import SYSTEM, ContextChunk, OfflineAnswerer, user_turn
 from finetune.questions import POOLS, held_out
 from finetune.rows import SPLITS, DPORow, ProvisionRef, SFTPromptRow, SFTRow, Turn, write_jsonl
 from finetune.statutes import StatuteView, chunk_provision, section_key
+from graph_schema.chunking import Chunk
 from graph_schema.errors import DatasetError
 from graph_schema.store import GraphReader
-from legal_rag.retrieval.onnx_minilm import TOKENIZER as MINILM_TOKENIZER
-from legal_rag.retrieval.types import Chunk
 from verification import Verifier
 
 Progress = Callable[[str, int, int], None]
 
 CRIMINAL = frozenset({"BNS", "BNSS", "BSA", "IPC", "CRPC", "IEA"})
 """Acts a criminal practice asks about most: drawn three times as often as the other Acts."""
+
+@dataclass(frozen=True, slots=True)
+class TokenizerFile:
+    """A ``tokenizer.json`` (Hugging Face ``tokenizers``) the card's token lengths are counted with.
+
+    Passed in by the caller (the application ships all-MiniLM-L6-v2's WordPiece tokenizer), so the package
+    holds no path into another.
+    """
+
+    path: Path
+    name: str
+    """How the card names it ("sentence-transformers/all-MiniLM-L6-v2 WordPiece ...")."""
+
 
 @dataclass(frozen=True)
 class BuildConfig:
@@ -183,15 +195,14 @@ def _weighted(chunks: Sequence[Chunk], rng: random.Random) -> Iterator[Chunk]:
 
 def build_dataset(store: GraphReader, verifier: Verifier, out: Path, config: BuildConfig = BuildConfig(), *,
                   corpus_dir: Path | None = None, progress: Progress | None = None,
-                  neighbours: Neighbours | None = None, tokenizer: Path | None = None) -> BuildReport:
+                  neighbours: Neighbours | None = None, tokenizer: TokenizerFile) -> BuildReport:
     """Build ``out/sft``, ``out/sft_pc``, ``out/dpo`` and the card from the graph in ``store``.
 
     Args:
         neighbours: The product's retriever, as (question, as-of date, k) -> chunk ids: contexts are what it
             brings for each question. Without it, contexts are filled from the split's other units (a test
             double of retrieval, named so in the card).
-        tokenizer: A ``tokenizer.json`` the card's token lengths are counted with (default: the shipped MiniLM
-            WordPiece tokenizer).
+        tokenizer: The tokenizer the card's token lengths are counted with.
 
     Raises:
         DatasetError: a category could not reach 90% of its share (the corpus has too few usable provisions).
@@ -305,12 +316,11 @@ def _write(out: Path, built: Sequence[Built], report: BuildReport) -> None:
         write_jsonl(out / "dpo" / f"{split}.jsonl", (b.dpo() for b in rows))
 
 
-def token_lengths(built: Sequence[Built], tokenizer: Path | None) -> dict[str, Any]:
+def token_lengths(built: Sequence[Built], tokenizer: TokenizerFile) -> dict[str, Any]:
     """Token counts of whole SFT rows (system + user + answer) and of answers, with a named tokenizer."""
     from tokenizers import Tokenizer
 
-    path = tokenizer or MINILM_TOKENIZER
-    tok = Tokenizer.from_file(str(path))
+    tok = Tokenizer.from_file(str(tokenizer.path))
     tok.no_truncation()
     tok.no_padding()
     texts = [f"{SYSTEM}\n{b.user}\n{b.example.chosen}" for b in built]
@@ -322,10 +332,7 @@ def token_lengths(built: Sequence[Built], tokenizer: Path | None) -> dict[str, A
         return {"p50": xs[len(xs) // 2], "p95": xs[min(len(xs) - 1, int(0.95 * len(xs)))], "max": xs[-1]}
 
     longest = rows[-1]
-    return {"tokenizer": "sentence-transformers/all-MiniLM-L6-v2 WordPiece (BERT uncased vocabulary), "
-                         f"{path.name} shipped in legal_rag/retrieval/minilm_tokenizer" if tokenizer is None
-                         else str(path),
-            "row": stats(rows), "answer": stats(ans),
+    return {"tokenizer": tokenizer.name, "row": stats(rows), "answer": stats(ans),
             "max_length": -(-int(longest * 1.25) // 256) * 256}
 
 

@@ -6,7 +6,7 @@ product's shape (the deciding clause first for a punishment, then the whole unit
 cited by chunk id); chosen and rejected answers are built the same way, so only the law tells them apart.
 
 * ``correct``: chosen quotes the right provision; rejected is the same answer with one number, negation or
-  modal changed inside the quotation (``finetune.perturb``). A question may rest on a false premise (a wrong
+  modal changed inside the quotation (``verification.claims.perturb``). A question may rest on a false premise (a wrong
   sentence): chosen says "No" and quotes the law, rejected says "Yes" and quotes it as the premise has it.
 * ``distractor``: the right provision beside the most similar other section of the same Act, or beside a
   poisoned copy of it (Finetune-RAG: a fabricated section with a changed penalty); the question never names
@@ -32,11 +32,11 @@ from typing import Protocol
 
 from finetune import questions
 from finetune.judge import Category
-from finetune.perturb import QUANTITY, change_number, flip_negation, swap_modal
 from finetune.prompt import OfflineAnswerer, nested, operative, punishment_clause
 from finetune.questions import Kind, Question, words
 from finetune.statutes import NEW_CODES_FROM, OLD_TO_NEW, StatuteView, base_section, label_of
-from legal_rag.retrieval.types import Chunk
+from graph_schema.chunking import Chunk
+from verification.claims.perturb import QUANTITY, change_number, flip_negation, swap_modal
 
 Neighbours = Callable[[str, str, int], Sequence[str]]
 """(question, as-of date, k) -> ids of the chunks the product's retriever ranks for it, best first."""
@@ -358,6 +358,8 @@ class Maker:
         named = rng.random() < 0.3
         q = self._about(target, rng, name_section=named)
         context = self.context([], q.text, as_of, rng, avoid=[target])
+        if not context:  # nothing else applies on that date (HSA s.14 as of 1956): no document to refuse from
+            return None
         chosen = self._refusal(target, context, rng, named=named)
         d = context[0]
         kind = _kind(target)

@@ -59,14 +59,14 @@ class FlagSource(Protocol):
 class RecordsFlagSource:
     """:class:`FlagSource` over the records store (``records.flags.export``, ``records.answers.get``).
 
-    Training data is built by the operator's own process, so it reads every team's flags.
+    Training data is built by the operator's own process, so it reads every team's flags: the caller
+    passes that viewer (``legal_rag.records.SYSTEM`` in the product), since ``finetune`` never imports the
+    application.
     """
 
-    def __init__(self, records: Any) -> None:
-        from legal_rag.records import SYSTEM
-
+    def __init__(self, records: Any, viewer: Any) -> None:
         self._records = records
-        self._viewer = SYSTEM
+        self._viewer = viewer
 
     def flags(self, since: str | None, label: str | None, status: str | None) -> Sequence[FlagLike]:
         return self._records.flags.export(  # type: ignore[no-any-return]

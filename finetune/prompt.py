@@ -1,4 +1,4 @@
-"""The prompt a fine-tuned model sees, and the offline answer: the one place ``finetune`` touches the workflow.
+"""The prompt a fine-tuned model sees, and the offline answer.
 
 The user turn is what the workflow's OpenAI-compatible generator sends: the retrieved chunks as
 ``<document id=.. act=.. section=.. status=..>`` blocks (``render_documents``), then the as-of date
@@ -8,8 +8,8 @@ answers in text, so the system prompt here states the same rules for a text answ
 ends with the ids of the documents it rests on in square brackets (``[BNS:103:1:0]``), which is
 also how the verifier attributes a quotation to a chunk.
 
-The workflow's types are being reworked; everything this package needs of them goes through the
-functions below, so a rename there breaks one module here.
+The rendering comes from ``verification.claims.documents``, which the workflow's generators use too;
+``finetune`` never imports the application (``legal_rag`` imports ``finetune``, not the other way).
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from legal_rag.retrieval.types import Chunk
-from legal_rag.workflow.generators.extractive import ExtractiveGenerator
-from legal_rag.workflow.generators.llm_common import question_text, render_documents
-from legal_rag.workflow.types import Complexity, Passage, Pin
+from graph_schema.chunking import Chunk
+from verification.claims.documents import Complexity, question_text, render_documents
+from verification.claims.types import Passage, Pin
 
 SYSTEM = """\
 You are a legal research assistant for Indian law. You answer questions using only the statutory \
@@ -112,25 +111,17 @@ def punishment_clause(text: str) -> str | None:
 
 
 class OfflineAnswerer:
-    """The workflow's extractive generator over the one provision an answer should rest on.
+    """Extractive answers over the one provision an answer should rest on, built from its own text.
 
-    Its sentences (``Section N of the <Act> provides: "<verbatim>"``) each get their chunk id in
-    brackets. Deterministic: the generator has no randomness.
+    The product's answer shape (a provision cited as a lawyer cites it, its words quoted verbatim, each
+    sentence ending with ``[chunk id]``), made without the workflow: deterministic, no model, no
+    randomness beyond the ``opening`` the caller picks.
     """
 
     name = "extractive"
 
     def __init__(self, act_titles: Mapping[str, str]) -> None:
-        self._gen = ExtractiveGenerator(act_titles=dict(act_titles))
         self._titles = dict(act_titles)
-
-    def quote(self, question: str, chunk: Chunk, as_of: str) -> list[str]:
-        """Answer sentences quoting ``chunk``, each ending with ``[chunk id]`` (empty if none quotable)."""
-        gen = self._gen.generate(question, [passage_of(chunk, pinned=Pin.CITED)], as_of=as_of,
-                                 complexity=Complexity.SIMPLE)  # fmt: skip
-        if gen.insufficient:
-            return []
-        return [f"{s.text} [{', '.join(s.chunk_ids)}]" if s.chunk_ids else s.text for s in gen.sentences]
 
     def cite(self, chunk: Chunk) -> str:
         title = self._titles.get(chunk.act, chunk.act)

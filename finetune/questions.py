@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
 
-from legal_rag.retrieval.types import Chunk
+from graph_schema.chunking import Chunk
 
 ACT_NAMES: dict[str, tuple[str, ...]] = {
     "BNS": ("BNS", "the BNS", "the Bharatiya Nyaya Sanhita", "the Bharatiya Nyaya Sanhita, 2023"),

@@ -1,6 +1,6 @@
 """What the dataset builder reads of the statute graph: chunks, sections, replacement families.
 
-Chunks are cut exactly as the retrieval index cuts them (``legal_rag.retrieval.chunking``), so the
+Chunks are cut exactly as the retrieval index cuts them (``graph_schema.chunking``), so the
 ids in a training prompt are ids the product retrieves. A *family* is a provision together with
 its predecessors and successors (IPC 379 and BNS 303, ...), closed transitively: the unit of the
 train/eval split, so that no provision, its predecessor or its successor is seen on both sides.
@@ -13,10 +13,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from graph_schema.chunking import Chunk, SectionText, chunk_sections
 from graph_schema.model import SectionRecord, SectionStatus
 from graph_schema.store import GraphReader
-from legal_rag.retrieval.chunking import SectionText, chunk_sections
-from legal_rag.retrieval.types import Chunk
 
 NEW_CODES_FROM = "2024-07-01"
 OLD_TO_NEW = {"IPC": "BNS", "CRPC": "BNSS", "IEA": "BSA"}

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from finetune.build import BuildConfig, build_dataset
+from finetune.build import BuildConfig, TokenizerFile, build_dataset
 from graph_schema.errors import LegalRagError
 from graph_schema.store import GraphStore
 from ingestion.tasks import RETRYING_TASK, JobTracker, claim_job, job_failed, job_progress
@@ -23,9 +23,9 @@ PROGRESS_EVERY_S = 2.0
 """Progress reaches the job row at most this often (every example would be a write per example)."""
 
 
-def register(app: Any, open_store: Callable[[], GraphStore], corpus_dir: Path | None = None,
-             tracker: JobTracker | None = None) -> Any:
-    """Register ``finetune.build`` on ``app`` and return it."""
+def register(app: Any, open_store: Callable[[], GraphStore], *, tokenizer: TokenizerFile,
+             corpus_dir: Path | None = None, tracker: JobTracker | None = None) -> Any:
+    """Register ``finetune.build`` on ``app`` and return it; ``tokenizer`` counts the card's token lengths."""
 
     @app.task(name=FINETUNE_BUILD_TASK, **RETRYING_TASK)  # type: ignore[untyped-decorator]
     def build_task(self: Any, out: str, n: int = 1000, seed: int = 7, eval_fraction: float = 0.1) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def register(app: Any, open_store: Callable[[], GraphStore], corpus_dir: Path | 
                 try:
                     config = BuildConfig(n=n, seed=seed, eval_fraction=eval_fraction)
                     report = build_dataset(store, Verifier(store), Path(out), config, corpus_dir=corpus_dir,
-                                           progress=progress)
+                                           progress=progress, tokenizer=tokenizer)
                 finally:
                     store.close()
             except LegalRagError as exc:  # RetryableError included: final only once the retries are spent

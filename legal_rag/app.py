@@ -715,8 +715,9 @@ class Application:
             InvalidInputError: ``n`` under 5, an eval fraction outside [0, 1) or ``eval_per_category`` under 1.
             DatasetError: too few usable provisions for a category.
         """
-        from finetune import BuildConfig, build_dataset
+        from finetune import BuildConfig, TokenizerFile, build_dataset
         from finetune.examples import from_retriever
+        from legal_rag.retrieval.onnx_minilm import TOKENIZER, TOKENIZER_NAME
 
         if n < 5 or not 0.0 <= eval_fraction < 1.0 or (eval_per_category is not None and eval_per_category < 1):
             raise InvalidInputError("--n must be at least 5, --eval-fraction in [0, 1) and --eval-per-category "
@@ -724,7 +725,8 @@ class Application:
         config = BuildConfig(n=n, seed=seed, eval_fraction=eval_fraction, eval_per_category=eval_per_category)
         neighbours = from_retriever(self.retriever()) if retriever else None
         return build_dataset(self.graph(), self.verifier(), out_dir, config, corpus_dir=self.settings.corpus_dir,
-                             progress=progress or self._progress, neighbours=neighbours)
+                             progress=progress or self._progress, neighbours=neighbours,
+                             tokenizer=TokenizerFile(TOKENIZER, TOKENIZER_NAME))
 
     def audit_dataset(self, directory: Path) -> tuple[list[Any], dict[str, Any]]:
         """The surface-feature audit of a built dataset: every (category, feature, direction) rate and, per
@@ -775,13 +777,14 @@ class Application:
         from finetune import Judge
         from finetune.flags import RecordsFlagSource, flags_to_rows
         from finetune.statutes import StatuteView
+        from legal_rag.records import SYSTEM
 
         if since is not None:
             check_day(since, "--since")
         if status not in ("pending", "accepted", "rejected"):
             raise InvalidInputError(f"--status must be pending, accepted or rejected, got {status!r}")
         graph = self.graph()
-        return flags_to_rows(RecordsFlagSource(self.records()), StatuteView.read(graph),
+        return flags_to_rows(RecordsFlagSource(self.records(), SYSTEM), StatuteView.read(graph),
                              Judge(self.verifier(), graph), out_dir, since=since, status=status, label=label)
 
     def submit_ingest(self, paths: Sequence[Path], strict: bool = False, key_name: str | None = None,

@@ -7,9 +7,11 @@ from typing import Any
 
 from celery import Celery
 
+from finetune import TokenizerFile
 from finetune import tasks as finetune_tasks
 from graph_schema.store import GraphStore
 from ingestion import tasks
+from legal_rag.retrieval.onnx_minilm import TOKENIZER, TOKENIZER_NAME
 from legal_rag.settings import Settings
 from legal_rag.stores import broker_url, open_graph_store, result_backend_url
 
@@ -32,6 +34,7 @@ def make_celery(settings: Settings) -> Celery:
     tasks.register(app, lambda: open_graph_store(settings), batch_size=settings.ingest.batch_size,
                    after_ingest=_index_sync(settings), tracker=RecordsJobTracker(settings), pause=pause)
     finetune_tasks.register(app, lambda: open_graph_store(settings), corpus_dir=settings.corpus_dir,
+                            tokenizer=TokenizerFile(TOKENIZER, TOKENIZER_NAME),
                             tracker=FinetuneJobTracker(settings))
     return app
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -35,6 +35,7 @@ from graph_schema.errors import FaultError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from graph_schema.model import main_section
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Generator, Passage
+from verification.claims.perturb import change_words, contradict
 
 FAULT_TYPES = (
     "fabricated_section",
@@ -50,11 +51,6 @@ CONTROL_TYPES = ("untouched", "restated")
 
 # The extractive generator's sentence: Section 303(2) of the Bharatiya Nyaya Sanhita, 2023 provides: "..."
 QUOTED = re.compile(r'^Section (?P<sec>\S+) of the (?P<title>.+?) provides: "(?P<quote>.+)"$', re.DOTALL)
-_NUMBER_WORDS = ["one", "two", "three", "five", "seven", "ten", "fourteen", "twenty", "thirty", "sixty", "ninety"]
-_NUM_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
-_DIGITS = re.compile(r"(?<![\w(])\d{1,5}(?![\w)])")
-_SHALL = re.compile(r"\bshall\b")
-_MAY = re.compile(r"\bmay\b")
 
 @dataclass(frozen=True, slots=True)
 class Injected:
@@ -148,54 +144,6 @@ def _with(gen: Generation, index: int, text: str) -> Generation:
 
 def _cite(sec: str, title: str, quote: str) -> str:
     return f'Section {sec} of the {title} provides: "{quote}"'
-
-
-def change_words(text: str, rng: random.Random) -> str | None:
-    """One substantive change inside a provision's words: a number, shall -> may, or a negation."""
-    options: list[Callable[[], str]] = []
-    if m := _NUM_WORD.search(text):
-        other = rng.choice([w for w in _NUMBER_WORDS if w != m.group(1)])
-        options.append(lambda: text[: m.start()] + other + text[m.end():])
-    if d := _DIGITS.search(text):
-        n = int(d.group(0))
-        options.append(lambda: text[: d.start()] + str(n + rng.choice([1, 2, 5, 10])) + text[d.end():])
-    if s := _SHALL.search(text):
-        options.append(lambda: text[: s.start()] + "may" + text[s.end():])
-        options.append(lambda: text[: s.end()] + " not" + text[s.end():])
-    elif y := _MAY.search(text):
-        options.append(lambda: text[: y.start()] + "shall" + text[y.end():])
-    if not options:
-        return None
-    return rng.choice(options)()
-
-
-_UNIT = r"(?:years?|months?|days?|hours?|rupees|lakhs?|thousand|hundred|crores?|times)"
-_QUANTITY_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b(?=\s+" + _UNIT + r")")
-_QUANTITY_DIGITS = re.compile(r"(?<![\w(])(\d{1,3}(?:,\d{3})*)(?=\s+" + _UNIT + r")")
-_AFFIRMED_SHALL = re.compile(r"\bshall\b(?! not)")
-_NEGATIVE_SUBJECT = re.compile(r"\b(no|nothing|not|none|neither|nor)\b[^,;:.]{0,60}$", re.IGNORECASE)
-
-
-def contradict(text: str, rng: random.Random) -> str | None:
-    """A change that contradicts a provision's rule (not merely garbles its words): a penalty or period
-    changed, an affirmed duty negated, or a duty ("shall") weakened to a permission ("may"). Years, Act
-    numbers ("39 of 1925") and negated modals ("no Court shall" = "no Court may") are left alone."""
-    options: list[Callable[[], str]] = []
-    if m := _QUANTITY_WORD.search(text):
-        other = rng.choice([w for w in _NUMBER_WORDS if w != m.group(1)])
-        options.append(lambda: text[: m.start()] + other + text[m.end():])
-    if d := _QUANTITY_DIGITS.search(text):
-        n = int(d.group(1).replace(",", ""))
-        options.append(lambda: text[: d.start()] + f"{n * rng.choice([2, 3, 10]):,}" + text[d.end():])
-    shall = next((s for s in _AFFIRMED_SHALL.finditer(text)  # "no Magistrate ... shall" is a prohibition
-                  if not _NEGATIVE_SUBJECT.search(text[: s.start()])), None)  # fmt: skip
-    if shall is not None:
-        a, b = shall.start(), shall.end()
-        options.append(lambda: text[:b] + " not" + text[b:])
-        options.append(lambda: text[:a] + "may" + text[b:])
-    if not options:
-        return None
-    return rng.choice(options)()
 
 
 _UNSUPPORTED = (

@@ -27,9 +27,12 @@ import numpy as np
 from graph_schema.errors import ConfigurationError
 from legal_rag.retrieval.encoding import F32, ProgressCallback, embed_by_length, file_sha256, mean_pool_unit, padded
 
-__all__ = ["OnnxMiniLMEmbedder", "TOKENIZER", "onnx_model_path"]
+__all__ = ["OnnxMiniLMEmbedder", "TOKENIZER", "TOKENIZER_NAME", "onnx_model_path"]
 
 TOKENIZER = Path(__file__).parent / "minilm_tokenizer" / "tokenizer.json"
+TOKENIZER_NAME = ("sentence-transformers/all-MiniLM-L6-v2 WordPiece (BERT uncased vocabulary), "
+                  "tokenizer.json shipped in legal_rag/retrieval/minilm_tokenizer")
+"""How a dataset card names :data:`TOKENIZER` (``finetune`` counts token lengths with it)."""
 MAX_SEQ_LENGTH = 256
 """all-MiniLM-L6-v2's ``max_seq_length`` (its ``sentence_bert_config.json``)."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -10,36 +9,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """A retrievable unit of statute text with a stable id.
-
-    ``id`` is ``"{act}:{section}:{sub or '-'}:{part}"`` (``"BNS:103:1:0"``, ``"IPC:302:-:0"``),
-    stable across re-ingests so unchanged chunks keep their vectors.
-    """
-
-    id: str
-    act: str
-    section: str
-    sub: str | None
-    part: int
-    title: str | None
-    heading: str
-    """ "BNS s.103(1) Punishment for murder" - prefixed to the text for both indexes."""
-    text: str
-    status: str
-    in_force_from: str | None
-    in_force_to: str | None
-    source: str | None
-
-    @property
-    def indexed_text(self) -> str:
-        return f"{self.heading}\n{self.text}"
-
-    @property
-    def content_hash(self) -> str:
-        return hashlib.sha256(self.indexed_text.encode("utf-8")).hexdigest()
+from graph_schema.chunking import Chunk as Chunk  # lives in graph_schema so finetune can share it
 
 
 class IdFilter(frozenset[str]):

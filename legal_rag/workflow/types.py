@@ -10,28 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Protocol
 
 from pydantic import BaseModel
 
+from verification.claims.documents import Complexity
 from verification.claims.types import Aligner, Alignment, Passage, Pin, Verdict
 
 __all__ = [
     "Aligner", "Alignment", "AnswerSentence", "Classification", "Classifier", "Complexity", "Generation",
     "Generator", "Passage", "Pin", "Usage", "Verdict",
 ]  # fmt: skip
-
-
-class Complexity(StrEnum):
-    SIMPLE = "SIMPLE"
-    """A direct lookup: "what does s.138 NI Act say"."""
-    STANDARD = "STANDARD"
-    """One legal issue needing one or two provisions."""
-    COMPLEX = "COMPLEX"
-    """Several issues, Acts or parties."""
-    ANALYTICAL = "ANALYTICAL"
-    """Compare, analyse implications, change over time."""
 
 
 @dataclass(frozen=True, slots=True)

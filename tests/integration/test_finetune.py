@@ -11,18 +11,21 @@ from typing import Any
 
 import pytest
 
-from finetune import BuildConfig, Category, Judge, build_dataset
+from finetune import BuildConfig, Category, Judge, TokenizerFile, build_dataset
 from finetune.judge import EXPECTED, Failure, refuses
 from finetune.prompt import ContextChunk, documents_in
 from finetune.questions import human_date
 from finetune.statutes import StatuteView
 from finetune.validate import validate_against_graph, validate_dataset
+from legal_rag.retrieval.onnx_minilm import TOKENIZER, TOKENIZER_NAME
 from tests.conftest import CORPUS, Loaded, run_cli
 from verification import CitationStatus, QuoteStatus, Verifier
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 N = 100
+MINILM = TokenizerFile(TOKENIZER, TOKENIZER_NAME)
+"""The shipped MiniLM tokenizer the card counts with (the application passes the same one)."""
 FILES = ("sft/train.jsonl", "sft/eval.jsonl", "sft_pc/train.jsonl", "sft_pc/eval.jsonl", "dpo/train.jsonl",
          "dpo/eval.jsonl", "card.json", "card.md", "README.md")
 
@@ -42,7 +45,7 @@ def built(loaded: Loaded, verifier: Verifier, tmp_path_factory: pytest.TempPathF
     out = tmp_path_factory.mktemp("ft") / "ds"
     ticks: list[tuple[str, int, int]] = []
     report = build_dataset(loaded.store, verifier, out, BuildConfig(n=N, seed=7), corpus_dir=CORPUS,
-                           progress=lambda s, d, t: ticks.append((s, d, t)))  # fmt: skip
+                           progress=lambda s, d, t: ticks.append((s, d, t)), tokenizer=MINILM)  # fmt: skip
     report.ticks = ticks  # type: ignore[attr-defined]
     yield out, report
 
@@ -152,7 +155,8 @@ def test_outdated_covers_both_directions_of_2024(built: tuple[Path, Any]) -> Non
 def test_same_seed_gives_identical_bytes(built: tuple[Path, Any], loaded: Loaded, verifier: Verifier,
                                         tmp_path: Path) -> None:
     root, _ = built
-    build_dataset(loaded.store, verifier, tmp_path / "again", BuildConfig(n=N, seed=7), corpus_dir=CORPUS)
+    build_dataset(loaded.store, verifier, tmp_path / "again", BuildConfig(n=N, seed=7), corpus_dir=CORPUS,
+                  tokenizer=MINILM)
     for f in FILES:
         assert (tmp_path / "again" / f).read_bytes() == (root / f).read_bytes(), f
 

@@ -12,7 +12,7 @@ import pytest
 from finetune import Judge
 from finetune.flags import RecordsFlagSource, flags_to_rows
 from finetune.statutes import StatuteView
-from legal_rag.records import Records, Role, Viewer
+from legal_rag.records import SYSTEM, Records, Role, Viewer
 from tests.conftest import Loaded
 from verification import Verifier
 
@@ -62,7 +62,7 @@ def test_flags_become_dpo_and_kto_rows_and_changed_evidence_is_reported(
     changed = flag(records, a2, text, "seven years", "three years")
 
     store = loaded.store
-    report = flags_to_rows(RecordsFlagSource(records), StatuteView.read(store), Judge(Verifier(store), store),
+    report = flags_to_rows(RecordsFlagSource(records, SYSTEM), StatuteView.read(store), Judge(Verifier(store), store),
                            tmp_path / "out", status="accepted")  # fmt: skip
     assert report.flags == 4
     dpo = [json.loads(line) for line in (tmp_path / "out" / "dpo" / "flags.jsonl").read_text().splitlines()]

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from finetune import BuildConfig, Category, build_dataset
+from finetune import BuildConfig, Category, TokenizerFile, build_dataset
 from finetune.audit import contradicting_labels
 from finetune.blind import blind_read
 from finetune.examples import Example, Maker, from_retriever, principal
@@ -27,6 +27,7 @@ from finetune.judge import refuses
 from finetune.prompt import OfflineAnswerer, documents_in
 from finetune.statutes import StatuteView, chunk_provision
 from legal_rag.retrieval.build import build_retriever
+from legal_rag.retrieval.onnx_minilm import TOKENIZER, TOKENIZER_NAME
 from legal_rag.settings import Settings
 from tests.conftest import CORPUS, Loaded
 from verification import Verifier
@@ -46,7 +47,8 @@ def retrieved(loaded: Loaded, settings: Settings, statute_index: Any,
     out = tmp_path_factory.mktemp("ft_retrieved") / "ds"
     retriever = build_retriever(settings, statute_index, loaded.store)
     build_dataset(loaded.store, Verifier(loaded.store), out, BuildConfig(n=50, seed=11, eval_per_category=6),
-                  corpus_dir=CORPUS, neighbours=from_retriever(retriever))  # fmt: skip
+                  corpus_dir=CORPUS, neighbours=from_retriever(retriever),
+                  tokenizer=TokenizerFile(TOKENIZER, TOKENIZER_NAME))  # fmt: skip
     yield out
 
 

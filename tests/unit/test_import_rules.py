@@ -117,8 +117,6 @@ def test_cycles_finds_a_loop() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-@pytest.mark.xfail(strict=True, reason="the finetune <-> legal_rag loop is being "
-                   "removed on the 'structure' branch (issue 28 item 4); un-xfail at merge")
 def test_no_import_cycle_between_packages() -> None:
     assert cycles(package_imports()) == []
 

@@ -9,17 +9,18 @@ how a made-up citation is caught. The generator never rewrites what the model sa
 
 from __future__ import annotations
 
-import html
 import json
 import logging
 import random
-import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from graph_schema.errors import GenerationError, ModelOverloadedError, TransientFault
-from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage, Usage
+from legal_rag.workflow.types import AnswerSentence, Generation, Passage, Usage
+from verification.claims.documents import question_text as question_text  # re-exported for the generators
+from verification.claims.documents import render_document as render_document
+from verification.claims.documents import render_documents as render_documents
 
 log = logging.getLogger(__name__)
 
@@ -53,39 +54,8 @@ fall under the new codes; for earlier facts the old codes may still govern (the 
 and BNSS s.531). Say which code applies on the as-of date.
 7. Give the answer by calling the "answer" tool, once."""
 
-_LENGTH = {
-    Complexity.SIMPLE: "Answer in one to three sentences.",
-    Complexity.STANDARD: "Answer in a short paragraph.",
-    Complexity.COMPLEX: "Take each issue in turn.",
-    Complexity.ANALYTICAL: "Analyse each issue in turn and compare the provisions where the question asks.",
-}
 
-# A document's text must not be able to close its own block or open a forged one.
-_TAG = re.compile(r"<(/?\s*document)", re.IGNORECASE)
 _MAX_DELAY_S = 60.0
-
-
-# -- prompt ----------------------------------------------------------------------------------------
-
-
-def render_document(p: Passage) -> str:
-    """``<document id=.. act=.. section=.. status=..>heading\\ntext</document>``, tags in text escaped."""
-    attrs = {"id": p.chunk_id, "act": p.act, "section": p.section, "status": p.status}
-    if p.in_force_from:
-        attrs["in_force_from"] = p.in_force_from
-    if p.in_force_to:
-        attrs["in_force_to"] = p.in_force_to
-    head = " ".join(f'{k}="{html.escape(v, quote=True)}"' for k, v in attrs.items())
-    body = _TAG.sub(r"&lt;\1", f"{p.heading}\n{p.text}")
-    return f"<document {head}>{body}</document>"
-
-
-def render_documents(passages: Sequence[Passage]) -> str:
-    return "<documents>\n" + "\n".join(render_document(p) for p in passages) + "\n</documents>"
-
-
-def question_text(question: str, *, as_of: str, complexity: Complexity) -> str:
-    return f"As-of date of the facts: {as_of}\n\nQuestion: {question}\n\n{_LENGTH[complexity]}"
 
 
 # -- the answer tool -------------------------------------------------------------------------------

@@ -1,21 +1,32 @@
-"""Perturbations of statute sentences: the rules that turn a true statement of the law into a false one.
+"""Perturbations of statute text: every rule in the project that turns a true statement of the law into a false one.
 
-One number, duration or fine changed to a plausible wrong value the passage does not state; a negation
-inserted or removed; "shall" and "may" swapped; and a meaning-preserving paraphrase. Grown out of
-``benchmarks/make_perturbations.py`` (which builds the aligner's test set and now imports these), so the
-aligner's evaluation and the fine-tuning data share one copy. The rules use their own regular
-expressions, not the aligner's parser, so data built with them can catch what the parser misses.
-Every function is deterministic given its ``random.Random``.
+Two rule sets, one per measurement, kept apart on purpose (merging them would move the measured figures):
+
+* **Sentence rules** (``change_number``, ``flip_negation``, ``swap_modal``, ``paraphrase``): one
+  quantity changed to a plausible wrong value *of the same unit* that the passage does not state; a
+  negation inserted or removed (tables of verb groups that take one); "shall" and "may" swapped outside
+  negative clauses; and a meaning-preserving paraphrase. They build the aligner's test set
+  (``benchmarks/make_perturbations.py`` -> ``tests/data/aligner_perturbations.jsonl``) and the
+  fine-tuning data's rejected answers (``finetune.examples``).
+* **Fault rules** (``change_words``, ``contradict``): what ``legal-rag eval faults``
+  (``legal_rag.evaluation.faults``) injects into a generator's draft. ``change_words`` is a misquote:
+  any of a short list of number words, any bare number, "shall" -> "may" or "shall not"; ``contradict``
+  changes only quantities with a unit, and negates or weakens only an affirmed "shall".
+
+The rules use their own regular expressions, not the aligner's parser, so data built with them can catch
+what the parser misses. Every function is deterministic given its ``random.Random``.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 
 __all__ = [
-    "MODAL", "NEGATABLE", "NEGATED", "QUANTITY", "change_number", "clean_sentence", "digits", "features", "finish",
-    "flat", "flip_negation", "lexical", "lower_first", "paraphrase", "quantity_value", "swap_modal", "unit_of",
+    "MODAL", "NEGATABLE", "NEGATED", "QUANTITY", "change_number", "change_words", "clean_sentence", "contradict",
+    "digits", "features", "finish", "flat", "flip_negation", "lexical", "lower_first", "paraphrase", "quantity_value",
+    "swap_modal", "unit_of",
 ]  # fmt: skip
 
 # -- the perturbation rules ------------------------------------------------------------------------
@@ -246,9 +257,8 @@ def finish(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-
 def features(text: str) -> set[str]:
-    out = set()
+    out: set[str] = set()
     if QUANTITY.search(text):
         out.add("number")
     if MODAL.search(text):
@@ -257,3 +267,59 @@ def features(text: str) -> set[str]:
         out.add("negation")
     return out
 
+
+# -- the fault rules (``legal-rag eval faults``) -------------------------------------------------------
+
+_NUMBER_WORDS = ["one", "two", "three", "five", "seven", "ten", "fourteen", "twenty", "thirty", "sixty", "ninety"]
+_NUM_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
+_DIGITS = re.compile(r"(?<![\w(])\d{1,5}(?![\w)])")
+_SHALL = re.compile(r"\bshall\b")
+_MAY = re.compile(r"\bmay\b")
+
+
+def change_words(text: str, rng: random.Random) -> str | None:
+    """One substantive change inside a provision's words: a number, shall -> may, or a negation."""
+    options: list[Callable[[], str]] = []
+    if m := _NUM_WORD.search(text):
+        other = rng.choice([w for w in _NUMBER_WORDS if w != m.group(1)])
+        options.append(lambda: text[: m.start()] + other + text[m.end():])
+    if d := _DIGITS.search(text):
+        n = int(d.group(0))
+        options.append(lambda: text[: d.start()] + str(n + rng.choice([1, 2, 5, 10])) + text[d.end():])
+    if s := _SHALL.search(text):
+        options.append(lambda: text[: s.start()] + "may" + text[s.end():])
+        options.append(lambda: text[: s.end()] + " not" + text[s.end():])
+    elif y := _MAY.search(text):
+        options.append(lambda: text[: y.start()] + "shall" + text[y.end():])
+    if not options:
+        return None
+    return rng.choice(options)()
+
+
+_UNIT = r"(?:years?|months?|days?|hours?|rupees|lakhs?|thousand|hundred|crores?|times)"
+_QUANTITY_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b(?=\s+" + _UNIT + r")")
+_QUANTITY_DIGITS = re.compile(r"(?<![\w(])(\d{1,3}(?:,\d{3})*)(?=\s+" + _UNIT + r")")
+_AFFIRMED_SHALL = re.compile(r"\bshall\b(?! not)")
+_NEGATIVE_SUBJECT = re.compile(r"\b(no|nothing|not|none|neither|nor)\b[^,;:.]{0,60}$", re.IGNORECASE)
+
+
+def contradict(text: str, rng: random.Random) -> str | None:
+    """A change that contradicts a provision's rule (not merely garbles its words): a penalty or period
+    changed, an affirmed duty negated, or a duty ("shall") weakened to a permission ("may"). Years, Act
+    numbers ("39 of 1925") and negated modals ("no Court shall" = "no Court may") are left alone."""
+    options: list[Callable[[], str]] = []
+    if m := _QUANTITY_WORD.search(text):
+        other = rng.choice([w for w in _NUMBER_WORDS if w != m.group(1)])
+        options.append(lambda: text[: m.start()] + other + text[m.end():])
+    if d := _QUANTITY_DIGITS.search(text):
+        n = int(d.group(1).replace(",", ""))
+        options.append(lambda: text[: d.start()] + f"{n * rng.choice([2, 3, 10]):,}" + text[d.end():])
+    shall = next((s for s in _AFFIRMED_SHALL.finditer(text)  # "no Magistrate ... shall" is a prohibition
+                  if not _NEGATIVE_SUBJECT.search(text[: s.start()])), None)  # fmt: skip
+    if shall is not None:
+        a, b = shall.start(), shall.end()
+        options.append(lambda: text[:b] + " not" + text[b:])
+        options.append(lambda: text[:a] + "may" + text[b:])
+    if not options:
+        return None
+    return rng.choice(options)()
