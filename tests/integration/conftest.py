@@ -16,6 +16,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -23,6 +24,9 @@ from graph_schema.embedded import EmbeddedFalkorDB
 from legal_rag.records import Role
 from legal_rag.settings import ApiSettings, GraphBackend, GraphSettings, JobSettings, Settings
 from tests.conftest import CORPUS
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 API_GRAPH = "api"
 
@@ -131,3 +135,26 @@ def http(method: str, url: str, key: str | None = None, body: object = None,
             return r.status, dict(r.headers), r.read()
     except urllib.error.HTTPError as e:
         return e.code, dict(e.headers), e.read()
+
+
+@pytest.fixture(scope="module")
+def client(api_settings: Settings) -> Iterator[TestClient]:
+    """The API app in process over the served state (one per test module), once it reports ready."""
+    from fastapi.testclient import TestClient
+
+    from legal_rag.api.app import create_app
+    from legal_rag.app import Application
+
+    application = Application(api_settings, first_run=False)
+    with TestClient(create_app(api_settings, application)) as c:
+        deadline = time.monotonic() + 300
+        while c.get("/ready").status_code != 200:
+            assert time.monotonic() < deadline, c.get("/ready").json()
+            time.sleep(0.2)
+        yield c
+    application.close()
+
+
+@pytest.fixture(scope="module")
+def keys(api_server: Server) -> dict[str, str]:
+    return api_server.keys

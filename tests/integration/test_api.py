@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,23 +16,6 @@ from legal_rag.settings import Settings
 from tests.integration.conftest import Server, http
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def client(api_settings: Settings) -> Iterator[TestClient]:
-    application = Application(api_settings, first_run=False)
-    with TestClient(create_app(api_settings, application)) as c:
-        deadline = time.monotonic() + 300
-        while c.get("/ready").status_code != 200:
-            assert time.monotonic() < deadline, c.get("/ready").json()
-            time.sleep(0.2)
-        yield c
-    application.close()
-
-
-@pytest.fixture(scope="module")
-def keys(api_server: Server) -> dict[str, str]:
-    return api_server.keys
 
 
 def h(key: str, **extra: str) -> dict[str, str]:

@@ -5,36 +5,12 @@ panel's neighbours and the page's static assets."""
 from __future__ import annotations
 
 import io
-import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from legal_rag.api.app import create_app
-from legal_rag.app import Application
-from legal_rag.settings import Settings
-from tests.integration.conftest import Server
-
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def client(api_settings: Settings) -> Iterator[TestClient]:
-    application = Application(api_settings, first_run=False)
-    with TestClient(create_app(api_settings, application)) as c:
-        deadline = time.monotonic() + 300
-        while c.get("/ready").status_code != 200:
-            assert time.monotonic() < deadline, c.get("/ready").json()
-            time.sleep(0.2)
-        yield c
-    application.close()
-
-
-@pytest.fixture(scope="module")
-def keys(api_server: Server) -> dict[str, str]:
-    return api_server.keys
 
 
 def h(key: str) -> dict[str, str]:
