@@ -21,7 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from graph_schema.dates import check_day, day_or_today
-from graph_schema.errors import InvalidInputError, RecordNotFoundError, StoreUnavailableError
+from graph_schema.errors import (
+    ConfigurationError,
+    InvalidInputError,
+    RecordNotFoundError,
+    StoreUnavailableError,
+)
 from graph_schema.store import GraphStore
 from legal_rag.roles import DEFAULT_TEAM, Role, Viewer
 from legal_rag.settings import GraphBackend, Settings
@@ -38,6 +43,7 @@ if TYPE_CHECKING:
     from legal_rag.answer_view import AnswerView
     from legal_rag.evaluation.answers import AnswerReport
     from legal_rag.evaluation.faults import FaultReport
+    from legal_rag.evaluation.relevance import TrainingReport
     from legal_rag.lookup import LookupService
     from legal_rag.records import Records
     from legal_rag.records.model import AnswerRow, ApiKeyRow, FlagLabel, FlagRow, FlagStatus
@@ -666,6 +672,48 @@ class Application:
             return run_faults(self.graph(), self.ask_service(), n=n, seed=seed, questions=qs, progress=report)
         except ValueError as exc:
             raise InvalidInputError(str(exc)) from exc
+
+    def train_relevance(self, questions: Sequence[Path], out: Path,
+                        progress: Progress | None = None) -> TrainingReport:
+        """Train the provision relevance model on labelled development questions (rows of a held-out split and
+        sealed sets are refused: they measure it) and write it to ``out`` with its card.
+
+        Raises:
+            InvalidInputError: a sealed set, an unreadable file, no development question.
+            ConfigurationError: an LLM answers (the model ranks the offline generator's provisions).
+        """
+        from legal_rag.evaluation.answers import is_sealed, load_labelled
+        from legal_rag.evaluation.relevance import collect, cross_validate_and_train, examples
+        from legal_rag.workflow.generators.extractive import ExtractiveGenerator
+
+        qs = []
+        for path in questions:
+            if is_sealed(path):
+                raise InvalidInputError(f"{path.name} is sealed: it measures the model and never trains it")
+            try:
+                rows = load_labelled(path, self.resolver().resolve)
+            except (OSError, ValueError) as exc:
+                raise InvalidInputError(str(exc)) from exc
+            qs += [q for q in rows if q.split in (None, "dev")]
+        if not qs:
+            raise InvalidInputError("no development question to train on (held-out rows are never used)")
+        service = self.ask_service()
+        generator = service.context.generator
+        if not isinstance(generator, ExtractiveGenerator):
+            raise ConfigurationError(f"the {generator.name} generator answers: the relevance model ranks the "
+                                     "offline generator's provisions; train with llm.provider = offline")
+        step = progress or self._progress
+        done = [0]
+
+        def ask(q: Any) -> None:
+            service.ask(q.question, q.as_of)
+            done[0] += 1
+            if step is not None:
+                step("questions", done[0], len(qs))
+
+        report = cross_validate_and_train(examples(collect(ask, generator, qs)), [str(p) for p in questions])
+        report.model.save(out)
+        return report
 
     def evaluate_answers(self, questions: Path, split: str | None = None, *, unseal: bool = False,
                          progress: Progress | None = None) -> AnswerReport:

@@ -170,6 +170,9 @@ class WorkflowSettings(BaseModel):
     """Generation rounds at most (a failed check regenerates once with the failure named)."""
     weak_retrieval: float = Field(default=0.35, ge=0, le=1)
     """Retrieval relevance below this: the extractive generator says the sources do not answer."""
+    relevance_model: Path | None = None
+    """A provision relevance model (``legal-rag eval train-relevance``) the extractive generator ranks and gates the
+    retrieved provisions by; None: its hand-weighted ranking."""
 
 
 class ApiSettings(BaseModel):

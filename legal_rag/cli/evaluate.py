@@ -113,3 +113,37 @@ def _print_groups(report: Any, groups: dict[str, Any]) -> None:
         table.add_row(m.replace("_", " "), *("-" if row.get(m) is None else f"{row[m]:.3f}"
                                              if isinstance(row[m], float) else str(row[m]) for row in groups.values()))
     out.print(table)
+
+
+@eval_app.command("train-relevance")
+def train_relevance_cmd(
+    questions: Annotated[list[Path], typer.Option(
+        "--questions", help="Labelled JSONL files to train on (repeat the option); rows of the held-out split are "
+        "left out and sealed sets refused. Default: the development split of data/eval/questions.jsonl and the "
+        "development probes data/eval/probe.jsonl and probe2.jsonl.")] = [],  # noqa: B006
+    out_path: Annotated[Path, typer.Option(
+        "--out", help="Where to write the model (JSON with its card); point workflow.relevance_model at it "
+        "(LEGAL_RAG_WORKFLOW__RELEVANCE_MODEL) to answer with it.")] = PROJECT_ROOT / "data" / "models"
+    / "relevance.json",
+    as_json: Annotated[bool, typer.Option("--json", help="The model card as one JSON object.")] = False,
+) -> None:
+    """Train the provision relevance model on CPU from labelled development questions: Acts held out in
+    cross-validation choose its regularisation and quoting threshold; the card reports both rankings."""
+    files = questions or [DEFAULT_QUESTIONS, DEFAULT_QUESTIONS.parent / "probe.jsonl",
+                          DEFAULT_QUESTIONS.parent / "probe2.jsonl"]
+    with _application(labels={"questions": "asking"}) as application:
+        report = application.train_relevance(files, out_path)
+    card = report.model.card
+    if as_json:
+        sys.stdout.write(json.dumps(card, ensure_ascii=False) + "\n")
+        return
+    cv = card["cross_validation"]
+    out.print(f"trained on {card['questions']} questions, {card['candidates']} candidates "
+              f"({card['relevant_candidates']} relevant); l2 {card['l2']}, threshold {card['threshold']}",
+              markup=False)
+    for name in ("model", "hand_weighted"):
+        s = cv[name]
+        out.print(f"  {name}: covers {s['covered']}/{s['questions']} questions, "
+                  f"{s['unexpected_per_question']} unexpected provisions per question, "
+                  f"AUC {cv['auc_' + name]}", markup=False)
+    err.print(f"wrote {out_path}", markup=False)

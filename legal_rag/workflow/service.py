@@ -109,8 +109,13 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
 
     if titles is None:
         titles = {a.code: a.title for a in store.all_acts()}
+    relevance = None
+    if settings.workflow.relevance_model is not None:
+        from legal_rag.workflow.relevance import LinearRelevance
+
+        relevance = LinearRelevance.load(settings.workflow.relevance_model)
     extractive = ExtractiveGenerator(
-        titles, weak=settings.workflow.weak_retrieval, terms=getattr(retriever, "terms", None)
+        titles, weak=settings.workflow.weak_retrieval, terms=getattr(retriever, "terms", None), relevance=relevance
     )
     classifier: Any = RuleClassifier()
     aligner: Any = OfflineAligner(embedder)

@@ -10,16 +10,24 @@ How many provisions and sentences it quotes grows with the question's complexity
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from graph_schema.numbering import roman_value
 from legal_rag.retrieval.expand import TermsOfArt, asks_offence
-from legal_rag.retrieval.offences import is_offence, is_punishment_heading, offence_partners, punishes
+from legal_rag.retrieval.offences import (
+    PROCEDURE_CODES,
+    is_offence,
+    is_punishment_heading,
+    offence_partners,
+    punishes,
+)
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.workflow.comparison import comparison_sides
 from legal_rag.workflow.parts import question_parts
+from legal_rag.workflow.relevance import Candidate, Decision, RelevanceModel, as_vector
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage, Pin
 
 INSUFFICIENT = (
@@ -266,6 +274,12 @@ class ExtractiveGenerator:
     weak: float = 0.35
     terms: TermsOfArt | None = None
     """Terms of art: "dying declaration" also matches the statute's "cause of his death"."""
+    relevance: RelevanceModel | None = None
+    """Ranks the retrieved provisions and leaves out those below its threshold (``workflow.relevance``); None:
+    the hand-weighted ``fit``."""
+    recorder: Callable[[Decision], None] | None = None
+    """Called with each generation's candidates and their features (``legal-rag eval train-relevance`` collects
+    them); never changes the answer."""
     name: str = "extractive"
 
     def generate(self, question: str, passages: Sequence[Passage], *, as_of: str, complexity: Complexity) -> Generation:
@@ -323,8 +337,8 @@ class ExtractiveGenerator:
         rest = counterparts + [g for g in others if g not in counterparts][:candidates]
         partners = _partners(groups)
 
-        def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]], q: set[str] = q) -> float:
-            rank, (_, ps) = item
+        def features(item: tuple[int, tuple[tuple[str, str], list[Passage]]], q: set[str] = q) -> dict[str, float]:
+            rank, (key, ps) = item
             heading = content_stems(passage_title(ps[0]))
             # Recall and precision of the heading: "Theft" names the subject of "punishment for theft" exactly;
             # "Punishment for intentionally running vessel aground ... to commit theft" mentions it in passing.
@@ -344,9 +358,41 @@ class ExtractiveGenerator:
                 # definition whose punishing partner was retrieved is quoted with it, so the pair punishes.
                 punishing = any(punishes(title, p.text) for p in ps) or f"{ps[0].act}:{ps[0].section}" in partners
                 offence = OFFENCE_BONUS + (PUNISHES_BONUS if punishing else 0.0)
-            return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1) + offence
+            text = " ".join(p.text for p in ps)
+            procedure = float(key[0] in PROCEDURE_CODES)
+            return {
+                "hand": best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1) + offence,
+                "sentence_cover": best,
+                "heading_recall": len(q & heading) / (len(q) or 1),
+                "heading_precision": len(q & heading) / (len(heading) or 1),
+                "dense": max(p.relevance for p in ps),
+                "fused": min(1.0, max((p.score for p in ps if math.isfinite(p.score)), default=top_score)
+                             / top_score) if top_score > 0 else 0.0,
+                "rank": 1.0 / (rank + 1),
+                "offence_asked": float(offence > 0),
+                "punishes_asked": float(offence > OFFENCE_BONUS),
+                "procedure_act": procedure,
+                "offence_q_procedure": procedure * float(offence_q),
+                "act_share": acts.count(key[0]) / len(acts),
+                "same_act_as_first": float(key[0] == acts[0]),
+                "text_cover": len(q & (content_stems(text) | heading)) / (len(q) or 1),
+                "counterpart": float(any(p.pinned is Pin.COUNTERPART for p in ps)),
+                "log_length": math.log1p(len(text)),
+            }
 
-        ranked = [g for _, g in sorted(enumerate(rest), key=fit, reverse=True)]
+        def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]], q: set[str] = q) -> float:
+            return features(item, q)["hand"]
+
+        acts = [key[0] for key, _ in rest] or [""]
+        finite = [p.score for _, ps in rest for p in ps if math.isfinite(p.score)]
+        top_score = max(finite, default=0.0)
+        scored = [(features(item), item) for item in enumerate(rest)]
+        if self.relevance is not None:
+            model = self.relevance
+            probability = {id(g): model.probability(as_vector(f)) for f, (_, g) in scored}
+            ranked = [g for _, (_, g) in sorted(scored, key=lambda fi: -probability[id(fi[1][1])])]
+        else:
+            ranked = [g for _, (_, g) in sorted(scored, key=lambda fi: -fi[0]["hand"])]
         # A comparison quotes each side's own provision first ("theft" and "extortion": the sections so headed).
         sides: list[tuple[tuple[str, str], list[Passage]]] = []
         for side in comparison_sides(question):
@@ -361,6 +407,17 @@ class ExtractiveGenerator:
             if part_q and pool:
                 asks.append(max(pool, key=lambda item: fit(item, part_q))[1])
         first = pinned + sides + asks
+        if self.recorder is not None:
+            self.recorder(Decision(
+                question=question,
+                candidates=tuple(Candidate(g[0][0], g[0][1], as_vector(f), f["hand"]) for f, (_, g) in scored),
+                places=max(0, n - len(first)), first=tuple(g[0] for g in first),
+            ))  # fmt: skip
+        if self.relevance is not None:
+            # Below the model's threshold a provision bears on no ask; the best one stays when nothing else would
+            # be quoted (the answer then says how weak it is through its confidence).
+            keep = [g for g in ranked if probability[id(g)] >= self.relevance.threshold]
+            ranked = keep or ([] if first else ranked[:1])
         # A pair (definition and punishment) takes two of the n places: the answer grows by no more than n.
         return _with_partners(first + [g for g in ranked if g not in first], groups, partners)[:n]
 
