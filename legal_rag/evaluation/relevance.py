@@ -26,7 +26,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from legal_rag.evaluation.answers import LabelledQuestion
-from legal_rag.workflow.relevance import FEATURES, Decision, LinearRelevance
+from legal_rag.workflow.relevance import FEATURES, MODES, Decision, LinearRelevance, choose
 
 L2_GRID = (0.01, 0.1, 1.0, 10.0)
 THRESHOLD_GRID = tuple(round(x, 2) for x in np.arange(0.0, 0.81, 0.02))
@@ -133,20 +133,19 @@ class Selection:
                 "expected_quoted": self.expected_quoted, "expected_available": self.expected_available}
 
 
-def select(exs: Sequence[Example], scores: Sequence[Sequence[float]], threshold: float | None) -> Selection:
-    """Quote each question's ``places`` best candidates by its ``scores`` (those at or above ``threshold``; the
-    best one when none is and nothing was placed first), as the generator does."""
+def select(exs: Sequence[Example], probs: Sequence[Sequence[float]] | None, threshold: float | None,
+           mode: str = "gate") -> Selection:
+    """Quote each question's ``places`` best candidates as the generator does (``choose``): without ``probs``,
+    the hand-weighted order; with them, by ``mode`` and ``threshold``."""
     covered = unexpected = quoted = available = 0
-    for e, s in zip(exs, scores, strict=True):
-        order = sorted(range(len(s)), key=lambda i: -s[i])
-        if threshold is not None:
-            kept = [i for i in order if s[i] >= threshold]
-            order = kept or ([] if e.decision.first else order[:1])
-        chosen = set(order[: e.decision.places])
-        want = {i for i, v in enumerate(e.labels) if v}
+    for i, e in enumerate(exs):
+        hand = [c.hand_score for c in e.decision.candidates]
+        p = None if probs is None else probs[i]
+        chosen = set(choose(hand, p, threshold, mode, placed_first=bool(e.decision.first))[: e.decision.places])
+        want = {j for j, v in enumerate(e.labels) if v}
         first = {(a, base_section(s_)) for a, s_ in e.decision.first}
-        want_open = {i for i in want if (e.decision.candidates[i].act,
-                                         base_section(e.decision.candidates[i].section)) not in first}
+        want_open = {j for j in want if (e.decision.candidates[j].act,
+                                         base_section(e.decision.candidates[j].section)) not in first}
         covered += want_open <= chosen
         quoted += len(want_open & chosen)
         available += len(want_open)
@@ -213,24 +212,26 @@ def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: 
             for i in held:
                 probs[i] = [m.probability(c.features) for c in exs[i].decision.candidates]
         oof[l2] = probs
-    hand_all = select(exs, [_hand(e) for e in exs], None)
+    hand_all = select(exs, None, None)
     grid = []
-    best: tuple[tuple[float, ...], float, float, Selection] | None = None
+    best: tuple[tuple[float, ...], float, float, str, Selection] | None = None
     for l2, probs in oof.items():
-        for t in THRESHOLD_GRID:
-            sel = select(exs, probs, t)
-            grid.append({"l2": l2, "threshold": t, **sel.as_dict()})
-            # cover at least as many questions as the hand ranking, then quote the fewest unexpected provisions
-            key = (float(sel.covered >= hand_all.covered), -sel.unexpected_per_question if
-                   sel.covered >= hand_all.covered else float(sel.covered), float(sel.covered))
-            if best is None or key > best[0]:
-                best = (key, l2, t, sel)
+        for mode in MODES:
+            for t in THRESHOLD_GRID:
+                sel = select(exs, probs, t, mode)
+                grid.append({"l2": l2, "mode": mode, "threshold": t, **sel.as_dict()})
+                # every expected provision the hand ranking quotes, then the fewest unexpected provisions
+                ok = sel.expected_quoted >= hand_all.expected_quoted and sel.covered >= hand_all.covered
+                key = (float(ok), -sel.unexpected_per_question if ok else float(sel.expected_quoted))
+                if best is None or key > best[0]:
+                    best = (key, l2, t, mode, sel)
     assert best is not None
-    _, l2, t, sel = best
+    _, l2, t, mode, sel = best
     flat_p = [p for ps in oof[l2] for p in ps]
     flat_y = [v for e in exs for v in e.labels]
     flat_h = [h for e in exs for h in _hand(e)]
     model = train_model(exs, l2, t)
+    model.mode = mode
     positives = sum(1 for v in flat_y if v)
     model.card = {
         "trained": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -242,6 +243,7 @@ def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: 
         "folds": len(folds),
         "l2": l2,
         "threshold": t,
+        "mode": mode,
         "cross_validation": {
             "by": "Act of the first expected provision (a fold's Acts are unseen in training)",
             "model": sel.as_dict(),

@@ -46,11 +46,17 @@ FEATURES: tuple[str, ...] = (
 )
 
 
+MODES = ("gate", "rank")
+"""How the generator uses the model (``choose``): "gate" keeps the hand-weighted order and quotes, after its first,
+only candidates at or above the threshold; "rank" orders by the model, then gates the same way."""
+
+
 class RelevanceModel(Protocol):
     """Scores a candidate provision's ``FEATURES`` vector: the probability that it bears on an ask."""
 
     name: str
     threshold: float
+    mode: str
 
     def probability(self, features: Sequence[float]) -> float: ...
 
@@ -87,6 +93,7 @@ class LinearRelevance:
     scale: tuple[float, ...]
     threshold: float
     features: tuple[str, ...] = FEATURES
+    mode: str = "gate"
     version: str = "1"
     card: dict[str, Any] = field(default_factory=dict)
     name: str = "linear-relevance"
@@ -103,6 +110,8 @@ class LinearRelevance:
                 f"relevance model was trained on features {list(self.features)}, this version computes "
                 f"{list(FEATURES)}: retrain it (legal-rag eval train-relevance)"
             )
+        if self.mode not in MODES:
+            raise ConfigurationError(f"relevance model mode {self.mode!r} is not one of {list(MODES)}")
         if not 0.0 <= self.threshold <= 1.0:
             raise ConfigurationError(f"relevance model threshold {self.threshold} is not a probability")
 
@@ -133,12 +142,29 @@ class LinearRelevance:
                 weights=tuple(float(x) for x in doc["weights"]), bias=float(doc["bias"]),
                 mean=tuple(float(x) for x in doc["mean"]), scale=tuple(float(x) for x in doc["scale"]),
                 threshold=float(doc["threshold"]), features=tuple(str(x) for x in doc["features"]),
+                mode=str(doc.get("mode", "gate")),
                 version=str(doc.get("version", "1")), card=dict(doc.get("card", {})),
             )  # fmt: skip
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigurationError(f"relevance model {path} is malformed: {exc!r}") from exc
         except ConfigurationError as exc:
             raise ConfigurationError(f"relevance model {path}: {exc}") from exc
+
+
+def choose(hand: Sequence[float], probability: Sequence[float] | None, threshold: float | None, mode: str,
+           *, placed_first: bool) -> list[int]:
+    """The order in which candidates are quoted (indexes), before the generator's limit.
+
+    Without a model, the hand-weighted order. With one: the order of ``mode`` (``MODES``); a candidate below
+    ``threshold`` is left out, except the first in that order when nothing was placed before the candidates (a
+    provision the question names, a comparison side, one per ask): an answer always quotes something it found.
+    """
+    by_hand = sorted(range(len(hand)), key=lambda i: -hand[i])
+    if probability is None or threshold is None:
+        return by_hand
+    order = by_hand if mode == "gate" else sorted(range(len(hand)), key=lambda i: -probability[i])
+    head = [] if placed_first or not order else order[:1]
+    return head + [i for i in order if i not in head and probability[i] >= threshold]
 
 
 def as_vector(values: Mapping[str, float]) -> tuple[float, ...]:

@@ -18,7 +18,7 @@ from legal_rag.evaluation.relevance import (
     select,
 )
 from legal_rag.workflow.generators.extractive import ExtractiveGenerator
-from legal_rag.workflow.relevance import FEATURES, Candidate, Decision, LinearRelevance, as_vector
+from legal_rag.workflow.relevance import FEATURES, Candidate, Decision, LinearRelevance, as_vector, choose
 from legal_rag.workflow.types import Complexity, Passage
 
 TITLES = {"BNS": "The Bharatiya Nyaya Sanhita, 2023", "TPA": "The Transfer of Property Act, 1882",
@@ -36,10 +36,10 @@ TPA_100 = (
 )
 
 
-def model(bias: float = 0.0, **weights: float) -> LinearRelevance:
+def model(bias: float = 0.0, mode: str = "gate", **weights: float) -> LinearRelevance:
     n = len(FEATURES)
     return LinearRelevance(weights=tuple(weights.get(f, 0.0) for f in FEATURES), bias=bias, mean=(0.0,) * n,
-                           scale=(1.0,) * n, threshold=0.5)
+                           scale=(1.0,) * n, threshold=0.5, mode=mode)
 
 
 def test_a_model_file_round_trips_and_is_replaced_whole(tmp_path: Path) -> None:
@@ -120,12 +120,25 @@ def test_folds_hold_out_whole_acts() -> None:
 def test_selection_counts_what_the_generator_would_quote() -> None:
     d = _decision("q", [("BNS", "331", 0.7, 0.2), ("TPA", "100", 0.2, 0.9), ("BNSS", "188", 0.3, 0.8)], places=2)
     e = examples([(_q("q", [("BNS", "331(4)")]), d)])[0]
-    hand = select([e], [[c.hand_score for c in d.candidates]], None)
+    hand = select([e], None, None)
     assert (hand.covered, hand.unexpected_per_question) == (0, 2.0)
-    gated = select([e], [[0.9, 0.1, 0.2]], 0.5)
-    assert (gated.covered, gated.unexpected_per_question) == (1, 0.0)
-    # nothing above the threshold and nothing placed first: the best one is still quoted
-    assert select([e], [[0.4, 0.1, 0.2]], 0.5).unexpected_per_question == 0.0
+    # rank: the model's order, gated
+    ranked = select([e], [[0.9, 0.1, 0.2]], 0.5, "rank")
+    assert (ranked.covered, ranked.unexpected_per_question) == (1, 0.0)
+    # gate: the hand order's first always, the rest only above the threshold
+    gated = select([e], [[0.9, 0.1, 0.2]], 0.5, "gate")
+    assert (gated.covered, gated.unexpected_per_question) == (1, 1.0)
+    # nothing above the threshold and nothing placed first: the first one is still quoted
+    assert select([e], [[0.4, 0.1, 0.2]], 0.5, "rank").unexpected_per_question == 0.0
+
+
+def test_choose_keeps_the_first_only_when_nothing_was_placed_before() -> None:
+    hand, prob = [0.2, 0.9, 0.8], [0.9, 0.1, 0.6]
+    assert choose(hand, None, None, "gate", placed_first=False) == [1, 2, 0]
+    assert choose(hand, prob, 0.5, "gate", placed_first=False) == [1, 2, 0]
+    assert choose(hand, prob, 0.5, "gate", placed_first=True) == [2, 0]
+    assert choose(hand, prob, 0.5, "rank", placed_first=False) == [0, 2]
+    assert choose(hand, prob, 0.95, "rank", placed_first=True) == []
 
 
 def test_nothing_to_learn_from_is_an_error() -> None:
@@ -165,7 +178,11 @@ def test_a_provision_below_the_models_threshold_is_not_quoted() -> None:
         out = gen.generate(QUESTION, PASSAGES, as_of="2025-03-01", complexity=Complexity.STANDARD)
         return [s.chunk_ids[0].split(":")[0] for s in out.sentences]
 
-    assert "TPA" in acts(ExtractiveGenerator(TITLES))
+    # the hand-weighted ranking puts the mortgage "charge" first, for the question's "charge him under"
+    assert acts(ExtractiveGenerator(TITLES))[0] == "TPA"
     # a model that reads the fused retrieval score: TPA 100 (0.42 of the best) falls below 0.5
-    gated = acts(ExtractiveGenerator(TITLES, relevance=model(bias=-2.5, fused=4.0)))
-    assert gated and set(gated) == {"BNS"}
+    ranked = acts(ExtractiveGenerator(TITLES, relevance=model(bias=-2.5, mode="rank", fused=4.0)))
+    assert ranked and set(ranked) == {"BNS"}
+    # gated, the hand ranking's first stays and only the rest must pass the threshold
+    gated = acts(ExtractiveGenerator(TITLES, relevance=model(bias=-2.5, fused=4.0, rank=-9.0)))
+    assert gated and set(gated) == {"TPA"}

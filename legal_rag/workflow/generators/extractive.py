@@ -27,7 +27,7 @@ from legal_rag.retrieval.offences import (
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.workflow.comparison import comparison_sides
 from legal_rag.workflow.parts import question_parts
-from legal_rag.workflow.relevance import Candidate, Decision, RelevanceModel, as_vector
+from legal_rag.workflow.relevance import Candidate, Decision, RelevanceModel, as_vector, choose
 from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage, Pin
 
 INSUFFICIENT = (
@@ -387,12 +387,7 @@ class ExtractiveGenerator:
         finite = [p.score for _, ps in rest for p in ps if math.isfinite(p.score)]
         top_score = max(finite, default=0.0)
         scored = [(features(item), item) for item in enumerate(rest)]
-        if self.relevance is not None:
-            model = self.relevance
-            probability = {id(g): model.probability(as_vector(f)) for f, (_, g) in scored}
-            ranked = [g for _, (_, g) in sorted(scored, key=lambda fi: -probability[id(fi[1][1])])]
-        else:
-            ranked = [g for _, (_, g) in sorted(scored, key=lambda fi: -fi[0]["hand"])]
+        ranked = [g for _, (_, g) in sorted(scored, key=lambda fi: -fi[0]["hand"])]
         # A comparison quotes each side's own provision first ("theft" and "extortion": the sections so headed).
         sides: list[tuple[tuple[str, str], list[Passage]]] = []
         for side in comparison_sides(question):
@@ -414,10 +409,12 @@ class ExtractiveGenerator:
                 places=max(0, n - len(first)), first=tuple(g[0] for g in first),
             ))  # fmt: skip
         if self.relevance is not None:
-            # Below the model's threshold a provision bears on no ask; the best one stays when nothing else would
-            # be quoted (the answer then says how weak it is through its confidence).
-            keep = [g for g in ranked if probability[id(g)] >= self.relevance.threshold]
-            ranked = keep or ([] if first else ranked[:1])
+            # Below the model's threshold a provision bears on no ask; the first stays when nothing else would be
+            # quoted (the answer then says how weak it is through its confidence).
+            m = self.relevance
+            order = choose([f["hand"] for f, _ in scored], [m.probability(as_vector(f)) for f, _ in scored],
+                           m.threshold, m.mode, placed_first=bool(first))
+            ranked = [scored[i][1][1] for i in order]
         # A pair (definition and punishment) takes two of the n places: the answer grows by no more than n.
         return _with_partners(first + [g for g in ranked if g not in first], groups, partners)[:n]
 
