@@ -16,7 +16,6 @@ out most provisions that bear on nothing while covering at least as many questio
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,6 +24,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
+from graph_schema.model import main_section
 from legal_rag.evaluation.answers import LabelledQuestion
 from legal_rag.workflow.relevance import FEATURES, MODES, Decision, LinearRelevance, choose
 
@@ -44,18 +44,13 @@ class Example:
     labels: tuple[bool, ...]
 
 
-def base_section(section: str) -> str:
-    """ "358(2)" -> "358": labels name sections, candidates may be sub-sections."""
-    return section.split("(", 1)[0].strip().upper()
-
-
 def examples(pairs: Sequence[tuple[LabelledQuestion, Decision]]) -> list[Example]:
     """Label each decision's candidates by the question's ``expect_cited`` (a question with none, an unanswerable
     or false-premise one, labels every candidate irrelevant)."""
     out = []
     for q, d in pairs:
-        want = {(act, base_section(section)) for act, section in q.expect_cited}
-        labels = tuple((c.act, base_section(c.section)) in want for c in d.candidates)
+        want = {(act, main_section(section)) for act, section in q.expect_cited}
+        labels = tuple((c.act, main_section(c.section)) in want for c in d.candidates)
         group = q.expect_cited[0][0] if q.expect_cited else "(none)"
         out.append(Example(q.id, group, d, labels))
     return out
@@ -139,13 +134,12 @@ def select(exs: Sequence[Example], probs: Sequence[Sequence[float]] | None, thre
     the hand-weighted order; with them, by ``mode`` and ``threshold``."""
     covered = unexpected = quoted = available = 0
     for i, e in enumerate(exs):
-        hand = [c.hand_score for c in e.decision.candidates]
         p = None if probs is None else probs[i]
-        chosen = set(choose(hand, p, threshold, mode, placed_first=bool(e.decision.first))[: e.decision.places])
+        chosen = set(choose(_hand(e), p, threshold, mode, placed_first=bool(e.decision.first))[: e.decision.places])
         want = {j for j, v in enumerate(e.labels) if v}
-        first = {(a, base_section(s_)) for a, s_ in e.decision.first}
+        first = {(a, main_section(s_)) for a, s_ in e.decision.first}
         want_open = {j for j in want if (e.decision.candidates[j].act,
-                                         base_section(e.decision.candidates[j].section)) not in first}
+                                         main_section(e.decision.candidates[j].section)) not in first}
         covered += want_open <= chosen
         quoted += len(want_open & chosen)
         available += len(want_open)
@@ -183,9 +177,6 @@ class TrainingReport:
     model: LinearRelevance
     cv_model: Selection
     cv_hand: Selection
-    cv_auc_model: float | None
-    cv_auc_hand: float | None
-    grid: list[dict[str, Any]]
 
 
 def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: int = FOLDS) -> TrainingReport:
@@ -213,13 +204,11 @@ def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: 
                 probs[i] = [m.probability(c.features) for c in exs[i].decision.candidates]
         oof[l2] = probs
     hand_all = select(exs, None, None)
-    grid = []
     best: tuple[tuple[float, ...], float, float, str, Selection] | None = None
     for l2, probs in oof.items():
         for mode in MODES:
             for t in THRESHOLD_GRID:
                 sel = select(exs, probs, t, mode)
-                grid.append({"l2": l2, "mode": mode, "threshold": t, **sel.as_dict()})
                 # every expected provision the hand ranking quotes, then the fewest unexpected provisions
                 ok = sel.expected_quoted >= hand_all.expected_quoted and sel.covered >= hand_all.covered
                 key = (float(ok), -sel.unexpected_per_question if ok else float(sel.expected_quoted))
@@ -254,13 +243,9 @@ def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: 
         "weights": {f: round(w, 4) for f, w in zip(FEATURES, model.weights, strict=True)},
         "intended_use": "rank and gate the retrieved provisions the offline extractive generator quotes",
     }
-    return TrainingReport(model, sel, hand_all, _auc(flat_p, flat_y), _auc(flat_h, flat_y), grid)
+    return TrainingReport(model, sel, hand_all)
 
 
 def _round(x: float | None) -> float | None:
     return None if x is None or math.isnan(x) else round(x, 4)
 
-
-def summary(report: TrainingReport) -> dict[str, Any]:
-    return {"card": report.model.card,
-            "mean_weight_abs": round(statistics.fmean(abs(w) for w in report.model.weights), 4)}

@@ -337,12 +337,12 @@ class ExtractiveGenerator:
         rest = counterparts + [g for g in others if g not in counterparts][:candidates]
         partners = _partners(groups)
 
-        def features(item: tuple[int, tuple[tuple[str, str], list[Passage]]], q: set[str] = q) -> dict[str, float]:
-            rank, (key, ps) = item
+        Item = tuple[int, tuple[tuple[str, str], list[Passage]]]
+
+        def evidence(item: Item, q: set[str]) -> tuple[float, set[str], float]:
+            """What ``fit`` weighs: the best sentence's cover, the heading's stems and the offence bonus."""
+            _, (_, ps) = item
             heading = content_stems(passage_title(ps[0]))
-            # Recall and precision of the heading: "Theft" names the subject of "punishment for theft" exactly;
-            # "Punishment for intentionally running vessel aground ... to commit theft" mentions it in passing.
-            head = 0.5 * len(q & heading) / (len(q) or 1) + 0.5 * len(q & heading) / (len(heading) or 1)
             best = 0.0
             for _, s in _quotable_in(ps):
                 stems = content_stems(s)
@@ -358,16 +358,29 @@ class ExtractiveGenerator:
                 # definition whose punishing partner was retrieved is quoted with it, so the pair punishes.
                 punishing = any(punishes(title, p.text) for p in ps) or f"{ps[0].act}:{ps[0].section}" in partners
                 offence = OFFENCE_BONUS + (PUNISHES_BONUS if punishing else 0.0)
+            return best, heading, offence
+
+        def fit(item: Item, q: set[str] = q) -> float:
+            rank, (_, ps) = item
+            best, heading, offence = evidence(item, q)
+            # Recall and precision of the heading: "Theft" names the subject of "punishment for theft" exactly;
+            # "Punishment for intentionally running vessel aground ... to commit theft" mentions it in passing.
+            head = 0.5 * len(q & heading) / (len(q) or 1) + 0.5 * len(q & heading) / (len(heading) or 1)
+            return best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1) + offence
+
+        def features(item: Item) -> tuple[float, ...]:
+            """The relevance model's ``FEATURES`` for a candidate (computed only for a model or a recorder)."""
+            rank, (key, ps) = item
+            best, heading, offence = evidence(item, q)
             text = " ".join(p.text for p in ps)
             procedure = float(key[0] in PROCEDURE_CODES)
-            return {
-                "hand": best + 0.25 * head + 0.3 * max(p.relevance for p in ps) + 0.1 / (rank + 1) + offence,
+            finite = [p.score for p in ps if math.isfinite(p.score)]
+            return as_vector({
                 "sentence_cover": best,
                 "heading_recall": len(q & heading) / (len(q) or 1),
                 "heading_precision": len(q & heading) / (len(heading) or 1),
                 "dense": max(p.relevance for p in ps),
-                "fused": min(1.0, max((p.score for p in ps if math.isfinite(p.score)), default=top_score)
-                             / top_score) if top_score > 0 else 0.0,
+                "fused": min(1.0, max(finite, default=top_score) / top_score) if top_score > 0 else 0.0,
                 "rank": 1.0 / (rank + 1),
                 "offence_asked": float(offence > 0),
                 "punishes_asked": float(offence > OFFENCE_BONUS),
@@ -378,16 +391,10 @@ class ExtractiveGenerator:
                 "text_cover": len(q & (content_stems(text) | heading)) / (len(q) or 1),
                 "counterpart": float(any(p.pinned is Pin.COUNTERPART for p in ps)),
                 "log_length": math.log1p(len(text)),
-            }
+            })  # fmt: skip
 
-        def fit(item: tuple[int, tuple[tuple[str, str], list[Passage]]], q: set[str] = q) -> float:
-            return features(item, q)["hand"]
-
-        acts = [key[0] for key, _ in rest] or [""]
-        finite = [p.score for _, ps in rest for p in ps if math.isfinite(p.score)]
-        top_score = max(finite, default=0.0)
-        scored = [(features(item), item) for item in enumerate(rest)]
-        ranked = [g for _, (_, g) in sorted(scored, key=lambda fi: -fi[0]["hand"])]
+        hand = [fit(item) for item in enumerate(rest)]
+        ranked = [rest[i] for i in choose(hand, None, None, "gate", placed_first=False)]
         # A comparison quotes each side's own provision first ("theft" and "extortion": the sections so headed).
         sides: list[tuple[tuple[str, str], list[Passage]]] = []
         for side in comparison_sides(question):
@@ -402,19 +409,24 @@ class ExtractiveGenerator:
             if part_q and pool:
                 asks.append(max(pool, key=lambda item: fit(item, part_q))[1])
         first = pinned + sides + asks
-        if self.recorder is not None:
-            self.recorder(Decision(
-                question=question,
-                candidates=tuple(Candidate(g[0][0], g[0][1], as_vector(f), f["hand"]) for f, (_, g) in scored),
-                places=max(0, n - len(first)), first=tuple(g[0] for g in first),
-            ))  # fmt: skip
-        if self.relevance is not None:
-            # Below the model's threshold a provision bears on no ask; the first stays when nothing else would be
-            # quoted (the answer then says how weak it is through its confidence).
-            m = self.relevance
-            order = choose([f["hand"] for f, _ in scored], [m.probability(as_vector(f)) for f, _ in scored],
-                           m.threshold, m.mode, placed_first=bool(first))
-            ranked = [scored[i][1][1] for i in order]
+        if self.recorder is not None or self.relevance is not None:
+            acts = [key[0] for key, _ in rest] or [""]
+            top_score = max((p.score for _, ps in rest for p in ps if math.isfinite(p.score)), default=0.0)
+            vectors = [features(item) for item in enumerate(rest)]
+            if self.recorder is not None:
+                self.recorder(Decision(
+                    question=question,
+                    candidates=tuple(Candidate(g[0][0], g[0][1], v, h) for g, v, h in zip(rest, vectors, hand,
+                                                                                          strict=True)),
+                    places=max(0, n - len(first)), first=tuple(g[0] for g in first),
+                ))  # fmt: skip
+            if self.relevance is not None:
+                # Below the model's threshold a provision bears on no ask; the first stays when nothing else would
+                # be quoted (the answer then says how weak it is through its confidence).
+                m = self.relevance
+                order = choose(hand, [m.probability(v) for v in vectors], m.threshold, m.mode,
+                               placed_first=bool(first))
+                ranked = [rest[i] for i in order]
         # A pair (definition and punishment) takes two of the n places: the answer grows by no more than n.
         return _with_partners(first + [g for g in ranked if g not in first], groups, partners)[:n]
 
