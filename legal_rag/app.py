@@ -41,9 +41,10 @@ if TYPE_CHECKING:
     from graph_schema.acts import ActResolver
     from ingestion.audit.report import AuditReport
     from legal_rag.answer_view import AnswerView
-    from legal_rag.evaluation.answers import AnswerReport
+    from legal_rag.evaluation.answers import AnswerReport, LabelledQuestion
     from legal_rag.evaluation.faults import FaultReport
-    from legal_rag.evaluation.relevance import TrainingReport
+    from legal_rag.evaluation.flag_examples import SimulatedFlags
+    from legal_rag.evaluation.relevance import RelevanceTraining
     from legal_rag.lookup import LookupService
     from legal_rag.records import Records
     from legal_rag.records.model import AnswerRow, ApiKeyRow, FlagLabel, FlagRow, FlagStatus
@@ -673,18 +674,9 @@ class Application:
         except ValueError as exc:
             raise InvalidInputError(str(exc)) from exc
 
-    def train_relevance(self, questions: Sequence[Path], out: Path,
-                        progress: Progress | None = None) -> TrainingReport:
-        """Train the provision relevance model on labelled development questions (rows of a held-out split and
-        sealed sets are refused: they measure it) and write it to ``out`` with its card.
-
-        Raises:
-            InvalidInputError: a sealed set, an unreadable file, no development question.
-            ConfigurationError: an LLM answers (the model ranks the offline generator's provisions).
-        """
+    def _development_questions(self, questions: Sequence[Path]) -> list[LabelledQuestion]:
+        """The rows of labelled files that may train: sealed sets are refused, held-out rows left out."""
         from legal_rag.evaluation.answers import is_sealed, load_labelled
-        from legal_rag.evaluation.relevance import collect, cross_validate_and_train, examples
-        from legal_rag.workflow.generators.extractive import ExtractiveGenerator
 
         qs = []
         for path in questions:
@@ -694,14 +686,20 @@ class Application:
                 rows = load_labelled(path, self.resolver().resolve)
             except (OSError, ValueError) as exc:
                 raise InvalidInputError(str(exc)) from exc
-            qs += [q for q in rows if q.split in (None, "dev")]
-        if not qs:
-            raise InvalidInputError("no development question to train on (held-out rows are never used)")
-        service = self.ask_service()
-        generator = service.context.generator
+            qs += [q for q in rows if q.split != "heldout"]
+        return qs
+
+    def _recording_generator(self) -> Any:
+        from legal_rag.workflow.generators.extractive import ExtractiveGenerator
+
+        generator = self.ask_service().context.generator
         if not isinstance(generator, ExtractiveGenerator):
             raise ConfigurationError(f"the {generator.name} generator answers: the relevance model ranks the "
                                      "offline generator's provisions; train with llm.provider = offline")
+        return generator
+
+    def _asker(self, total: int, progress: Progress | None) -> Callable[[Any], None]:
+        service = self.ask_service()
         step = progress or self._progress
         done = [0]
 
@@ -709,11 +707,115 @@ class Application:
             service.ask(q.question, q.as_of)
             done[0] += 1
             if step is not None:
-                step("questions", done[0], len(qs))
+                step("questions", done[0], total)
 
-        report = cross_validate_and_train(examples(collect(ask, generator, qs)), [str(p) for p in questions])
-        report.model.save(out)
-        return report
+        return ask
+
+    def train_relevance(self, questions: Sequence[Path], out: Path | None, progress: Progress | None = None, *,
+                        flag_labels: Sequence[str] = (), since: str | None = None, data: Path | None = None,
+                        data_rows: int = 200) -> RelevanceTraining:
+        """Train the provision relevance model on labelled development questions (rows of a held-out split and
+        sealed sets are refused: they measure it), and also on the accepted flags with ``flag_labels`` and on up to
+        ``data_rows`` questions of the built Finetune-RAG dataset in ``data`` (its training split); write it to
+        ``out`` with its card. Only the labelled questions score the cross-validation's choices.
+
+        ``out`` is a ``.json`` file, or a directory (made if missing) where the model is written as the next version
+        (``relevance-v<N>.json``); None: the directory ``models`` of the state dir.
+
+        Raises:
+            InvalidInputError: a sealed set, an unreadable file, no development question, a flag label that does not
+                name a provision to leave out, ``since`` not YYYY-MM-DD, ``data`` not a built dataset.
+            ConfigurationError: an LLM answers (the model ranks the offline generator's provisions).
+        """
+        from legal_rag.evaluation.flag_examples import RELEVANCE_LABELS, examples_from_flags, read_flags
+        from legal_rag.evaluation.relevance import (
+            RelevanceTraining,
+            built_questions,
+            collect,
+            cross_validate_and_train,
+            examples,
+            versioned,
+        )
+        from legal_rag.records import SYSTEM
+
+        bad = [label for label in flag_labels if label not in RELEVANCE_LABELS]
+        if bad:
+            raise InvalidInputError(f"flag label {bad[0]!r} does not say a provision should not have been quoted; "
+                                    f"one of: {', '.join(RELEVANCE_LABELS)}")
+        day = check_day(since, "--since") if since is not None else None
+        qs = self._development_questions(questions)
+        if not qs:
+            raise InvalidInputError("no development question to train on (held-out rows are never used)")
+        built: list[LabelledQuestion] = []
+        if data is not None:
+            if data_rows < 1:
+                raise InvalidInputError(f"--data-rows must be at least 1, got {data_rows}")
+            try:
+                built = built_questions(data, data_rows)
+            except ValueError as exc:
+                raise InvalidInputError(str(exc)) from exc
+        generator = self._recording_generator()
+        flags: list[Any] = []
+        for label in dict.fromkeys(flag_labels):
+            flags += self.records().flags.export(SYSTEM, since=day, label=label, status="accepted")
+        reading = read_flags(flags, lambda answer_id: self.records().answers.get(answer_id, SYSTEM),
+                             lambda text: [(c["act"], c["section"]) for c in self.extract_citations(text)
+                                           if c.get("act") and c.get("section")])
+        ask = self._asker(len(qs) + len(built) + len(reading.answers), progress)
+        labelled = examples(collect(ask, generator, qs))
+        labelled += examples(collect(ask, generator, built), scored=False)
+        from_flags, unused = examples_from_flags(collect(ask, generator, reading.answers))
+        skipped = reading.skipped + unused
+        target = out if out is not None else self.settings.state_dir / "models"
+        if target.suffix != ".json":
+            target.mkdir(parents=True, exist_ok=True)
+        path, version = versioned(target) if target.is_dir() else (target, None)
+        card: dict[str, Any] = {"flags": {"labels": list(dict.fromkeys(flag_labels)), "since": day,
+                                          "accepted": len(flags), "used": len(flags) - len(skipped),
+                                          "skipped": skipped},
+                              "built_dataset": None if data is None else {"path": str(data), "questions": len(built)}}
+        if version is not None:
+            card["version"] = version
+        try:
+            report = cross_validate_and_train(labelled + from_flags, [str(p) for p in questions], card=card)
+        except ValueError as exc:
+            raise InvalidInputError(str(exc)) from exc
+        if version is not None:
+            report.model.version = str(version)
+        report.model.save(path)
+        return RelevanceTraining(report, path, skipped)
+
+    def simulate_paralegal(self, questions: Sequence[Path], progress: Progress | None = None) -> SimulatedFlags:
+        """The rule-based paralegal (``legal_rag.evaluation.flag_examples.paralegal_spans``): ask each labelled
+        development question, store the answer, flag ``wrong_provision`` on every quoted provision the labels do
+        not expect, and accept those flags as the operator. The answers and flags are ordinary records of the key
+        name ``simulated-paralegal``: run it against an evaluation state, not a team's records.
+
+        Raises:
+            InvalidInputError: a sealed set, an unreadable file, no development question.
+        """
+        from legal_rag.evaluation.flag_examples import SimulatedFlags, paralegal_spans
+        from legal_rag.records import SYSTEM, FlagLabel
+
+        qs = self._development_questions(questions)
+        if not qs:
+            raise InvalidInputError("no development question to ask (held-out rows are never used)")
+        viewer = Viewer(name="simulated-paralegal", role=Role.PARALEGAL, team=DEFAULT_TEAM)
+        step = progress or self._progress
+        flagged = made = 0
+        for i, q in enumerate(qs, start=1):
+            row = self.store_answer(self.ask(q.question, q.as_of), viewer)
+            spans = paralegal_spans(row.document, q.expect_cited)
+            for start, end, (act, section) in spans:
+                flag, _ = self.add_flag(row.id, start=start, end=end, label=FlagLabel.WRONG_PROVISION, viewer=viewer,
+                                        comment=f"simulated paralegal: {act} {section} is not among the "
+                                                f"provisions labelled for question {q.id}")
+                self.review_flag(flag.id, "accepted", SYSTEM)
+            flagged += bool(spans)
+            made += len(spans)
+            if step is not None:
+                step("questions", i, len(qs))
+        return SimulatedFlags(len(qs), flagged, made)
 
     def evaluate_answers(self, questions: Path, split: str | None = None, *, unseal: bool = False,
                          progress: Progress | None = None) -> AnswerReport:

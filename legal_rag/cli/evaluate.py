@@ -132,18 +132,50 @@ def train_relevance_cmd(
     files = questions or [DEFAULT_QUESTIONS, DEFAULT_QUESTIONS.parent / "probe.jsonl",
                           DEFAULT_QUESTIONS.parent / "probe2.jsonl"]
     with _application(labels={"questions": "asking"}) as application:
-        report = application.train_relevance(files, out_path)
-    card = report.model.card
+        trained = application.train_relevance(files, out_path)
+    print_relevance_card(trained, as_json)
+
+
+def print_relevance_card(trained: Any, as_json: bool) -> None:
+    """The card of a trained relevance model (JSON, or a summary), then where it was written."""
+    card = trained.report.model.card
+    wrote = f"wrote {trained.path}; answer with it: LEGAL_RAG_WORKFLOW__RELEVANCE_MODEL={trained.path}"
     if as_json:
-        sys.stdout.write(json.dumps(card, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps({**card, "path": str(trained.path)}, ensure_ascii=False) + "\n")
+        err.print(wrote, markup=False, soft_wrap=True)
         return
     cv = card["cross_validation"]
     out.print(f"trained on {card['questions']} questions, {card['candidates']} candidates "
-              f"({card['relevant_candidates']} relevant); l2 {card['l2']}, threshold {card['threshold']}",
-              markup=False)
+              f"({card['relevant_candidates']} relevant); l2 {card['l2']}, threshold {card['threshold']}, "
+              f"mode {card['mode']}", markup=False)
+    fx = card.get("flag_examples", {})
+    if fx.get("answers"):
+        out.print(f"  and {fx['answers']} flagged answers: {fx['not_relevant']} provisions not relevant, "
+                  f"{fx['relevant']} relevant", markup=False)
     for name in ("model", "hand_weighted"):
         s = cv[name]
         out.print(f"  {name}: covers {s['covered']}/{s['questions']} questions, "
                   f"{s['unexpected_per_question']} unexpected provisions per question, "
                   f"AUC {cv['auc_' + name]}", markup=False)
-    err.print(f"wrote {out_path}", markup=False)
+    for s in trained.skipped:
+        out.print(f"  flag {s['flag']} (answer {s['answer']}) not used: {s['reason']}", markup=False, highlight=False)
+    err.print(wrote, markup=False, soft_wrap=True)
+
+
+@eval_app.command("simulate-paralegal")
+def simulate_paralegal_cmd(
+    questions: Annotated[list[Path], typer.Option(
+        "--questions", help="Labelled JSONL files to ask (repeat the option); held-out rows are left out and sealed "
+        "sets refused.")],
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """A rule-based paralegal: ask labelled development questions, store the answers, flag wrong_provision on
+    every quoted provision the labels do not expect, and accept the flags (to measure training on flags; run it
+    on an evaluation state)."""
+    with _application(labels={"questions": "asking"}) as application:
+        done = application.simulate_paralegal(questions)
+    if as_json:
+        sys.stdout.write(json.dumps(done.as_dict()) + "\n")
+        return
+    out.print(f"{done.questions} questions asked, {done.answers_flagged} answers flagged, {done.flags} accepted "
+              "wrong_provision flags", markup=False)

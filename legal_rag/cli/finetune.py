@@ -1,4 +1,4 @@
-"""``legal-rag finetune build | from-flags | validate | audit | blind``: training data from the graph and from flags.
+"""``legal-rag finetune build | from-flags | train | validate | audit | blind``: training data and models.
 
 Parse -> call ``finetune`` with the application's graph and verifier -> render. Exit codes: 0 done
 (or a valid dataset), 1 the dataset has problems (each one printed) or could not be built as asked,
@@ -97,6 +97,37 @@ def from_flags_cmd(
     out.print(f"{report.flags} flags: {report.dpo} DPO rows, {report.kto} KTO rows -> {out_dir}")
     for s in report.skipped:
         out.print(f"flag {s['flag']} (answer {s['answer']}): {s['reason']}", markup=False, highlight=False)
+
+
+@finetune_app.command("train")
+def train_cmd(
+    label: Annotated[list[str], typer.Option(
+        "--label", help="Accepted flags with this label train the model (repeat the option): wrong_provision, "
+        "outdated_law.")] = ["wrong_provision"],  # noqa: B006
+    questions: Annotated[list[Path], typer.Option(
+        "--questions", help="Labelled JSONL files it also trains on (repeat the option); held-out rows are left "
+        "out and sealed sets refused. Default: data/eval/questions.jsonl, probe.jsonl and probe2.jsonl.")] = [],  # noqa: B006
+    since: Annotated[str | None, typer.Option("--since", help="Only flags created on or after this date.")] = None,
+    data: Annotated[Path | None, typer.Option(
+        "--data", help="A dataset built by `finetune build`: its training questions also train, each labelled with "
+        "the provisions its row answers from.")] = None,
+    data_rows: Annotated[int, typer.Option("--data-rows", help="At most this many of --data's questions.")] = 200,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", help="A directory (the model is written as its next version, relevance-v<N>.json) or a .json file. "
+        "Default: <state dir>/models/.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The model card as one JSON object.")] = False,
+) -> None:
+    """Train the product's provision relevance model on CPU from labelled development questions, the accepted
+    flags that name a provision an answer should not have quoted and (--data) a built dataset's questions; write it
+    as a new version with its card."""
+    from legal_rag.cli.evaluate import DEFAULT_QUESTIONS, print_relevance_card
+
+    files = questions or [DEFAULT_QUESTIONS, DEFAULT_QUESTIONS.parent / "probe.jsonl",
+                          DEFAULT_QUESTIONS.parent / "probe2.jsonl"]
+    with _application(labels={"questions": "asking"}) as application:
+        trained = application.train_relevance(files, out_dir, flag_labels=label, since=since, data=data,
+                                              data_rows=data_rows)
+    print_relevance_card(trained, as_json)
 
 
 @finetune_app.command("audit")

@@ -15,11 +15,14 @@ out most provisions that bear on nothing while covering at least as many questio
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 from scipy.optimize import minimize
@@ -27,6 +30,8 @@ from scipy.optimize import minimize
 from graph_schema.model import main_section
 from legal_rag.evaluation.answers import LabelledQuestion
 from legal_rag.workflow.relevance import FEATURES, MODES, Decision, LinearRelevance, choose
+
+_Q = TypeVar("_Q")
 
 L2_GRID = (0.01, 0.1, 1.0, 10.0)
 THRESHOLD_GRID = tuple(round(x, 2) for x in np.arange(0.0, 0.81, 0.02))
@@ -41,26 +46,61 @@ class Example:
     group: str
     """The Act the question's first expected provision belongs to: its cross-validation fold key."""
     decision: Decision
-    labels: tuple[bool, ...]
+    labels: tuple[bool | None, ...]
+    """Per candidate: relevant, not relevant, or None (unknown: neither trained on nor scored)."""
+    scored: bool = True
+    """Whether cross-validation scores the example (a labelled question); a flag's example only trains."""
 
 
-def examples(pairs: Sequence[tuple[LabelledQuestion, Decision]]) -> list[Example]:
+def examples(pairs: Sequence[tuple[LabelledQuestion, Decision]], *, scored: bool = True) -> list[Example]:
     """Label each decision's candidates by the question's ``expect_cited`` (a question with none, an unanswerable
-    or false-premise one, labels every candidate irrelevant)."""
+    or false-premise one, labels every candidate irrelevant). ``scored``: cross-validation scores them (False for
+    questions that only train, such as a built dataset's)."""
     out = []
     for q, d in pairs:
         want = {(act, main_section(section)) for act, section in q.expect_cited}
         labels = tuple((c.act, main_section(c.section)) in want for c in d.candidates)
         group = q.expect_cited[0][0] if q.expect_cited else "(none)"
-        out.append(Example(q.id, group, d, labels))
+        out.append(Example(q.id, group, d, labels, scored=scored))
     return out
 
 
-def collect(ask: Callable[[LabelledQuestion], None], generator: Any,
-            questions: Sequence[LabelledQuestion]) -> list[tuple[LabelledQuestion, Decision]]:
+_BUILT_QUESTION = re.compile(r"\n\nQuestion: (.+?)\n\n", re.S)
+
+
+def built_questions(directory: Path, limit: int) -> list[LabelledQuestion]:
+    """Up to ``limit`` questions of a built Finetune-RAG dataset's training split (``sft/train.jsonl``, evenly
+    spread over its rows), each labelled with the provisions its row answers from, on the row's date.
+
+    Raises:
+        ValueError: no such file, or a row that is not a built SFT row (the message names the line).
+    """
+    path = directory / "sft" / "train.jsonl"
+    if not path.is_file():
+        raise ValueError(f"{directory} holds no built dataset ({path.relative_to(directory)} is missing)")
+    rows = path.read_text(encoding="utf-8").splitlines()
+    step = max(1, len(rows) // max(1, limit))
+    out = []
+    for n in range(0, len(rows), step):
+        try:
+            row = json.loads(rows[n])
+            m = _BUILT_QUESTION.search(row["messages"][1]["content"])
+            if m is None:
+                raise ValueError("its user turn has no 'Question:' paragraph")
+            cited = tuple((str(p["act"]), str(p["section"])) for p in row["provisions"])
+            out.append(LabelledQuestion(str(row["id"]), m.group(1).strip(), str(row["as_of"]), cited,
+                                        split="built"))
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path}:{n + 1}: not a built SFT row: {exc}") from exc
+        if len(out) >= limit:
+            break
+    return out
+
+
+def collect(ask: Callable[[_Q], None], generator: Any, questions: Sequence[_Q]) -> list[tuple[_Q, Decision]]:
     """Ask each question (``ask``) with ``generator.recorder`` set, keeping the first generation's decision (a
     regeneration after a failed check sees the same candidates)."""
-    pairs: list[tuple[LabelledQuestion, Decision]] = []
+    pairs: list[tuple[_Q, Decision]] = []
     seen: list[Decision] = []
     previous = generator.recorder
     generator.recorder = seen.append
@@ -96,8 +136,10 @@ def _fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float]:
 
 
 def _matrix(exs: Sequence[Example]) -> tuple[np.ndarray, np.ndarray]:
-    rows = [c.features for e in exs for c in e.decision.candidates]
-    labels = [float(v) for e in exs for v in e.labels]
+    known = [(c.features, v) for e in exs for c, v in zip(e.decision.candidates, e.labels, strict=True)
+             if v is not None]
+    rows = [f for f, _ in known]
+    labels = [float(v) for _, v in known]
     return np.asarray(rows, dtype=float).reshape(-1, len(FEATURES)), np.asarray(labels)
 
 
@@ -179,36 +221,44 @@ class TrainingReport:
     cv_hand: Selection
 
 
-def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: int = FOLDS) -> TrainingReport:
-    """Choose ``(l2, threshold)`` on folds that hold out Acts, then train on everything with them.
+def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: int = FOLDS,
+                             card: Mapping[str, Any] | None = None) -> TrainingReport:
+    """Choose ``(l2, threshold, mode)`` on folds that hold out Acts, then train on everything with them.
+
+    Only ``scored`` examples (labelled questions) are dealt to folds and score a choice; the others (flags) join
+    every fold's training, except a fold that holds their question. ``card`` adds entries to the model's card.
 
     Raises:
-        ValueError: no example, or no candidate the labels expect (nothing to learn from).
+        ValueError: no labelled example, or no candidate the labels expect (nothing to learn from).
     """
-    if not exs:
+    scored = [e for e in exs if e.scored]
+    extra = [e for e in exs if not e.scored]
+    if not scored:
         raise ValueError("no training questions produced a decision")
-    if not any(v for e in exs for v in e.labels):
+    if not any(v for e in scored for v in e.labels):
         raise ValueError("no retrieved candidate is expected by the labels: nothing to learn from")
-    folds = _folds(exs, k)
+    folds = _folds(scored, k)
     # out-of-fold probabilities per l2
     oof: dict[float, list[list[float]]] = {}
     for l2 in L2_GRID:
-        probs: list[list[float]] = [[] for _ in exs]
+        probs: list[list[float]] = [[] for _ in scored]
         for held in folds:
             held_set = set(held)
-            train = [e for i, e in enumerate(exs) if i not in held_set]
+            held_questions = {_norm(scored[i].decision.question) for i in held}
+            train = [e for i, e in enumerate(scored) if i not in held_set]
+            train += [e for e in extra if _norm(e.decision.question) not in held_questions]
             if not any(v for e in train for v in e.labels):
                 continue
             m = train_model(train, l2, 0.0)
             for i in held:
-                probs[i] = [m.probability(c.features) for c in exs[i].decision.candidates]
+                probs[i] = [m.probability(c.features) for c in scored[i].decision.candidates]
         oof[l2] = probs
-    hand_all = select(exs, None, None)
+    hand_all = select(scored, None, None)
     best: tuple[tuple[float, ...], float, float, str, Selection] | None = None
     for l2, probs in oof.items():
         for mode in MODES:
             for t in THRESHOLD_GRID:
-                sel = select(exs, probs, t, mode)
+                sel = select(scored, probs, t, mode)
                 # every expected provision the hand ranking quotes, then the fewest unexpected provisions
                 ok = sel.expected_quoted >= hand_all.expected_quoted and sel.covered >= hand_all.covered
                 key = (float(ok), -sel.unexpected_per_question if ok else float(sel.expected_quoted))
@@ -217,18 +267,22 @@ def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: 
     assert best is not None
     _, l2, t, mode, sel = best
     flat_p = [p for ps in oof[l2] for p in ps]
-    flat_y = [v for e in exs for v in e.labels]
-    flat_h = [h for e in exs for h in _hand(e)]
-    model = train_model(exs, l2, t)
+    flat_y = [bool(v) for e in scored for v in e.labels]
+    flat_h = [h for e in scored for h in _hand(e)]
+    model = train_model(scored + extra, l2, t)
     model.mode = mode
     positives = sum(1 for v in flat_y if v)
+    extra_labels = [v for e in extra for v in e.labels if v is not None]
     model.card = {
         "trained": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "sources": list(sources),
-        "questions": len(exs),
+        "questions": len(scored),
         "candidates": len(flat_y),
         "relevant_candidates": positives,
-        "acts_in_folds": sorted({e.group for e in exs}),
+        "flag_examples": {"answers": len(extra), "candidates_labelled": len(extra_labels),
+                          "not_relevant": sum(1 for v in extra_labels if not v),
+                          "relevant": sum(1 for v in extra_labels if v)},
+        "acts_in_folds": sorted({e.group for e in scored}),
         "folds": len(folds),
         "l2": l2,
         "threshold": t,
@@ -242,8 +296,32 @@ def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: 
         },
         "weights": {f: round(w, 4) for f, w in zip(FEATURES, model.weights, strict=True)},
         "intended_use": "rank and gate the retrieved provisions the offline extractive generator quotes",
+        **(card or {}),
     }
     return TrainingReport(model, sel, hand_all)
+
+
+@dataclass(frozen=True, slots=True)
+class RelevanceTraining:
+    """A trained model, where it was written, and the flags that could not be used (flag, answer, reason)."""
+
+    report: TrainingReport
+    path: Path
+    skipped: list[dict[str, str]]
+
+
+_VERSION = re.compile(r"^relevance-v(\d+)\.json$")
+
+
+def versioned(directory: Path) -> tuple[Path, int]:
+    """The next version's file in ``directory``: ``relevance-v<N>.json``, N one above the highest there."""
+    taken = [int(m.group(1)) for f in directory.iterdir() if (m := _VERSION.match(f.name))]
+    version = max(taken, default=0) + 1
+    return directory / f"relevance-v{version}.json", version
+
+
+def _norm(question: str) -> str:
+    return " ".join(question.lower().split())
 
 
 def _round(x: float | None) -> float | None:
