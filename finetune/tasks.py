@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from finetune.build import BuildConfig, TokenizerFile, build_dataset
+from finetune.examples import Neighbours
 from graph_schema.errors import LegalRagError
 from graph_schema.store import GraphStore
 from ingestion.tasks import RETRYING_TASK, JobTracker, claim_job, job_failed, job_progress
@@ -24,8 +25,13 @@ PROGRESS_EVERY_S = 2.0
 
 
 def register(app: Any, open_store: Callable[[], GraphStore], *, tokenizer: TokenizerFile,
-             corpus_dir: Path | None = None, tracker: JobTracker | None = None) -> Any:
-    """Register ``finetune.build`` on ``app`` and return it; ``tokenizer`` counts the card's token lengths."""
+             corpus_dir: Path | None = None, tracker: JobTracker | None = None,
+             neighbours: Callable[[GraphStore], Neighbours] | None = None) -> Any:
+    """Register ``finetune.build`` on ``app`` and return it; ``tokenizer`` counts the card's token lengths.
+
+    ``neighbours(store)``: the product's retriever over the job's graph, so that a job's contexts are what an
+    answer sees, as in a build run from the CLI (None: contexts from the split's other units, named so in the
+    card)."""
 
     @app.task(name=FINETUNE_BUILD_TASK, **RETRYING_TASK)  # type: ignore[untyped-decorator]
     def build_task(self: Any, out: str, n: int = 1000, seed: int = 7, eval_fraction: float = 0.1) -> dict[str, Any]:
@@ -42,7 +48,8 @@ def register(app: Any, open_store: Callable[[], GraphStore], *, tokenizer: Token
                 try:
                     config = BuildConfig(n=n, seed=seed, eval_fraction=eval_fraction)
                     report = build_dataset(store, Verifier(store), Path(out), config, corpus_dir=corpus_dir,
-                                           progress=progress, tokenizer=tokenizer)
+                                           progress=progress, tokenizer=tokenizer,
+                                           neighbours=neighbours(store) if neighbours is not None else None)
                 finally:
                     store.close()
             except LegalRagError as exc:  # RetryableError included: final only once the retries are spent

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from celery import Celery
 
 from finetune import TokenizerFile
 from finetune import tasks as finetune_tasks
+from finetune.examples import Neighbours
 from graph_schema.store import GraphStore
 from ingestion import tasks
 from legal_rag.retrieval.onnx_minilm import TOKENIZER, TOKENIZER_NAME
@@ -35,8 +37,26 @@ def make_celery(settings: Settings) -> Celery:
                    after_ingest=_index_sync(settings), tracker=RecordsJobTracker(settings), pause=pause)
     finetune_tasks.register(app, lambda: open_graph_store(settings), corpus_dir=settings.corpus_dir,
                             tokenizer=TokenizerFile(TOKENIZER, TOKENIZER_NAME),
-                            tracker=FinetuneJobTracker(settings))
+                            tracker=FinetuneJobTracker(settings), neighbours=_retriever(settings))
     return app
+
+
+def _retriever(settings: Settings) -> Callable[[GraphStore], Neighbours]:
+    """The product's retriever over the shared index, for a build job's contexts (as ``finetune build`` has them
+    from the CLI). The index is opened in the worker process, once, on the first job."""
+    opened: list[Any] = []
+    lock = threading.Lock()
+
+    def neighbours(store: GraphStore) -> Neighbours:
+        from finetune.examples import from_retriever
+        from legal_rag.retrieval.build import build_retriever, open_index
+
+        with lock:
+            if not opened:
+                opened.append(open_index(settings))
+            return from_retriever(build_retriever(settings, opened[0], store))
+
+    return neighbours
 
 
 class RecordsJobTracker:

@@ -20,7 +20,8 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def test_build_job_writes_the_dataset_and_reports_its_counts(
-    falkor_server: EmbeddedFalkorDB, loaded: Loaded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    falkor_server: EmbeddedFalkorDB, loaded: Loaded, statute_index: object, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch
 ) -> None:
     env = dict(os.environ)
     env.update(LEGAL_RAG_STATE_DIR=str(falkor_server.data_dir.parent), LEGAL_RAG_CORPUS_DIR=str(CORPUS),
@@ -43,6 +44,7 @@ def test_build_job_writes_the_dataset_and_reports_its_counts(
                                                        "outdated")}
     card = json.loads((out / "card.json").read_text())
     assert card["counts"] == result["counts"]
+    assert card["contexts"] == "retriever"  # a job's contexts are what an answer sees, as from the CLI
     assert sum(1 for _ in (out / "dpo" / "train.jsonl").open()) == 20
     assert job_status(app, job.id)["state"] == "SUCCESS"
     # the job's row in the records: kind finetune, the build report, progress at the end
