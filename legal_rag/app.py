@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from legal_rag.evaluation.answers import AnswerReport, LabelledQuestion
     from legal_rag.evaluation.faults import FaultReport
     from legal_rag.evaluation.flag_examples import SimulatedFlags
-    from legal_rag.evaluation.relevance import RelevanceTraining
+    from legal_rag.evaluation.relevance import ModelVersion, RelevanceTraining
     from legal_rag.lookup import LookupService
     from legal_rag.records import Records
     from legal_rag.records.model import AnswerRow, ApiKeyRow, FlagLabel, FlagRow, FlagStatus
@@ -784,6 +784,17 @@ class Application:
             report.model.version = str(version)
         report.model.save(path)
         return RelevanceTraining(report, path, skipped)
+
+    def relevance_models(self, directory: Path | None = None) -> list[ModelVersion]:
+        """The relevance models ``finetune train`` wrote as versions in ``directory`` (default: the state dir's
+        ``models``), oldest first, each marked whether ``workflow.relevance_model`` points at it.
+
+        Raises:
+            ConfigurationError: a version file that cannot be read.
+        """
+        from legal_rag.evaluation.relevance import versions
+
+        return versions(directory or self.settings.state_dir / "models", self.settings.workflow.relevance_model)
 
     def simulate_paralegal(self, questions: Sequence[Path], progress: Progress | None = None) -> SimulatedFlags:
         """The rule-based paralegal (``legal_rag.evaluation.flag_examples.paralegal_spans``): ask each labelled

@@ -1,4 +1,4 @@
-"""``legal-rag finetune build | from-flags | train | validate | audit | blind``: training data and models.
+"""``legal-rag finetune build | from-flags | train | models | validate | audit | blind``: data and models.
 
 Parse -> call ``finetune`` with the application's graph and verifier -> render. Exit codes: 0 done
 (or a valid dataset), 1 the dataset has problems (each one printed) or could not be built as asked,
@@ -8,6 +8,7 @@ Parse -> call ``finetune`` with the application's graph and verifier -> render. 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -128,6 +129,35 @@ def train_cmd(
         trained = application.train_relevance(files, out_dir, flag_labels=label, since=since, data=data,
                                               data_rows=data_rows)
     print_relevance_card(trained, as_json)
+
+
+@finetune_app.command("models")
+def models_cmd(
+    directory: Annotated[Path | None, typer.Option(
+        "--dir", help="Where the versions are. Default: <state dir>/models/.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+) -> None:
+    """The relevance model versions `finetune train` wrote, oldest first; the one the product answers with
+    (LEGAL_RAG_WORKFLOW__RELEVANCE_MODEL) is marked."""
+    with _application() as application:
+        found = application.relevance_models(directory)
+    if as_json:
+        for m in found:
+            sys.stdout.write(json.dumps(m.as_dict()) + "\n")
+        return
+    if not found:
+        out.print("no model versions yet (legal-rag finetune train writes them)", markup=False)
+        return
+    table = Table(title="relevance models")
+    for col in ("version", "trained", "questions", "flags used", "mode", "threshold", "cv unexpected/q",
+                "answering"):
+        table.add_column(col)
+    for m in found:
+        d = m.as_dict()
+        table.add_row(str(d["version"]), str(d["trained"]), str(d["questions"]), str(d["flags_used"]),
+                      str(d["mode"]), str(d["threshold"]), str(d["cv_unexpected_per_question"]),
+                      "yes" if d["active"] else "")
+    out.print(table)
 
 
 @finetune_app.command("audit")

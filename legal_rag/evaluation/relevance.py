@@ -320,6 +320,40 @@ def versioned(directory: Path) -> tuple[Path, int]:
     return directory / f"relevance-v{version}.json", version
 
 
+@dataclass(frozen=True, slots=True)
+class ModelVersion:
+    """One written relevance model: its file, its card and whether the product answers with it."""
+
+    path: Path
+    version: int
+    card: dict[str, Any]
+    active: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        cv = self.card.get("cross_validation", {})
+        flags = self.card.get("flags", {})
+        return {"version": self.version, "path": str(self.path), "active": self.active,
+                "trained": self.card.get("trained"), "questions": self.card.get("questions"),
+                "flags_used": flags.get("used", 0), "flag_labels": flags.get("labels", []),
+                "mode": self.card.get("mode"), "threshold": self.card.get("threshold"),
+                "cv_unexpected_per_question": cv.get("model", {}).get("unexpected_per_question"),
+                "cv_covered": cv.get("model", {}).get("covered")}
+
+
+def versions(directory: Path, active: Path | None) -> list[ModelVersion]:
+    """The models written as versions in ``directory``, oldest first; ``active``: the file the product answers
+    with (``workflow.relevance_model``).
+
+    Raises:
+        ConfigurationError: a version file that cannot be read (naming it).
+    """
+    if not directory.is_dir():
+        return []
+    found = sorted((int(m.group(1)), f) for f in directory.iterdir() if (m := _VERSION.match(f.name)))
+    live = active.resolve() if active is not None else None
+    return [ModelVersion(f, n, LinearRelevance.load(f).card, f.resolve() == live) for n, f in found]
+
+
 def _norm(question: str) -> str:
     return " ".join(question.lower().split())
 

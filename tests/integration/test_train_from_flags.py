@@ -61,8 +61,13 @@ def test_accepted_flags_train_a_new_model_version_the_product_answers_with(
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["version"] == 2 and (models / "relevance-v1.json").read_bytes() == first
 
-    # the product switches to it by its setting
+    # the product switches to it by its setting, and the list of versions says which one it answers with
     answer_env = {**env, "LEGAL_RAG_WORKFLOW__RELEVANCE_MODEL": str(models / "relevance-v2.json")}
+    p = run_cli(answer_env, "finetune", "models", "--dir", str(models), "--json")
+    assert p.returncode == 0, p.stderr
+    listed = [json.loads(line) for line in p.stdout.splitlines()]
+    assert [(m["version"], m["active"], m["flags_used"]) for m in listed] == [
+        (1, False, card["flags"]["used"]), (2, True, card["flags"]["used"])]
     p = run_cli(answer_env, "ask", "What is the punishment for extortion?", "--json")
     assert p.returncode == 0, p.stderr
     assert any(c["act"] == "BNS" and c["section"].startswith("308") for c in json.loads(p.stdout)["citations"])

@@ -193,6 +193,24 @@ def test_models_are_written_as_numbered_versions(tmp_path: Path) -> None:
     assert versioned(tmp_path) == (tmp_path / "relevance-v8.json", 8)
 
 
+def test_versions_are_listed_in_order_with_the_one_answering_marked(tmp_path: Path) -> None:
+    from graph_schema.errors import ConfigurationError
+    from legal_rag.evaluation.relevance import versions
+    from legal_rag.workflow.relevance import LinearRelevance
+
+    n = len(FEATURES)
+    for v in (2, 10):
+        m = LinearRelevance(weights=(0.1,) * n, bias=0.0, mean=(0.0,) * n, scale=(1.0,) * n, threshold=0.5)
+        m.card = {"flags": {"used": v}}
+        m.save(tmp_path / f"relevance-v{v}.json")
+    listed = versions(tmp_path, tmp_path / "relevance-v2.json")
+    assert [(m.version, m.active, m.as_dict()["flags_used"]) for m in listed] == [(2, True, 2), (10, False, 10)]
+    assert versions(tmp_path / "none", None) == []
+    (tmp_path / "relevance-v11.json").write_text("{")
+    with pytest.raises(ConfigurationError, match="relevance-v11.json cannot be read"):
+        versions(tmp_path, None)
+
+
 @pytest.mark.parametrize("label", ["misquote", "unsupported_claim", "bogus"])
 def test_training_refuses_a_flag_label_that_names_no_provision_to_leave_out(tmp_path: Path, label: str) -> None:
     from graph_schema.errors import InvalidInputError
