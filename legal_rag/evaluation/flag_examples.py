@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from graph_schema.model import main_section
@@ -220,4 +220,4 @@ class SimulatedFlags:
     flags: int
 
     def as_dict(self) -> dict[str, int]:
-        return {"questions": self.questions, "answers_flagged": self.answers_flagged, "flags": self.flags}
+        return asdict(self)

@@ -5,8 +5,6 @@ numbered as the ``[n]`` markers of the answer)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ from legal_rag.evaluation.flag_examples import (
     read_flags,
 )
 from legal_rag.evaluation.relevance import Example, cross_validate_and_train, examples, versioned
+from legal_rag.records import AnswerRow, FlagRow
 from legal_rag.workflow.relevance import FEATURES, Candidate, Decision
 
 HOUSE = ('Section 331(4) of the Bharatiya Nyaya Sanhita, 2023 provides: "Whoever commits lurking house-trespass by '
@@ -48,33 +47,24 @@ def document(lines: list[str]) -> dict[str, Any]:
     }
 
 
-@dataclass
-class Flag:
-    id: str
-    answer_id: str
-    start: int
-    end: int
-    span_text: str
-    label: str
-    correction: str | None = None
-    comment: str | None = None
-    status: str = "accepted"
-    created_at: datetime = datetime(2026, 11, 26, tzinfo=UTC)
+def flag_row(fid: str, answer_id: str, start: int, end: int, span_text: str, label: str,
+         correction: str | None = None) -> FlagRow:
+    """An accepted flag as the records store keeps it (the row, not stored: ``read_flags`` reads its fields)."""
+    return FlagRow(id=fid, answer_id=answer_id, start=start, end=end, span_text=span_text, label=label,
+                   correction=correction, comment=None, status="accepted", key_name="paralegal")
 
 
-@dataclass
-class Stored:
-    id: str
-    document: dict[str, Any]
+def answer_row(answer_id: str, document: dict[str, Any]) -> AnswerRow:
+    return AnswerRow(id=answer_id, document=document)
 
 
 def flag_on(doc: dict[str, Any], span: str, fid: str = "f1", label: str = "wrong_provision", nth: int = 0,
-            correction: str | None = None) -> Flag:
+            correction: str | None = None) -> FlagRow:
     text = doc["answer"]
     start = -1
     for _ in range(nth + 1):
         start = text.index(span, start + 1)
-    return Flag(fid, "a1", start, start + len(span), span, label, correction)
+    return flag_row(fid, "a1", start, start + len(span), span, label, correction)
 
 
 def test_a_flag_names_the_citation_inside_its_span_or_the_one_provision_its_line_quotes() -> None:
@@ -111,11 +101,11 @@ def test_a_flag_that_cannot_be_told_to_one_provision_is_refused_with_the_reason(
 
 def test_read_flags_keeps_relevance_labels_and_reports_every_flag_it_cannot_use() -> None:
     doc = document([HOUSE, CHARGE])
-    answers = {"a1": Stored("a1", doc)}
+    answers = {"a1": answer_row("a1", doc)}
     good = flag_on(doc, "Section 100", "f1")
     misquote = flag_on(doc, "three years", "f2", label="misquote")
-    moved = Flag("f3", "a1", good.start + 1, good.end + 1, good.span_text, "wrong_provision")
-    missing = Flag("f4", "gone", 0, 5, "x", "wrong_provision")
+    moved = flag_row("f3", "a1", good.start + 1, good.end + 1, good.span_text, "wrong_provision")
+    missing = flag_row("f4", "gone", 0, 5, "x", "wrong_provision")
     corrected = flag_on(doc, "Section 331(4)", "f5", label="outdated_law",
                         correction="Section 457 of the Indian Penal Code")
     reading = read_flags([good, misquote, moved, missing, corrected], answers.get,
@@ -179,9 +169,9 @@ def test_the_rule_based_paralegal_flags_each_unexpected_provision_once_at_its_ci
     # nothing expected (a question the statutes do not answer): every quoted provision is flagged
     assert [k for *_, k in paralegal_spans(doc, [])] == [("BNS", "331"), ("TPA", "100")]
     # the flags it makes are read back to the provisions it flagged
-    reading = read_flags([Flag(f"f{i}", "a1", s, e, doc["answer"][s:e], "wrong_provision")
+    reading = read_flags([flag_row(f"f{i}", "a1", s, e, doc["answer"][s:e], "wrong_provision")
                           for i, (s, e, _) in enumerate(paralegal_spans(doc, []))],
-                         {"a1": Stored("a1", doc)}.get, lambda _t: [])
+                         {"a1": answer_row("a1", doc)}.get, lambda _t: [])
     assert sorted(reading.answers[0].wrong) == [("BNS", "331"), ("TPA", "100")] and not reading.skipped
 
 
