@@ -29,7 +29,7 @@ from graph_schema.errors import (
 )
 from graph_schema.store import GraphStore
 from legal_rag.roles import DEFAULT_TEAM, Role, Viewer
-from legal_rag.settings import GraphBackend, Settings
+from legal_rag.settings import PROJECT_ROOT, GraphBackend, Settings
 
 if TYPE_CHECKING:
     import subprocess
@@ -69,6 +69,8 @@ if TYPE_CHECKING:
 __all__ = ["Application", "check_day"]
 
 StageCallback = Callable[[str, float], None]
+DEVELOPMENT_SPLITS = (None, "dev", "probe")
+"""The splits of labelled questions that may train a model; "heldout" rows and sealed sets only measure it."""
 
 
 def _die_with_parent() -> None:
@@ -675,7 +677,8 @@ class Application:
             raise InvalidInputError(str(exc)) from exc
 
     def _development_questions(self, questions: Sequence[Path]) -> list[LabelledQuestion]:
-        """The rows of labelled files that may train: sealed sets are refused, held-out rows left out."""
+        """The rows of labelled files that may train (``DEVELOPMENT_SPLITS``): sealed sets are refused, held-out rows
+        left out, a row of any other split refused."""
         from legal_rag.evaluation.answers import is_sealed, load_labelled
 
         qs = []
@@ -686,7 +689,11 @@ class Application:
                 rows = load_labelled(path, self.resolver().resolve)
             except (OSError, ValueError) as exc:
                 raise InvalidInputError(str(exc)) from exc
-            qs += [q for q in rows if q.split != "heldout"]
+            unknown = sorted({str(q.split) for q in rows if q.split not in DEVELOPMENT_SPLITS and q.split != "heldout"})
+            if unknown:
+                raise InvalidInputError(f"{path.name}: split {unknown[0]!r} is neither a development split (dev, "
+                                        "probe, or none) nor 'heldout': say which, so that no measuring row trains")
+            qs += [q for q in rows if q.split in DEVELOPMENT_SPLITS]
         return qs
 
     def _recording_generator(self) -> Any:
@@ -734,7 +741,8 @@ class Application:
             collect,
             cross_validate_and_train,
             examples,
-            versioned,
+            measuring_questions,
+            normalise_question,
         )
         from legal_rag.records import SYSTEM
 
@@ -743,17 +751,27 @@ class Application:
             raise InvalidInputError(f"flag label {bad[0]!r} does not say a provision should not have been quoted; "
                                     f"one of: {', '.join(RELEVANCE_LABELS)}")
         day = check_day(since, "--since") if since is not None else None
+        target = out if out is not None else self.settings.state_dir / "models"
+        if target.exists() and not target.is_dir() and target.suffix != ".json":
+            raise InvalidInputError(f"--out {target} is a file but not a .json model: give a directory (the model is "
+                                    "written as its next version) or a .json file")
         qs = self._development_questions(questions)
         if not qs:
             raise InvalidInputError("no development question to train on (held-out rows are never used)")
+        try:
+            measuring = measuring_questions(PROJECT_ROOT / "data" / "eval")
+        except ValueError as exc:
+            raise ConfigurationError(f"cannot read the evaluation sets: {exc}") from exc
         built: list[LabelledQuestion] = []
         if data is not None:
             if data_rows < 1:
                 raise InvalidInputError(f"--data-rows must be at least 1, got {data_rows}")
             try:
                 built = built_questions(data, data_rows)
-            except ValueError as exc:
+            except (OSError, ValueError) as exc:
                 raise InvalidInputError(str(exc)) from exc
+        built_measuring = [q for q in built if normalise_question(q.question) in measuring]
+        built = [q for q in built if normalise_question(q.question) not in measuring]
         generator = self._recording_generator()
         flags: list[Any] = []
         for label in dict.fromkeys(flag_labels):
@@ -761,29 +779,52 @@ class Application:
         reading = read_flags(flags, lambda answer_id: self.records().answers.get(answer_id, SYSTEM),
                              lambda text: [(c["act"], c["section"]) for c in self.extract_citations(text)
                                            if c.get("act") and c.get("section")])
-        ask = self._asker(len(qs) + len(built) + len(reading.answers), progress)
+        flagged = [a for a in reading.answers if normalise_question(a.question) not in measuring]
+        skipped = list(reading.skipped)
+        for a in reading.answers:
+            if a not in flagged:
+                skipped += [{"flag": fid, "answer": a.answer_id, "reason": "the question is in a held-out or sealed "
+                             "evaluation set: it measures the model and never trains it"} for fid, _ in a.flags]
+        ask = self._asker(len(qs) + len(built) + len(flagged), progress)
         labelled = examples(collect(ask, generator, qs))
         labelled += examples(collect(ask, generator, built), scored=False)
-        from_flags, unused = examples_from_flags(collect(ask, generator, reading.answers))
-        skipped = reading.skipped + unused
-        target = out if out is not None else self.settings.state_dir / "models"
-        if target.suffix != ".json":
-            target.mkdir(parents=True, exist_ok=True)
-        path, version = versioned(target) if target.is_dir() else (target, None)
+        from_flags, unused = examples_from_flags(collect(ask, generator, flagged))
+        skipped += unused
         card: dict[str, Any] = {"flags": {"labels": list(dict.fromkeys(flag_labels)), "since": day,
                                           "accepted": len(flags), "used": len(flags) - len(skipped),
-                                          "skipped": skipped},
-                              "built_dataset": None if data is None else {"path": str(data), "questions": len(built)}}
-        if version is not None:
-            card["version"] = version
+                                          "skipped": skipped, "teams": "all (read as the operator)"},
+                                "built_dataset": None if data is None else {
+                                    "path": str(data), "questions": len(built),
+                                    "left_out_as_evaluation_questions": len(built_measuring)}}
         try:
             report = cross_validate_and_train(labelled + from_flags, [str(p) for p in questions], card=card)
         except ValueError as exc:
             raise InvalidInputError(str(exc)) from exc
-        if version is not None:
-            report.model.version = str(version)
-        report.model.save(path)
+        try:
+            path = self._save_model(report.model, target)
+        except OSError as exc:
+            raise InvalidInputError(f"cannot write the model to {target}: {exc}") from exc
         return RelevanceTraining(report, path, skipped)
+
+    @staticmethod
+    def _save_model(model: Any, target: Path) -> Path:
+        """``target`` a .json file: written (replacing it whole). Otherwise a directory, where the model is written as
+        the next version: a version another run wrote meanwhile is never replaced (the next number is taken)."""
+        from legal_rag.evaluation.relevance import versioned
+
+        if target.suffix == ".json" and not target.is_dir():
+            model.save(target)
+            return target
+        target.mkdir(parents=True, exist_ok=True)
+        while True:
+            path, version = versioned(target)
+            model.version = str(version)
+            model.card["version"] = version
+            try:
+                model.save(path, exclusive=True)
+            except FileExistsError:
+                continue
+            return path
 
     def relevance_models(self, directory: Path | None = None) -> list[ModelVersion]:
         """The relevance models ``finetune train`` wrote as versions in ``directory`` (default: the state dir's
@@ -800,10 +841,11 @@ class Application:
         """The rule-based paralegal (``legal_rag.evaluation.flag_examples.paralegal_spans``): ask each labelled
         development question, store the answer, flag ``wrong_provision`` on every quoted provision the labels do
         not expect, and accept those flags as the operator. The answers and flags are ordinary records of the key
-        name ``simulated-paralegal``: run it against an evaluation state, not a team's records.
+        name ``simulated-paralegal``, so it runs only on a records store that holds no other key's answers (an
+        evaluation store).
 
         Raises:
-            InvalidInputError: a sealed set, an unreadable file, no development question.
+            InvalidInputError: a sealed set, an unreadable file, no development question, a store with real answers.
         """
         from legal_rag.evaluation.flag_examples import SimulatedFlags, paralegal_spans
         from legal_rag.records import SYSTEM, FlagLabel
@@ -812,6 +854,11 @@ class Application:
         if not qs:
             raise InvalidInputError("no development question to ask (held-out rows are never used)")
         viewer = Viewer(name="simulated-paralegal", role=Role.PARALEGAL, team=DEFAULT_TEAM)
+        others = self.records().answers.count_other_keys(viewer.name)
+        if others:
+            raise InvalidInputError(f"the records store holds {others} answers of real keys: the simulated paralegal "
+                                    "accepts its own flags, which would train models and preference data beside a "
+                                    "team's; run it on an evaluation store (LEGAL_RAG_DATABASE_URL)")
         step = progress or self._progress
         flagged = made = 0
         for i, q in enumerate(qs, start=1):

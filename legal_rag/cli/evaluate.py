@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from legal_rag.cli.common import _application, err, out
+from legal_rag.cli.relevance_card import DEVELOPMENT_SETS, print_relevance_card
 from legal_rag.cli.retrieve import eval_app
 from legal_rag.settings import PROJECT_ROOT
 
@@ -129,37 +130,10 @@ def train_relevance_cmd(
 ) -> None:
     """Train the provision relevance model on CPU from labelled development questions: Acts held out in
     cross-validation choose its regularisation and quoting threshold; the card reports both rankings."""
-    files = questions or [DEFAULT_QUESTIONS, DEFAULT_QUESTIONS.parent / "probe.jsonl",
-                          DEFAULT_QUESTIONS.parent / "probe2.jsonl"]
+    files = questions or list(DEVELOPMENT_SETS)
     with _application(labels={"questions": "asking"}) as application:
         trained = application.train_relevance(files, out_path)
     print_relevance_card(trained, as_json)
-
-
-def print_relevance_card(trained: Any, as_json: bool) -> None:
-    """The card of a trained relevance model (JSON, or a summary), then where it was written."""
-    card = trained.report.model.card
-    wrote = f"wrote {trained.path}; answer with it: LEGAL_RAG_WORKFLOW__RELEVANCE_MODEL={trained.path}"
-    if as_json:
-        sys.stdout.write(json.dumps({**card, "path": str(trained.path)}, ensure_ascii=False) + "\n")
-        err.print(wrote, markup=False, soft_wrap=True)
-        return
-    cv = card["cross_validation"]
-    out.print(f"trained on {card['questions']} questions, {card['candidates']} candidates "
-              f"({card['relevant_candidates']} relevant); l2 {card['l2']}, threshold {card['threshold']}, "
-              f"mode {card['mode']}", markup=False)
-    fx = card.get("flag_examples", {})
-    if fx.get("answers"):
-        out.print(f"  and {fx['answers']} flagged answers: {fx['not_relevant']} provisions not relevant, "
-                  f"{fx['relevant']} relevant", markup=False)
-    for name in ("model", "hand_weighted"):
-        s = cv[name]
-        out.print(f"  {name}: covers {s['covered']}/{s['questions']} questions, "
-                  f"{s['unexpected_per_question']} unexpected provisions per question, "
-                  f"AUC {cv['auc_' + name]}", markup=False)
-    for s in trained.skipped:
-        out.print(f"  flag {s['flag']} (answer {s['answer']}) not used: {s['reason']}", markup=False, highlight=False)
-    err.print(wrote, markup=False, soft_wrap=True)
 
 
 @eval_app.command("simulate-paralegal")

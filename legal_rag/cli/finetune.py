@@ -121,10 +121,9 @@ def train_cmd(
     """Train the product's provision relevance model on CPU from labelled development questions, the accepted
     flags that name a provision an answer should not have quoted and (--data) a built dataset's questions; write it
     as a new version with its card."""
-    from legal_rag.cli.evaluate import DEFAULT_QUESTIONS, print_relevance_card
+    from legal_rag.cli.relevance_card import DEVELOPMENT_SETS, print_relevance_card
 
-    files = questions or [DEFAULT_QUESTIONS, DEFAULT_QUESTIONS.parent / "probe.jsonl",
-                          DEFAULT_QUESTIONS.parent / "probe2.jsonl"]
+    files = questions or list(DEVELOPMENT_SETS)
     with _application(labels={"questions": "asking"}) as application:
         trained = application.train_relevance(files, out_dir, flag_labels=label, since=since, data=data,
                                               data_rows=data_rows)

@@ -49,7 +49,8 @@ class FlaggedAnswer:
     answer_id: str
     question: str
     as_of: str | None
-    flags: tuple[str, ...]
+    flags: tuple[tuple[str, Key], ...]
+    """Each flag used: its id and the provision it was put on."""
     wrong: frozenset[Key]
     right: frozenset[Key] = frozenset()
 
@@ -121,7 +122,7 @@ def read_flags(flags: Sequence[Any], answer: Callable[[str], Any | None],
     correction cites.
     """
     reading = FlagReading()
-    by_answer: dict[str, tuple[Mapping[str, Any], list[str], set[Key], set[Key]]] = {}
+    by_answer: dict[str, tuple[Mapping[str, Any], list[tuple[Any, Key]], set[Key]]] = {}
     for flag in sorted(flags, key=lambda f: (f.answer_id, f.id)):
 
         def skip(reason: str, flag: Any = flag) -> None:
@@ -146,16 +147,25 @@ def read_flags(flags: Sequence[Any], answer: Callable[[str], Any | None],
         if isinstance(found, str):
             skip(found)
             continue
-        entry = by_answer.setdefault(flag.answer_id, (doc, [], set(), set()))
-        entry[1].append(flag.id)
-        entry[2].add(found)
+        entry = by_answer.setdefault(flag.answer_id, (doc, [], set()))
+        entry[1].append((flag, found))
         if flag.correction:
-            entry[3].update((a, main_section(s)) for a, s in cite(flag.correction))
-    for answer_id, (doc, ids, wrong, right) in by_answer.items():
+            # what the correction cites instead; the flagged provision itself is never made relevant by it
+            entry[2].update(k for a, s in cite(flag.correction) if (k := (a, main_section(s))) != found)
+    for answer_id, (doc, used, right) in by_answer.items():
+        conflicted = {key for _, key in used} & right
+        for flag, key in used:
+            if key in conflicted:
+                reading.skipped.append({"flag": flag.id, "answer": answer_id, "reason":
+                                        f"another flag's correction on this answer cites {_names([key])}, which "
+                                        "this flag says should not have been quoted"})
+        kept = [(f.id, key) for f, key in used if key not in conflicted]
+        if not kept and not right - conflicted:
+            continue
         # asked again on the date the answer was made for, so that it sees what the flagged answer saw
         as_of = doc.get("as_of") if isinstance(doc.get("as_of"), str) else None
-        reading.answers.append(FlaggedAnswer(answer_id, str(doc["question"]), as_of, tuple(ids),
-                                             frozenset(wrong - right), frozenset(right)))
+        reading.answers.append(FlaggedAnswer(answer_id, str(doc["question"]), as_of, tuple(kept),
+                                             frozenset(k for _, k in kept), frozenset(right - conflicted)))
     return reading
 
 
@@ -194,19 +204,22 @@ def paralegal_spans(document: Mapping[str, Any], expected: Iterable[Key]) -> lis
 
 
 def examples_from_flags(pairs: Sequence[tuple[FlaggedAnswer, Decision]]) -> tuple[list[Example], list[dict[str, str]]]:
-    """The re-asked flagged answers as training examples (never scored in cross-validation), and the answers that
-    gave none: the flagged provision is no longer among the generator's candidates."""
+    """The re-asked flagged answers as training examples (never scored in cross-validation), and the flags that
+    gave none: asked again, the answer no longer has the flagged provision among the generator's candidates."""
     out: list[Example] = []
     skipped: list[dict[str, str]] = []
     for flagged, decision in pairs:
+        present = {(c.act, main_section(c.section)) for c in decision.candidates}
+        for fid, key in flagged.flags:
+            if key not in present:
+                skipped.append({"flag": fid, "answer": flagged.answer_id,
+                                "reason": f"asked again, the answer no longer has {_names([key])} among its "
+                                          "candidates"})
         labels = labels_for(flagged, decision)
         if all(v is None for v in labels):
-            for f in flagged.flags:
-                skipped.append({"flag": f, "answer": flagged.answer_id,
-                                "reason": f"asked again, the answer no longer has {_names(flagged.wrong)} among its "
-                                          "candidates"})
             continue
-        group = next(iter(sorted(flagged.wrong | flagged.right)))[0]
+        # its fold in cross-validation: the Act of the provision it labels (kept out of folds holding that Act)
+        group = sorted(flagged.wrong | flagged.right)[0][0]
         out.append(Example(f"answer-{flagged.answer_id}", group, decision, labels, scored=False))
     return out, skipped
 

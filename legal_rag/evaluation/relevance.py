@@ -225,8 +225,9 @@ def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: 
                              card: Mapping[str, Any] | None = None) -> TrainingReport:
     """Choose ``(l2, threshold, mode)`` on folds that hold out Acts, then train on everything with them.
 
-    Only ``scored`` examples (labelled questions) are dealt to folds and score a choice; the others (flags) join
-    every fold's training, except a fold that holds their question. ``card`` adds entries to the model's card.
+    Only ``scored`` examples (labelled questions) are dealt to folds and score a choice; the others (flags, a built
+    dataset's questions) join the training of every fold that holds neither their Act (``group``) nor their
+    question. ``card`` adds entries to the model's card.
 
     Raises:
         ValueError: no labelled example, or no candidate the labels expect (nothing to learn from).
@@ -244,9 +245,12 @@ def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: 
         probs: list[list[float]] = [[] for _ in scored]
         for held in folds:
             held_set = set(held)
-            held_questions = {_norm(scored[i].decision.question) for i in held}
+            held_questions = {normalise_question(scored[i].decision.question) for i in held}
+            held_groups = {scored[i].group for i in held}
             train = [e for i, e in enumerate(scored) if i not in held_set]
-            train += [e for e in extra if _norm(e.decision.question) not in held_questions]
+            # an extra example about a held-out Act, or on a held-out question, stays out of this fold's training
+            train += [e for e in extra
+                      if e.group not in held_groups and normalise_question(e.decision.question) not in held_questions]
             if not any(v for e in train for v in e.labels):
                 continue
             m = train_model(train, l2, 0.0)
@@ -354,7 +358,28 @@ def versions(directory: Path, active: Path | None) -> list[ModelVersion]:
     return [ModelVersion(f, n, LinearRelevance.load(f).card, f.resolve() == live) for n, f in found]
 
 
-def _norm(question: str) -> str:
+def measuring_questions(directory: Path) -> set[str]:
+    """The questions (normalised) of the evaluation sets in ``directory`` that measure the model: every row of a
+    sealed set and the held-out split's rows of the others. A flag or built question among them never trains it.
+
+    Raises:
+        ValueError: a file that cannot be read (naming it).
+    """
+    out: set[str] = set()
+    for path in sorted(directory.glob("*.jsonl")):
+        try:
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    if path.name.startswith("sealed") or row.get("split") == "heldout":
+                        out.add(normalise_question(str(row.get("question", ""))))
+        except (OSError, ValueError, AttributeError) as exc:
+            raise ValueError(f"{path}: {exc}") from exc
+    return out
+
+
+def normalise_question(question: str) -> str:
+    """A question as compared across sets: lower case, whitespace collapsed."""
     return " ".join(question.lower().split())
 
 

@@ -303,6 +303,13 @@ class AnswerRepo:
 
         return int(self._run(lambda s: s.scalar(select(func.count()).select_from(AnswerRow))))
 
+    def count_other_keys(self, key_name: str) -> int:
+        """Answers asked with any key but ``key_name``."""
+        from sqlalchemy import func
+
+        q = select(func.count()).select_from(AnswerRow).where(AnswerRow.key_name != key_name)
+        return int(self._run(lambda s: s.scalar(q)))
+
     def history(self, key_name: str, *, contains: str | None = None, limit: int = 20,
                 before: str | None = None) -> builtins.list[AnswerRow]:
         """The answers asked with key ``key_name``, newest first, whose question contains ``contains`` (any case)."""

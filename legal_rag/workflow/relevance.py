@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -120,13 +122,26 @@ class LinearRelevance:
                                                                   strict=True))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
-    def save(self, path: Path) -> None:
-        """Written whole to a temporary file and renamed: a model being replaced is never half-written."""
+    def save(self, path: Path, *, exclusive: bool = False) -> None:
+        """Written whole to a temporary file of this process and renamed: a model being replaced is never
+        half-written. ``exclusive``: never replace a file already there (raises ``FileExistsError``): a new
+        version written by two runs at once is written by one of them.
+
+        Raises:
+            FileExistsError: ``exclusive`` and ``path`` exists.
+            OSError: the file cannot be written.
+        """
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
         doc = asdict(self)
-        tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        try:
+            tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            if exclusive:
+                os.link(tmp, path)  # fails when the file exists: an existing version is never replaced
+            else:
+                tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: Path) -> LinearRelevance:

@@ -126,6 +126,13 @@ def test_answers_keep_their_provenance_and_page_newest_first(records: Records) -
     assert bad.value.field == "answer"
 
 
+def test_answers_of_other_keys_are_counted(records: Records) -> None:
+    by_others, not_bob = records.answers.count_other_keys("alice"), records.answers.count_other_keys("bob")
+    _answer(records, "one more of alice's")
+    assert records.answers.count_other_keys("alice") == by_others
+    assert records.answers.count_other_keys("bob") == not_bob + 1
+
+
 # -- flags -----------------------------------------------------------------------------------------
 
 

@@ -71,6 +71,11 @@ def test_accepted_flags_train_a_new_model_version_the_product_answers_with(
     p = run_cli(answer_env, "ask", "What is the punishment for extortion?", "--json")
     assert p.returncode == 0, p.stderr
     assert any(c["act"] == "BNS" and c["section"].startswith("308") for c in json.loads(p.stdout)["citations"])
+    # ... and reads that file to answer: a model that cannot be read stops the answer, naming it
+    (tmp_path / "broken.json").write_text("{")
+    p = run_cli({**env, "LEGAL_RAG_WORKFLOW__RELEVANCE_MODEL": str(tmp_path / "broken.json")}, "ask",
+                "What is the punishment for extortion?")
+    assert p.returncode != 0 and "broken.json cannot be read" in p.stderr
 
 
 def test_training_refuses_a_sealed_set_and_a_label_that_names_no_provision(
@@ -86,3 +91,24 @@ def test_training_refuses_a_sealed_set_and_a_label_that_names_no_provision(
     p = run_cli(env, "eval", "simulate-paralegal", "--questions", str(sealed))
     assert p.returncode == 2 and "is sealed" in p.stderr
     assert not (tmp_path / "m").exists()
+    # --out naming a file that is not a model
+    (tmp_path / "notes.txt").write_text("mine")
+    p = run_cli(env, "finetune", "train", "--out", str(tmp_path / "notes.txt"))
+    assert p.returncode == 2 and "is a file but not a .json model" in p.stderr
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    # a split that is neither development nor held-out
+    odd = tmp_path / "odd.jsonl"
+    row = json.loads((PROJECT_ROOT / "data" / "eval" / "questions.jsonl").read_text().splitlines()[0])
+    odd.write_text(json.dumps({**row, "split": "held-out"}) + "\n")
+    p = run_cli(env, "finetune", "train", "--questions", str(odd), "--out", str(tmp_path / "m"))
+    assert p.returncode == 2 and "split 'held-out' is neither a development split" in p.stderr
+    # the simulated paralegal never writes into a store that holds real users' answers
+    with Records(env["LEGAL_RAG_DATABASE_URL"]) as records:
+        records.answers.add({"question": "q", "as_of": "2025-01-01", "answer": "a", "generator": "extractive"},
+                            key_name="asha")
+    dev = tmp_path / "dev.jsonl"
+    dev.write_text(json.dumps({**row, "split": "dev"}) + "\n")
+    p = run_cli(env, "eval", "simulate-paralegal", "--questions", str(dev))
+    assert p.returncode == 2 and "holds 1 answers of real keys" in p.stderr
+    with Records(env["LEGAL_RAG_DATABASE_URL"]) as records:
+        assert records.answers.count() == 1  # nothing asked, nothing stored

@@ -111,7 +111,7 @@ def test_read_flags_keeps_relevance_labels_and_reports_every_flag_it_cannot_use(
     reading = read_flags([good, misquote, moved, missing, corrected], answers.get,
                          lambda text: [("IPC", "457")] if "457" in text else [])
     assert [(a.answer_id, a.flags, sorted(a.wrong), sorted(a.right)) for a in reading.answers] == [
-        ("a1", ("f1", "f5"), [("BNS", "331"), ("TPA", "100")], [("IPC", "457")])]
+        ("a1", (("f1", ("TPA", "100")), ("f5", ("BNS", "331"))), [("BNS", "331"), ("TPA", "100")], [("IPC", "457")])]
     assert reading.answers[0].as_of == "2025-03-01"
     reasons = {s["flag"]: s["reason"] for s in reading.skipped}
     assert set(reasons) == {"f2", "f3", "f4"}
@@ -130,7 +130,8 @@ def _decision(question: str, rows: list[tuple[str, str, float]]) -> Decision:
 
 
 def test_labels_mark_the_flagged_provision_not_relevant_and_leave_the_rest_unknown() -> None:
-    flagged = FlaggedAnswer("a1", "q", None, ("f1",), frozenset({("TPA", "100")}), frozenset({("IPC", "457")}))
+    flagged = FlaggedAnswer("a1", "q", None, (("f1", ("TPA", "100")),), frozenset({("TPA", "100")}),
+                            frozenset({("IPC", "457")}))
     d = _decision("q", [("BNS", "331(4)", 0.5), ("TPA", "100", 0.4), ("IPC", "457", 0.3)])
     assert labels_for(flagged, d) == (None, False, True)
     exs, skipped = examples_from_flags([(flagged, d)])
@@ -244,3 +245,51 @@ def test_a_built_datasets_questions_are_read_from_its_rows_with_their_provisions
     (tmp_path / "sft" / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     with pytest.raises(ValueError, match=r"train.jsonl:1: not a built SFT row"):
         built_questions(tmp_path, 4)
+
+
+def test_a_correction_never_makes_the_flagged_provision_relevant_and_conflicting_flags_are_not_used() -> None:
+    doc = document([HOUSE, CHARGE])
+    stored = {"a1": answer_row("a1", doc)}.get
+
+    def cite(text: str) -> list[tuple[str, str]]:
+        return [k for k, word in ((("TPA", "100"), "100"), (("IPC", "457"), "457")) if word in text]
+
+    # "not section 100 but IPC 457": the correction cites the flagged provision too
+    on_charge = flag_on(doc, "Section 100", "f1", correction="not Section 100 but section 457 IPC")
+    reading = read_flags([on_charge], stored, cite)
+    assert (reading.answers[0].wrong, reading.answers[0].right) == (frozenset({("TPA", "100")}),
+                                                                    frozenset({("IPC", "457")}))
+    # one flag says TPA 100 should not have been quoted, another's correction cites it: neither label is used
+    on_house = flag_on(doc, "Section 331(4)", "f2", correction="Section 100 of the Transfer of Property Act")
+    reading = read_flags([flag_on(doc, "Section 100", "f1"), on_house], stored, cite)
+    assert [s["flag"] for s in reading.skipped] == ["f1"]
+    assert "another flag's correction" in reading.skipped[0]["reason"]
+    assert reading.answers[0].flags == (("f2", ("BNS", "331")),)
+    assert (reading.answers[0].wrong, reading.answers[0].right) == (frozenset({("BNS", "331")}), frozenset())
+
+
+def test_each_flag_whose_provision_is_gone_is_reported_even_when_the_answer_still_trains() -> None:
+    flagged = FlaggedAnswer("a1", "q", None, (("f1", ("TPA", "100")), ("f2", ("BNS", "331"))),
+                            frozenset({("TPA", "100"), ("BNS", "331")}))
+    exs, skipped = examples_from_flags([(flagged, _decision("q", [("BNS", "331(4)", 0.5)]))])
+    assert exs[0].labels == (False,) and [s["flag"] for s in skipped] == ["f1"]
+
+
+def test_a_new_version_never_replaces_one_another_run_wrote(tmp_path: Path) -> None:
+    from legal_rag.app import Application
+    from legal_rag.workflow.relevance import LinearRelevance
+
+    n = len(FEATURES)
+
+    def model() -> LinearRelevance:
+        return LinearRelevance(weights=(0.1,) * n, bias=0.0, mean=(0.0,) * n, scale=(1.0,) * n, threshold=0.5)
+
+    first = model()
+    first.save(tmp_path / "relevance-v1.json", exclusive=True)
+    with pytest.raises(FileExistsError):
+        model().save(tmp_path / "relevance-v1.json", exclusive=True)
+    assert Application._save_model(model(), tmp_path) == tmp_path / "relevance-v2.json"
+    assert LinearRelevance.load(tmp_path / "relevance-v2.json").card["version"] == 2
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["relevance-v1.json", "relevance-v2.json"]  # no temp files
+    # a .json target is written in place
+    assert Application._save_model(model(), tmp_path / "x" / "mine.json") == tmp_path / "x" / "mine.json"
