@@ -210,8 +210,14 @@ def examples_from_flags(pairs: Sequence[tuple[FlaggedAnswer, Decision]]) -> tupl
     skipped: list[dict[str, str]] = []
     for flagged, decision in pairs:
         present = {(c.act, main_section(c.section)) for c in decision.candidates}
+        placed = {(a, main_section(sec)) for a, sec in decision.first}
         for fid, key in flagged.flags:
-            if key not in present:
+            if key in placed and key not in present:
+                skipped.append({"flag": fid, "answer": flagged.answer_id,
+                                "reason": f"{_names([key])} is quoted before the ranked candidates (the question "
+                                          "names it, or it is a comparison side or an ask's pick): the relevance "
+                                          "model does not rank it"})
+            elif key not in present:
                 skipped.append({"flag": fid, "answer": flagged.answer_id,
                                 "reason": f"asked again, the answer no longer has {_names([key])} among its "
                                           "candidates"})

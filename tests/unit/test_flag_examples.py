@@ -273,6 +273,10 @@ def test_each_flag_whose_provision_is_gone_is_reported_even_when_the_answer_stil
                             frozenset({("TPA", "100"), ("BNS", "331")}))
     exs, skipped = examples_from_flags([(flagged, _decision("q", [("BNS", "331(4)", 0.5)]))])
     assert exs[0].labels == (False,) and [s["flag"] for s in skipped] == ["f1"]
+    # a provision the question names is quoted before the ranked candidates: the model never ranks it
+    named = Decision("q", _decision("q", [("BNS", "331(4)", 0.5)]).candidates, places=2, first=(("TPA", "100"),))
+    _, skipped = examples_from_flags([(flagged, named)])
+    assert "quoted before the ranked candidates" in skipped[0]["reason"]
 
 
 def test_a_new_version_never_replaces_one_another_run_wrote(tmp_path: Path) -> None:
