@@ -734,7 +734,7 @@ class Application:
                 name a provision to leave out, ``since`` not YYYY-MM-DD, ``data`` not a built dataset.
             ConfigurationError: an LLM answers (the model ranks the offline generator's provisions).
         """
-        from legal_rag.evaluation.flag_examples import RELEVANCE_LABELS, examples_from_flags, read_flags
+        from legal_rag.evaluation.flag_examples import RELEVANCE_LABELS, examples_from_flags, read_flags, unused
         from legal_rag.evaluation.relevance import (
             RelevanceTraining,
             built_questions,
@@ -771,7 +771,7 @@ class Application:
             except (OSError, ValueError) as exc:
                 raise InvalidInputError(str(exc)) from exc
         built_measuring = [q for q in built if normalise_question(q.question) in measuring]
-        built = [q for q in built if normalise_question(q.question) not in measuring]
+        built = [q for q in built if q not in built_measuring]
         generator = self._recording_generator()
         flags: list[Any] = []
         for label in dict.fromkeys(flag_labels):
@@ -780,16 +780,14 @@ class Application:
                              lambda text: [(c["act"], c["section"]) for c in self.extract_citations(text)
                                            if c.get("act") and c.get("section")])
         flagged = [a for a in reading.answers if normalise_question(a.question) not in measuring]
-        skipped = list(reading.skipped)
-        for a in reading.answers:
-            if a not in flagged:
-                skipped += [{"flag": fid, "answer": a.answer_id, "reason": "the question is in a held-out or sealed "
-                             "evaluation set: it measures the model and never trains it"} for fid, _ in a.flags]
+        skipped = reading.skipped + [
+            unused(fid, a.answer_id, "the question is in a held-out or sealed evaluation set: it measures the model "
+                   "and never trains it") for a in reading.answers if a not in flagged for fid, _ in a.flags]
         ask = self._asker(len(qs) + len(built) + len(flagged), progress)
         labelled = examples(collect(ask, generator, qs))
         labelled += examples(collect(ask, generator, built), scored=False)
-        from_flags, unused = examples_from_flags(collect(ask, generator, flagged))
-        skipped += unused
+        from_flags, not_labelled = examples_from_flags(collect(ask, generator, flagged))
+        skipped += not_labelled
         card: dict[str, Any] = {"flags": {"labels": list(dict.fromkeys(flag_labels)), "since": day,
                                           "accepted": len(flags), "used": len(flags) - len(skipped),
                                           "skipped": skipped, "teams": "all (read as the operator)"},

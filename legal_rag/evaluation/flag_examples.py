@@ -51,8 +51,13 @@ class FlaggedAnswer:
     as_of: str | None
     flags: tuple[tuple[str, Key], ...]
     """Each flag used: its id and the provision it was put on."""
-    wrong: frozenset[Key]
     right: frozenset[Key] = frozenset()
+    """The provisions the flags' corrections cite instead."""
+
+    @property
+    def wrong(self) -> frozenset[Key]:
+        """The provisions the answer should not have quoted: those the flags were put on."""
+        return frozenset(key for _, key in self.flags)
 
 
 @dataclass
@@ -110,6 +115,11 @@ def _find(text: str, cited: str) -> int:
     return m.start() if m else -1
 
 
+def unused(flag_id: str, answer_id: str, reason: str) -> dict[str, str]:
+    """A flag that gave no training label, as the model card lists it."""
+    return {"flag": flag_id, "answer": answer_id, "reason": reason}
+
+
 def _names(keys: Iterable[Key]) -> str:
     return ", ".join(f"{a} {s}" for a, s in sorted(keys))
 
@@ -126,7 +136,7 @@ def read_flags(flags: Sequence[Any], answer: Callable[[str], Any | None],
     for flag in sorted(flags, key=lambda f: (f.answer_id, f.id)):
 
         def skip(reason: str, flag: Any = flag) -> None:
-            reading.skipped.append({"flag": flag.id, "answer": flag.answer_id, "reason": reason})
+            reading.skipped.append(unused(flag.id, flag.answer_id, reason))
 
         if str(flag.label) not in RELEVANCE_LABELS:
             skip(f"label {flag.label!r} says nothing about which provisions bear on the question")
@@ -156,16 +166,15 @@ def read_flags(flags: Sequence[Any], answer: Callable[[str], Any | None],
         conflicted = {key for _, key in used} & right
         for flag, key in used:
             if key in conflicted:
-                reading.skipped.append({"flag": flag.id, "answer": answer_id, "reason":
-                                        f"another flag's correction on this answer cites {_names([key])}, which "
-                                        "this flag says should not have been quoted"})
+                reading.skipped.append(unused(flag.id, answer_id, f"another flag's correction on this answer cites "
+                                              f"{_names([key])}, which this flag says should not have been quoted"))
         kept = [(f.id, key) for f, key in used if key not in conflicted]
         if not kept and not right - conflicted:
             continue
         # asked again on the date the answer was made for, so that it sees what the flagged answer saw
         as_of = doc.get("as_of") if isinstance(doc.get("as_of"), str) else None
         reading.answers.append(FlaggedAnswer(answer_id, str(doc["question"]), as_of, tuple(kept),
-                                             frozenset(k for _, k in kept), frozenset(right - conflicted)))
+                                             frozenset(right - conflicted)))
     return reading
 
 
@@ -213,14 +222,12 @@ def examples_from_flags(pairs: Sequence[tuple[FlaggedAnswer, Decision]]) -> tupl
         placed = {(a, main_section(sec)) for a, sec in decision.first}
         for fid, key in flagged.flags:
             if key in placed and key not in present:
-                skipped.append({"flag": fid, "answer": flagged.answer_id,
-                                "reason": f"{_names([key])} is quoted before the ranked candidates (the question "
-                                          "names it, or it is a comparison side or an ask's pick): the relevance "
-                                          "model does not rank it"})
+                skipped.append(unused(fid, flagged.answer_id, f"{_names([key])} is quoted before the ranked "
+                                      "candidates (the question names it, or it is a comparison side or an ask's "
+                                      "pick): the relevance model does not rank it"))
             elif key not in present:
-                skipped.append({"flag": fid, "answer": flagged.answer_id,
-                                "reason": f"asked again, the answer no longer has {_names([key])} among its "
-                                          "candidates"})
+                skipped.append(unused(fid, flagged.answer_id,
+                                      f"asked again, the answer no longer has {_names([key])} among its candidates"))
         labels = labels_for(flagged, decision)
         if all(v is None for v in labels):
             continue

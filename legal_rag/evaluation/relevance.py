@@ -317,10 +317,14 @@ class RelevanceTraining:
 _VERSION = re.compile(r"^relevance-v(\d+)\.json$")
 
 
+def _version_files(directory: Path) -> list[tuple[int, Path]]:
+    """The ``relevance-v<N>.json`` files in ``directory`` with their N, lowest first."""
+    return sorted((int(m.group(1)), f) for f in directory.iterdir() if (m := _VERSION.match(f.name)))
+
+
 def versioned(directory: Path) -> tuple[Path, int]:
     """The next version's file in ``directory``: ``relevance-v<N>.json``, N one above the highest there."""
-    taken = [int(m.group(1)) for f in directory.iterdir() if (m := _VERSION.match(f.name))]
-    version = max(taken, default=0) + 1
+    version = max((n for n, _ in _version_files(directory)), default=0) + 1
     return directory / f"relevance-v{version}.json", version
 
 
@@ -353,9 +357,8 @@ def versions(directory: Path, active: Path | None) -> list[ModelVersion]:
     """
     if not directory.is_dir():
         return []
-    found = sorted((int(m.group(1)), f) for f in directory.iterdir() if (m := _VERSION.match(f.name)))
     live = active.resolve() if active is not None else None
-    return [ModelVersion(f, n, LinearRelevance.load(f).card, f.resolve() == live) for n, f in found]
+    return [ModelVersion(f, n, LinearRelevance.load(f).card, f.resolve() == live) for n, f in _version_files(directory)]
 
 
 def measuring_questions(directory: Path) -> set[str]:

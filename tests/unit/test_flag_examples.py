@@ -130,8 +130,7 @@ def _decision(question: str, rows: list[tuple[str, str, float]]) -> Decision:
 
 
 def test_labels_mark_the_flagged_provision_not_relevant_and_leave_the_rest_unknown() -> None:
-    flagged = FlaggedAnswer("a1", "q", None, (("f1", ("TPA", "100")),), frozenset({("TPA", "100")}),
-                            frozenset({("IPC", "457")}))
+    flagged = FlaggedAnswer("a1", "q", None, (("f1", ("TPA", "100")),), frozenset({("IPC", "457")}))
     d = _decision("q", [("BNS", "331(4)", 0.5), ("TPA", "100", 0.4), ("IPC", "457", 0.3)])
     assert labels_for(flagged, d) == (None, False, True)
     exs, skipped = examples_from_flags([(flagged, d)])
@@ -269,8 +268,7 @@ def test_a_correction_never_makes_the_flagged_provision_relevant_and_conflicting
 
 
 def test_each_flag_whose_provision_is_gone_is_reported_even_when_the_answer_still_trains() -> None:
-    flagged = FlaggedAnswer("a1", "q", None, (("f1", ("TPA", "100")), ("f2", ("BNS", "331"))),
-                            frozenset({("TPA", "100"), ("BNS", "331")}))
+    flagged = FlaggedAnswer("a1", "q", None, (("f1", ("TPA", "100")), ("f2", ("BNS", "331"))))
     exs, skipped = examples_from_flags([(flagged, _decision("q", [("BNS", "331(4)", 0.5)]))])
     assert exs[0].labels == (False,) and [s["flag"] for s in skipped] == ["f1"]
     # a provision the question names is quoted before the ranked candidates: the model never ranks it
