@@ -10,6 +10,7 @@ from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.settings import WorkflowSettings
 from legal_rag.workflow.facts import Lapsed
+from legal_rag.workflow.mixups import Similarity
 from legal_rag.workflow.types import Aligner, Classifier, Generator
 from verification.claims.types import Pin
 from verification.model import VerificationReport
@@ -61,3 +62,6 @@ class WorkflowContext:
     act_titles: Mapping[str, str] = field(default_factory=dict)
     lapsed: Sequence[Lapsed] = ()
     """Provisions that are not law today and have no successor (the graph's ``no_successor`` records)."""
+    similarity: Similarity | None = None
+    """Meaning similarity (the embedder), for telling a section named by the other code's number from one named
+    right (``mixups.py``); by shared words alone when None."""

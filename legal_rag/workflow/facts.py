@@ -24,6 +24,7 @@ from enum import StrEnum
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from legal_rag.workflow.dates import DatedEvent, EventKind, offence_day, pending_since, read_dates
+from legal_rag.workflow.mixups import NumberMixup
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.transition import named_pending
 from verification.model import CitationCheck, CitationStatus, Label
@@ -188,6 +189,9 @@ class QuestionFacts:
     provisions_named: tuple[tuple[str, str], ...] = ()
     """(Act code, provision label) of every provision the question cites."""
     premises: tuple[Premise, ...] = ()
+    mixups: tuple[NumberMixup, ...] = ()
+    """Sections the question names whose number belongs, for the subject it describes, to the other code
+    ("murder under section 302 BNS": IPC 302, now BNS 103)."""
     checks: tuple[CitationCheck, ...] = field(default=(), compare=False)
     """The question's citations, checked for the date (the offence's day for the penal codes)."""
 
@@ -195,6 +199,17 @@ class QuestionFacts:
     def old_law_facts(self) -> bool:
         """The repealed codes govern some of the facts: the day of the facts, an offence or a pending matter."""
         return self.as_of < CUTOVER or self.offence_on is not None or self.pending
+
+    def corrections(self) -> list[str]:
+        """What the answer says first about the law the question rests on: lapsed provisions, confused numbers."""
+        return [p.statement() for p in self.premises] + [m.statement() for m in self.mixups]
+
+    def old_law_governs(self, act: str) -> bool:
+        """The repealed code ``act`` governs these facts: the IPC an offence dated before 2024-07-01, the CrPC and
+        the Evidence Act a matter pending on it; each, facts dated before it."""
+        if self.as_of < CUTOVER:
+            return True
+        return self.offence_on is not None if act == "IPC" else self.pending_since is not None
 
     def kinds(self) -> set[AskKind]:
         return {k for a in self.asks for k in a.kinds}

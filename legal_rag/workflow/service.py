@@ -104,6 +104,7 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
     ``verifier``, whose citation pipeline is then shared; a new one is built on ``store`` otherwise)."""
     from legal_rag.workflow.classify import RuleClassifier
     from legal_rag.workflow.generators.extractive import ExtractiveGenerator
+    from legal_rag.workflow.mixups import embedding_similarity
     from verification.claims.align import OfflineAligner
     from verification.verify import Verifier
 
@@ -159,5 +160,6 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
         fallback_generator=extractive if generator is not extractive else None,
         act_titles=titles,
         lapsed=lapsed,
+        similarity=embedding_similarity(embedder),
     )
     return AskService(ctx)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from langgraph.runtime import Runtime
 
@@ -18,6 +19,7 @@ from legal_rag.workflow.coverage import Coverage, question_coverage, subject_wor
 from legal_rag.workflow.direct import with_direct_answers
 from legal_rag.workflow.facts import EVE, OUTSIDE_STATUTES, Ask, AskKind, QuestionFacts, read_facts
 from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
+from legal_rag.workflow.mixups import OLD_CODES, NumberMixup, Side, find_mixups
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import (
     Claim,
@@ -58,17 +60,41 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
 
     comparison = state["classification"].complexity is Complexity.ANALYTICAL
     facts = read_facts(question, as_of, comparison=comparison, checks_for=checks_for, lapsed=ctx.lapsed)
+    if not comparison:  # a comparison names both codes' numbers on purpose
+        facts = replace(facts, mixups=_mixups(ctx, question, facts))
     checks = list(facts.checks)
     warnings = [c.message for c in checks if c.status is not CitationStatus.VERIFIED and c.label is Label.PROVISION]
-    warnings += [p.warning() for p in facts.premises]
+    warnings += [p.warning() for p in facts.premises] + [m.warning() for m in facts.mixups]
     return {"facts": facts, "question_checks": checks, "warnings": warnings}
+
+
+def _mixups(ctx: WorkflowContext, question: str, facts: QuestionFacts) -> tuple[NumberMixup, ...]:
+    """The question's sections whose number it seems to take from the other code (``mixups.find_mixups``), each
+    with what answers its subject on the facts' date: the meant section itself when its code governs them, else
+    what replaced it."""
+
+    def title(act: str, section: str) -> str | None:
+        chunks = ctx.retriever.section_chunks(act, section)
+        return next((c.title for c in chunks if c.title), None)
+
+    def targets(meant: Side) -> tuple[tuple[str, str], ...]:
+        if meant.act in OLD_CODES and not facts.old_law_governs(meant.act):
+            after = tuple(dict.fromkeys((c.act, c.section) for pin, c in ctx.retriever.counterparts(
+                meant.act, meant.section) if pin is Pin.SUCCESSOR))
+            if after:
+                return after
+        return ((meant.act, meant.section),)
+
+    return find_mixups(question, facts.checks, title=title,
+                       exists=lambda act, section: bool(ctx.retriever.section_chunks(act, section)),
+                       targets=targets, similarity=ctx.similarity)  # fmt: skip
 
 
 def after_understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> str:
     """A lookup of provisions that do not exist is answered by saying so, not by quoting neighbours."""
     provisions = [c for c in state.get("question_checks", []) if c.label is Label.PROVISION]
     simple = state["classification"].complexity is Complexity.SIMPLE
-    if provisions and simple and all(c.status in FABRICATED for c in provisions):
+    if provisions and simple and all(c.status in FABRICATED for c in provisions) and not state["facts"].mixups:
         return "finalise"
     return "retrieve"
 
@@ -121,6 +147,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         found = _with_old_penal_code(ctx, found, state["question"], day)
     if state["facts"].pending_since is not None:
         found = _with_old_procedure(ctx, found, state["question"], EVE)
+    found = _with_meant(ctx, found, state["facts"].mixups)
     top = SECTIONS_EXPANDED + PART_K * len(parts)
     passages = _with_partners(ctx, _with_siblings(ctx, found, top=top), top=top)
     passages = _with_lead_ins(ctx, passages)
@@ -203,6 +230,20 @@ def _with_old_codes(ctx: WorkflowContext, passages: list[Passage], question: str
     kept = [p for p in passages if p.act not in news or (p.act, p.section) in saved or p.pinned is not None]
     found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts=olds)
     return _union([to_passage(r) for r in found], kept)
+
+
+def _with_meant(ctx: WorkflowContext, passages: list[Passage], mixups: Sequence[NumberMixup]) -> list[Passage]:
+    """A section named by the other code's number ("murder under section 302 BNS") is not quoted as the answer: it
+    and what replaced it or what it replaced leave the pinned passages, and the sections that answer the subject it
+    describes (``NumberMixup.targets``) come first, pinned ``Pin.MEANT``."""
+    if not mixups:
+        return passages
+    wrong = {(m.named.act, m.named.section) for m in mixups}
+    wrong |= {(c.act, c.section) for m in mixups for _, c in ctx.retriever.counterparts(m.named.act, m.named.section)}
+    meant = [(c, float("inf"), Pin.MEANT, 1.0) for m in mixups for act, section in m.targets
+             for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]]
+    rest = [p for p in passages if p.pinned is None or (p.act, p.section) not in wrong]
+    return _with_chunks([], meant) + [p for p in rest if p.chunk_id not in {c.id for c, *_ in meant}]
 
 
 def _with_general_attempt(ctx: WorkflowContext, passages: list[Passage], question: str, as_of: str) -> list[Passage]:
@@ -511,7 +552,7 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Work
         "contradicted": sum(c.verdict is Verdict.CONTRADICTED for c in removed),
     })  # fmt: skip
     answer = "\n".join(parts) if kept else NO_ANSWER
-    premises = [p.statement() for p in facts.premises] if facts is not None else []
+    premises = facts.corrections() if facts is not None else []
     read = facts.reading() if facts is not None and kept else []
     if premises or read:  # the law the question rests on is not law, and how its dates were read: said first
         answer = "\n".join([*premises, *read, *parts]) if kept else "\n".join([*premises, answer])
@@ -584,12 +625,21 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
     missed = {a.text for a, _ in _unanswered(state, kept)} if kept else set()
     return conf.score(
         question=state["question"], as_of=state["as_of"],
-        names_provision=any(c.label is Label.PROVISION for c in state.get("question_checks", [])),
+        names_provision=_names_provision(state),
         coverage=cover.share if cover is not None and kept else 0.0,
         citation_statuses=[p.status for p in provisions],
         old_law_facts=facts.old_law_facts if facts is not None else None,
         asks=len(facts.asks) if facts is not None else 1, asks_unanswered=len(missed),
     )  # fmt: skip
+
+
+def _names_provision(state: WorkflowState) -> bool:
+    """The question names a provision that is what it asks about: one whose number it took from the other code
+    ("murder under section 302 BNS") is not."""
+    facts = state.get("facts")
+    confused = {(m.named.act, m.named.section) for m in facts.mixups} if facts is not None else set()
+    return any(c.label is Label.PROVISION and (c.act, (c.section or "").split("(")[0]) not in confused
+               for c in state.get("question_checks", []))
 
 
 def finalise(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:

@@ -29,6 +29,9 @@ class Pin(StrEnum):
     """The repeal-and-savings provision for a case pending across 2024-07-01."""
     ATTEMPT = "attempt"
     """The general attempt provision, for an attempt to commit an offence with no attempt provision of its own."""
+    MEANT = "meant"
+    """What answers the subject of a section the question names by the other code's number ("murder under section
+    302 BNS": IPC 302, now BNS 103)."""
     COUNTERPART = "counterpart"
     """The other side of the 2024 replacement, added for ANALYTICAL questions; it competes for a place."""
 

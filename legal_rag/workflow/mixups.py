@@ -1,0 +1,161 @@
+"""Old and new section numbers confused: "punishment for murder under section 302 BNS".
+
+The 2024 codes renumbered almost everything, and the old numbers are what practitioners remember. A question that
+names a section of one code while describing the subject of the same-numbered section of the other code (BNS 302
+is "uttering words ... to wound religious feelings"; IPC 302 is "Punishment for murder", now BNS 103) rests on a
+wrong premise. Quoting the section it names, as if it answered, would be a confident wrong answer; the answer
+says which section the subject points to instead, and quotes that one (or, for facts after 2024-07-01, its
+successor).
+
+The test is deliberately strict, because telling a lawyer that a correct citation is wrong is worse than
+missing a slip:
+
+- the question's subject words (its words without the citations and without words every heading or question
+  has) share at least one stem with the other code's heading, and none with the named section's heading;
+- and, when an embedder is given, the subject is closer in meaning to the other code's heading than to the named
+  section's heading.
+
+A named section that does not exist ("section 379 BNS") has no heading of its own and needs only the first test.
+Measured on a grid of every section number both codes hold (``tests/unit/test_mixups.py``) and on the project's
+development questions (no correct citation flagged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from legal_rag.workflow.generators.extractive import content_stems
+from verification.model import CitationCheck, CitationStatus, Label
+
+PARTNER_CODE = {"IPC": "BNS", "BNS": "IPC", "CRPC": "BNSS", "BNSS": "CRPC", "IEA": "BSA", "BSA": "IEA"}
+"""Each criminal code and the code that replaced it (or that it replaced): numbers are confused between them."""
+OLD_CODES = frozenset({"IPC", "CRPC", "IEA"})
+
+_GENERIC = content_stems(
+    "punishment punishments punishable penalty penalties section sections provision provisions law laws code codes "
+    "sanhita adhiniyam offence offences definition definitions chapter general explanation illustration sentence "
+    "imprisonment fine commit committed committing abetment attempt being other than with without under from into "
+    "such same certain cases case person persons act acts what which where when does still apply applies applicable "
+    "governed govern now new old read covered cover deal deals dealt say says said please text mean means meaning "
+    "relevant correct right permissible allowed whether can could would should"
+)
+"""Stems every heading or question may hold ("punishment", "section", "governed"): they name no subject."""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """A section of one code: its act code, number and heading (None: the code has no such section)."""
+
+    act: str
+    section: str
+    title: str | None
+
+    def name(self) -> str:
+        heading = f' ("{self.title.rstrip(".")}")' if self.title else ""
+        return f"{self.act} s.{self.section}{heading}"
+
+
+@dataclass(frozen=True, slots=True)
+class NumberMixup:
+    """A section the question names whose number belongs, for the subject it describes, to the other code."""
+
+    named_as: str
+    """The question's words for it ("section 302", "u/s 25")."""
+    named: Side
+    meant: Side
+    targets: tuple[tuple[str, str], ...]
+    """What answers the subject on the question's date: ``meant`` itself, or what replaced it."""
+
+    def _answered_by(self) -> str:
+        if self.targets == ((self.meant.act, self.meant.section),):
+            return f"The answer below is from {self.meant.act} s.{self.meant.section}."
+        listed = ", ".join(f"{a} s.{s}" for a, s in self.targets)
+        return (f"{self.meant.act} s.{self.meant.section} was replaced by {listed} on 2024-07-01; the answer below is "
+                f"from {'that' if len(self.targets) == 1 else 'those'}.")
+
+    def statement(self) -> str:
+        """One or two sentences for the top of the answer: what the named section is, and what was meant."""
+        if self.named.title is None:
+            said = f"The {self.named.act} has no section {self.named.section}"
+        else:
+            said = f"{self.named.name()} is not about what the question describes"
+        return (f"{said}: the subject matches {self.meant.name()}, the same number in the "
+                f"{'old' if self.meant.act in OLD_CODES else 'new'} code. {self._answered_by()}")
+
+    def warning(self) -> str:
+        return (f"{self.named.act} s.{self.named.section} may be an old/new section number mix-up: the question "
+                f"describes {self.meant.name()}.")
+
+
+def subject_stems(text: str) -> set[str]:
+    return content_stems(text) - _GENERIC
+
+
+def _without_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    for start, end in sorted(spans, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return text
+
+
+Similarity = Callable[[str, Sequence[str]], Sequence[float]]
+"""Cosine similarity of a text to each of several texts (the product's embedder)."""
+
+
+def find_mixups(
+    question: str,
+    checks: Sequence[CitationCheck],
+    *,
+    title: Callable[[str, str], str | None],
+    exists: Callable[[str, str], bool],
+    targets: Callable[[Side], tuple[tuple[str, str], ...]],
+    similarity: Similarity | None = None,
+) -> tuple[NumberMixup, ...]:
+    """The question's provisions of the six criminal codes whose number it seems to take from the other code.
+    ``title(act, section)``: a section's heading (None when unknown); ``exists``: whether the code has it;
+    ``targets(meant)``: what answers the meant section's subject on the question's date."""
+    spans = [(c.start, c.end) for c in checks]
+    rest = _without_spans(question, spans)
+    subject = subject_stems(rest)
+    if not subject:
+        return ()
+    out: dict[tuple[str, str], NumberMixup] = {}
+    for c in checks:
+        if c.label is not Label.PROVISION or not c.act or not c.section or c.act not in PARTNER_CODE:
+            continue
+        number = c.section.split("(")[0]
+        other = PARTNER_CODE[c.act]
+        if (c.act, number) in out:
+            continue
+        meant_title = title(other, number)
+        if not meant_title or not exists(other, number):
+            continue
+        found = c.status is not CitationStatus.NOT_FOUND and exists(c.act, number)
+        named_title = title(c.act, number) if found else None
+        if found and not named_title:
+            continue  # a section whose heading is unknown cannot be said to be about something else
+        if not subject & subject_stems(meant_title):
+            continue
+        if named_title is not None:
+            if subject & subject_stems(named_title):
+                continue
+            if similarity is not None:
+                to_named, to_meant = similarity(rest, [named_title, meant_title])
+                if to_meant <= to_named:
+                    continue
+        meant = Side(other, number, meant_title)
+        out[(c.act, number)] = NumberMixup(
+            named_as=c.text, named=Side(c.act, number, named_title), meant=meant, targets=targets(meant),
+        )  # fmt: skip
+    return tuple(out.values())
+
+
+def embedding_similarity(embedder: Any) -> Similarity:
+    """``Similarity`` by an ``Embedder`` (its vectors are L2-normalised: the dot product is the cosine)."""
+
+    def similarity(text: str, others: Sequence[str]) -> list[float]:
+        vectors = embedder.embed([text, *others])
+        return [float(vectors[0] @ v) for v in vectors[1:]]
+
+    return similarity
