@@ -94,7 +94,9 @@ def after_understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
     """A lookup of provisions that do not exist is answered by saying so, not by quoting neighbours."""
     provisions = [c for c in state.get("question_checks", []) if c.label is Label.PROVISION]
     simple = state["classification"].complexity is Complexity.SIMPLE
-    if provisions and simple and all(c.status in FABRICATED for c in provisions) and not state["facts"].mixups:
+    facts = state.get("facts")
+    meant = facts is not None and bool(facts.mixups)  # "theft under section 379 BNS": answered from IPC 379's successor
+    if provisions and simple and all(c.status in FABRICATED for c in provisions) and not meant:
         return "finalise"
     return "retrieve"
 

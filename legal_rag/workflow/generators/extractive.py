@@ -466,9 +466,9 @@ LEADING = frozenset({Pin.CITED, Pin.SUCCESSOR, Pin.PREDECESSOR, Pin.SAVINGS, Pin
 """Provisions named in the question, what replaced them or what they replaced, the repeal-and-savings
 provision of a matter pending across 2024-07-01, the general attempt provision for an attempt the offence's
 own section does not provide for, the clause defining the term a definition question asks about, and what a section
-named by the other code's number was meant to be (``mixups.py``): quoted first. (A definitions section is quoted at the clause that matches, not from its start.)
-(COUNTERPART, the other side of the 2024 replacement added for ANALYTICAL questions, competes
-with the rest on how well it covers the question.)"""
+named by the other code's number was meant to be (``mixups.py``): quoted first. (A definitions section is quoted
+at the clause that matches, not from its start.) (COUNTERPART, the other side of the 2024 replacement added for
+ANALYTICAL questions, competes with the rest on how well it covers the question.)"""
 
 
 def _with_partners(

@@ -1,0 +1,81 @@
+"""``find_mixups`` on the statutes' own headings (IPC/BNS 302, IEA/BSA 25, BNS 379 which does not exist), without the
+embedder; the grid over every shared number and the embedder's veto are in ``tests/integration/test_mixups.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from legal_rag.workflow.mixups import NumberMixup, Side, find_mixups
+from verification.model import CitationCheck, CitationStatus, Label
+
+HEADINGS = {
+    ("BNS", "302"): "Uttering words, etc., with deliberate intent to wound religious feelings of any person.",
+    ("IPC", "302"): "Punishment for murder.",
+    ("BNS", "103"): "Punishment for murder.",
+    ("IEA", "25"): "Confession to police officer not to be proved.",
+    ("BSA", "25"): "Admissions not conclusive proof, but may estop.",
+    ("IPC", "379"): "Punishment for theft.",
+    ("BNS", "303"): "Theft.",
+}
+
+
+def check(question: str, cited: str, act: str, section: str,
+          status: CitationStatus = CitationStatus.VERIFIED) -> CitationCheck:
+    start = question.index(cited)
+    return CitationCheck(start=start, end=start + len(cited), text=cited, label=Label.PROVISION, act=act,
+                         section=section, status=status, message="")  # fmt: skip
+
+
+def mixups(question: str, checks: Sequence[CitationCheck], similarity=None) -> tuple[NumberMixup, ...]:  # type: ignore[no-untyped-def]
+    return find_mixups(question, checks, title=lambda a, s: HEADINGS.get((a, s)),
+                       exists=lambda a, s: (a, s) in HEADINGS,
+                       targets=lambda m: {("IPC", "302"): (("BNS", "103"),), ("IPC", "379"): (("BNS", "303"),)}.get(
+                           (m.act, m.section), ((m.act, m.section),)),
+                       similarity=similarity)  # fmt: skip
+
+
+def test_a_new_code_number_used_for_the_old_codes_subject() -> None:
+    q = "What is the punishment for murder under section 302 BNS?"
+    (m,) = mixups(q, [check(q, "section 302", "BNS", "302")])
+    assert m.named == Side("BNS", "302", HEADINGS[("BNS", "302")])
+    assert m.meant == Side("IPC", "302", "Punishment for murder.") and m.targets == (("BNS", "103"),)
+    assert m.statement().startswith('BNS s.302 ("Uttering words, etc., with deliberate intent to wound religious '
+                                    'feelings of any person") is not about what the question describes: the subject '
+                                    'matches IPC s.302 ("Punishment for murder"), the same number in the old code.')
+    assert "replaced by BNS s.103 on 2024-07-01" in m.statement()
+    assert "mix-up" in m.warning()
+
+
+def test_a_number_the_code_does_not_hold() -> None:
+    q = "Punishment for theft u/s 379 BNS?"
+    (m,) = mixups(q, [check(q, "u/s 379", "BNS", "379", CitationStatus.NOT_FOUND)])
+    assert m.named.title is None and m.statement().startswith("The BNS has no section 379: the subject matches IPC "
+                                                              's.379 ("Punishment for theft")')
+
+
+def test_a_citation_of_the_sections_own_subject_is_left_alone() -> None:
+    q = "Is a confession to the police admissible under section 25 IEA?"
+    assert mixups(q, [check(q, "section 25", "IEA", "25")]) == ()
+    q = "What is the punishment for murder under section 103 BNS?"
+    assert mixups(q, [check(q, "section 103", "BNS", "103")]) == ()
+
+
+def test_words_shared_with_the_named_heading_keep_it() -> None:
+    """ "admissible" and "Admissions" share a stem: the question may mean BSA 25 itself, so nothing is said."""
+    q = "Are admissions of a confession to police admissible under section 25 BSA?"
+    assert mixups(q, [check(q, "section 25", "BSA", "25")]) == ()
+
+
+def test_the_embedder_can_veto_but_not_add() -> None:
+    q = "Is a confession to police provable under section 25 BSA?"
+    checks = [check(q, "section 25", "BSA", "25")]
+    assert len(mixups(q, checks)) == 1
+    assert mixups(q, checks, similarity=lambda text, others: [0.9, 0.1]) == ()  # closer to the named heading
+    assert len(mixups(q, checks, similarity=lambda text, others: [0.1, 0.9])) == 1
+    q = "What does section 25 BSA say?"  # no subject words at all
+    assert mixups(q, [check(q, "section 25", "BSA", "25")], similarity=lambda text, others: [0.0, 1.0]) == ()
+
+
+def test_only_the_six_criminal_codes_and_provisions() -> None:
+    q = "Punishment for murder under section 302 of the Motor Vehicles Act?"
+    assert mixups(q, [check(q, "section 302", "MVA", "302")]) == ()
