@@ -67,6 +67,9 @@ class AmendmentKind(StrEnum):
     ADDED = "added"
     RENUMBERED = "renumbered"
     AMENDED = "amended"
+    STRUCK_DOWN = "struck_down"
+    """Not an amendment but a judgment India Code records beside them ("Section 66A has been struck down by Supreme
+    Court's Order dated 24th March, 2015 in the Shreya Singhal vs. Union of India"): ``amending_act`` is the case."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import date
 
 from graph_schema.markers import strip_markers
 from graph_schema.model import Amendment, AmendmentKind, SectionStatus
@@ -213,8 +214,34 @@ def _dated(text: str, instrument: str | None, via_ibid: bool) -> tuple[str | Non
     return instrument, iso
 
 
+_STRUCK_DOWN = re.compile(
+    r"\bstruck\s+down\s+by\s+(?:the\s+)?Supreme\s+Court'?s?\s+(?:Order|judg(?:e)?ment)\s+dated\s+"
+    r"(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?P<month>[A-Z][a-z]+),?\s+(?P<year>\d{4}),?\s+in\s+(?:the\s+)?"
+    r"(?P<case>.+?)\.?$", re.IGNORECASE)
+"""India Code's note of a judgment that struck a section down (IT Act s.66A, Shreya Singhal)."""
+_MONTHS = {m: i for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
+                                       "september", "october", "november", "december"), start=1)}  # fmt: skip
+
+
+def _struck_down(body: str) -> tuple[str, str] | None:
+    """``(case, ISO date)`` of a struck-down note, None for any other footnote or an impossible date."""
+    m = _STRUCK_DOWN.search(body)
+    month = _MONTHS.get(m.group("month").lower()) if m else None
+    if m is None or month is None:
+        return None
+    try:
+        day = date(int(m.group("year")), month, int(m.group("day")))
+    except ValueError:
+        return None
+    return m.group("case").strip().rstrip(",;"), day.isoformat()
+
+
 def _classify(body: str, previous: str | None) -> tuple[AmendmentKind, str | None, str | None] | None:
-    """``(kind, instrument, effective)`` for an amendment footnote, None for a note."""
+    """``(kind, instrument, effective)`` for an amendment footnote (or a judgment striking the section down: the
+    case as its instrument), None for a note."""
+    judgment = _struck_down(body)
+    if judgment is not None:
+        return AmendmentKind.STRUCK_DOWN, judgment[0], judgment[1]
     if _DATE_START.match(body) or _NOTE_START.match(body):
         return None
     masked = _mask_quotes(body)

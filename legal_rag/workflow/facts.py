@@ -328,6 +328,18 @@ _CRIMINAL = re.compile(r"\b(?:offen[cs]es?|crim\w*|FIR|police|jail|arrest\w*|IPC
 offence?"; not "Is adultery a ground for divorce?", which rests on the Hindu Marriage Act)."""
 
 
+def _why_not_law(message: str, act: str, number: str) -> str:
+    """The checker's words for why a provision is not law, without its name ("ITA s.66A is not law: the Supreme
+    Court struck it down on 2015-03-24 (...); it has no successor" -> "the Supreme Court struck it down on ...")."""
+    why = re.sub(rf"^{re.escape(act)}\s+s\.\s*{re.escape(number)}\S*\s+(?:is not law:\s*)?", "", message)
+    why = re.sub(r";\s*it has no successor\s*$", "", why)
+    return f"it {why}" if why.startswith(("was ", "is ")) else why
+
+
+NOT_LAW = frozenset({CitationStatus.REPEALED, CitationStatus.OMITTED})
+"""A named provision with one of these statuses on the facts' date, and no successor, is a premise to correct."""
+
+
 def premises_in(question: str, checks: Sequence[CitationCheck], lapsed: Iterable[Lapsed], *,
                 old_law_day: bool = False) -> tuple[Premise, ...]:
     """The lapsed provisions the question names: by its citation (a provision checked and found without a
@@ -338,9 +350,15 @@ def premises_in(question: str, checks: Sequence[CitationCheck], lapsed: Iterable
     out: dict[tuple[str, str], Premise] = {}
     for c in checks:
         if c.label is Label.PROVISION and c.act and c.section:
-            hit = by_key.get((c.act, c.section.split("(")[0]))
+            number = c.section.split("(")[0]
+            hit = by_key.get((c.act, number))
             if hit is not None and c.status is not CitationStatus.VERIFIED:
                 out.setdefault((hit.act, hit.section), Premise(hit, c.text))
+            elif c.status in NOT_LAW and not c.successors and not c.section.count("("):
+                # Not law on the date and nothing in its place, though no curated record says why: the check's own
+                # words do ("ITA s.66A is not law: the Supreme Court struck it down on 2015-03-24 (...)").
+                gone = Lapsed(act=c.act, section=number, title=None, reason=_why_not_law(c.message, c.act, number))
+                out.setdefault((c.act, number), Premise(gone, c.text))
     for p in by_key.values() if _CRIMINAL.search(question) else ():
         if not p.offence or (old_law_day and "struck down" not in p.reason.lower()):
             continue

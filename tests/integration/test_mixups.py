@@ -1,4 +1,5 @@
-"""Old and new section numbers confused ("murder under section 302 BNS"), on the real codes and the real embedder.
+"""Questions resting on a wrong section, on the real codes, graph and embedder: old and new section numbers confused
+("murder under section 302 BNS"), and a provision that is no longer law (IT Act s.66A, struck down).
 
 The grid asks, for every section number both codes of a pair hold (IPC/BNS, CrPC/BNSS, IEA/BSA), about the subject
 of one code's section while citing the other code's same number; the test requires the mix-up to be found when the
@@ -169,3 +170,20 @@ def test_similarity_is_the_embedders_cosine() -> None:
     assert a > b
     vectors = model.embed(["punishment for murder", "Punishment for murder"])
     assert a == pytest.approx(float(vectors[0] @ vectors[1]), abs=1e-6)
+
+
+def test_a_struck_down_section_is_checked_and_answered_as_not_law(service: AskService) -> None:
+    """IT Act s.66A: India Code heads it "Omitted." and notes the judgment (Shreya Singhal v. Union of India, 24 March
+    2015). The check says so in the judgment's words; the answer says it first, and quotes the text only as what it
+    read."""
+    report = service.context.verifier.verify("section 66A of the Information Technology Act", [], "2025-06-01")
+    (check,) = [c for c in report.citations if c.section == "66A"]
+    assert check.status is CitationStatus.OMITTED
+    assert check.message == ("ITA s.66A is not law: the Supreme Court struck it down on 2015-03-24 (Shreya Singhal vs. "
+                             "Union of India, AIR 2015 SC. 1523); it has no successor")
+    r = service.ask("What is the punishment under section 66A of the IT Act for sending offensive messages?")
+    lines = [x for x in r.answer.split("\n") if x and not x.startswith("Low confidence")]
+    assert lines[0] == ("The question rests on ITA s.66A, which is no longer law and has no successor: the Supreme "
+                        "Court struck it down on 2015-03-24 (Shreya Singhal vs. Union of India, AIR 2015 SC. 1523).")
+    assert "Section 66A of the Information Technology Act, 2000 provides" not in r.answer
+    assert "Section 66A of the Information Technology Act, 2000, which is no longer law, reads" in r.answer

@@ -357,6 +357,9 @@ BNS_106_2 = (
         ("not_yet_in_force", "Section 106(2) of the Bharatiya Nyaya Sanhita, 2023, which has not been brought into "
                              "force, reads: "),
         ("in_force", "Section 106(2) of the Bharatiya Nyaya Sanhita, 2023 provides: "),
+        # Omitted, struck down, or repealed outside the codes the 2024 savings keep alive: quoted only as "reads".
+        ("omitted", "Section 106(2) of the Bharatiya Nyaya Sanhita, 2023, which is no longer law, reads: "),
+        ("repealed", "Section 106(2) of the Bharatiya Nyaya Sanhita, 2023, which is no longer law, reads: "),
     ],
 )
 def test_a_provision_not_in_force_is_not_quoted_as_law(status: str, opening: str) -> None:
@@ -365,3 +368,13 @@ def test_a_provision_not_in_force_is_not_quoted_as_law(status: str, opening: str
     gen = ExtractiveGenerator(TITLES).generate("What is the punishment under BNS 106(2) for hit and run?", [p],
                                                as_of="2025-03-01", complexity=Complexity.SIMPLE)
     assert [s.text.split('"')[0] for s in gen.sentences] == [opening]
+
+
+def test_a_saved_old_code_section_still_provides_for_old_facts() -> None:
+    """IPC 379 is repealed, but BNS 358(2) keeps it for offences before 2024-07-01: quoted for them, it provides."""
+    p = Passage("IPC:379:-:0", "IPC", "379", "IPC s.379 Punishment for theft",
+                "Whoever commits theft shall be punished with imprisonment of either description for a term which may "
+                "extend to three years, or with fine, or with both.", "repealed", relevance=1.0, pinned=Pin.CITED)
+    gen = ExtractiveGenerator(TITLES).generate("Punishment for theft under section 379 IPC in 2022?", [p],
+                                               as_of="2022-05-01", complexity=Complexity.SIMPLE)
+    assert gen.sentences[0].text.split('"')[0].endswith(" provides: ")

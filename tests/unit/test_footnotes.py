@@ -152,8 +152,9 @@ KEYS = [
     ("arbitration", "1", ["1"]),  # "2. 22nd August, 1996, vide notification No. G.S.R 375(E) ..."
     ("information-technology", "1", ["2"]),  # "1 17\nth\nOctober, 2000, vide ..."
     ("indian-succession", "273", ["1", "2", "3", "4", "6", "7"]),  # "5. 1st April, 1937." "8. 15th August, 1947."
-    # A judgment is not an amending instrument: "Section 66A has been struck down by Supreme Court's Order".
-    ("information-technology", "66A", []),
+    # A judgment is not an amendment, but India Code records it in the same list: "Section 66A has been struck down
+    # by Supreme Court's Order dated 24th March, 2015 ..." is kept as a STRUCK_DOWN event (test below).
+    ("information-technology", "66A", ["1"]),
     # Cross-references are notes: "1. Cf. s. 238, infra." "2. See s. 143, infra."
     ("indian-contract", "17", []),
     # Extent notes: "The application of this Act was barred ..." "The Act has been extended to ...".
@@ -299,7 +300,8 @@ def test_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
                 assert re.fullmatch(r"(18|19|20)\d\d-\d\d-\d\d", a.effective), a
             if a.amending_act:
                 counts["with instrument"] += 1
-                assert _INSTRUMENT.match(a.amending_act), f"{act} s.{section}: {a.amending_act!r}"
+                judgment = a.kind is AmendmentKind.STRUCK_DOWN and " vs. " in a.amending_act  # the case
+                assert _INSTRUMENT.match(a.amending_act) or judgment, f"{act} s.{section}: {a.amending_act!r}"
         status, ceased = section_status(r["title"], r["text"], r["footnotes"])
         counts[status.value] += 1
         counts[f"{status.value} dated"] += ceased is not None
@@ -318,3 +320,22 @@ def test_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
     assert counts["omitted"] + counts["repealed"] == 162
     assert counts["omitted"] == 41 and counts["repealed"] == 121
     assert counts["amendments"] >= 1350 and counts["with date"] >= 900
+
+
+def test_a_judgment_striking_a_section_down_is_kept_with_its_case_and_date() -> None:
+    """IT Act s.66A: India Code prints "Omitted." as its heading and a footnote naming the judgment; the checker and
+    the answer say why it is not law from this record (Shreya Singhal v. Union of India, 24 March 2015)."""
+    (a,) = amendments("information-technology", "66A")
+    assert (a.kind, a.amending_act, a.effective) == (
+        AmendmentKind.STRUCK_DOWN, "Shreya Singhal vs. Union of India, AIR 2015 SC. 1523", "2015-03-24")
+    assert a.text.startswith("Section 66A has been struck down by Supreme Court's Order dated 24th March, 2015")
+    # the same words with an impossible date, or a section merely mentioning a strike-down, are no such event
+    assert parse_footnotes("ITA", "66A", "1. Section 66A has been struck down by Supreme Court's Order dated 31st "
+                                         "February, 2015 in the X vs. Y.") == ()
+    assert [x.kind for x in parse_footnotes("ITA", "1", "1. Subs. by Act 10 of 2009, s. 2 (w.e.f. 27-10-2009).")] \
+        == [AmendmentKind.SUBSTITUTED]
+    # every other footnote of the corpus is unchanged by the rule: no other row is read as a judgment
+    struck = [(str(r["act_slug"]), r["section_no"]) for r in _rows()
+              for x in parse_footnotes("X", str(r["section_no"]), r.get("footnotes"))
+              if x.kind is AmendmentKind.STRUCK_DOWN]
+    assert struck == [("the-information-technology-act-2000", "66A")]

@@ -10,7 +10,7 @@ from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.direct import with_direct_answers
 from legal_rag.workflow.facts import Ask, AskKind, Lapsed, QuestionFacts, ask_kinds, premises_in, read_facts
 from legal_rag.workflow.types import AnswerSentence, Generation, Passage
-from verification.model import CitationCheck, CitationStatus, Label
+from verification.model import CitationCheck, CitationStatus, Label, SuccessorOut
 
 # Real text: IPC 497 (legacy copy in data/corpus/legacy/ipc.json) and its curation row in
 # data/corpus/curation/no_successor.jsonl; IPC 50 and IPC 311, two lapsed sections whose headings name no offence.
@@ -104,6 +104,31 @@ def test_the_premise_statement_says_what_is_not_law_why_and_on_whose_authority()
     (p,) = premises_in("Is adultery still an offence?", [], LAPSED)
     text = p.statement()
     assert "IPC s.497 (Adultery)" in text and "no longer law" in text and "Joseph Shine" in text
+
+
+def test_a_named_provision_not_law_on_the_date_is_a_premise_in_the_checkers_words() -> None:
+    """No curated record needed: a provision the checker finds omitted or repealed on the date, with nothing in its
+    place, is said first (IT Act s.66A, struck down; HMA s.6, omitted in 1978). One with a successor is a citation
+    to update, not a premise; a sub-section is left to the citation's own warning."""
+    struck = CitationCheck(start=0, end=12, text="section 66A", label=Label.PROVISION, act="ITA", section="66A",
+                           status=CitationStatus.OMITTED,
+                           message="ITA s.66A is not law: the Supreme Court struck it down on 2015-03-24 (Shreya "
+                                   "Singhal vs. Union of India, AIR 2015 SC. 1523); it has no successor")  # fmt: skip
+    (p,) = premises_in("Punishment under section 66A IT Act?", [struck], ())
+    assert p.statement() == ("The question rests on ITA s.66A, which is no longer law and has no successor: the "
+                             "Supreme Court struck it down on 2015-03-24 (Shreya Singhal vs. Union of India, AIR 2015 "
+                             "SC. 1523).")
+    omitted = struck.model_copy(update={"act": "HMA", "section": "6", "text": "section 6",
+                                        "message": "HMA s.6 was omitted with effect from 1978-10-01"})
+    (p,) = premises_in("Is section 6 HMA law?", [omitted], ())
+    assert p.statement().endswith("no successor: it was omitted with effect from 1978-10-01.")
+    repealed = _check("IPC", "379", CitationStatus.REPEALED)
+    with_successor = repealed.model_copy(update={"successors": [SuccessorOut(act="BNS", section="303(2)",
+                                                                             relation="same", note=None)]})
+    assert premises_in("Theft under section 379 IPC?", [with_successor], ()) == ()
+    assert premises_in("Is section 6(1) HMA law?", [omitted.model_copy(update={"section": "6(1)"})], ()) == ()
+    assert premises_in("Is section 66A law?", [struck.model_copy(update={"status": CitationStatus.VERIFIED})],
+                       ()) == ()
 
 
 def test_read_facts_reads_the_question_once() -> None:

@@ -15,6 +15,7 @@ from graph_schema.errors import LegalRagError, StoreUnavailableError
 from graph_schema.model import (
     NEW_CRIMINAL_CODES_IN_FORCE,
     Act,
+    AmendmentKind,
     CitationKey,
     ProvisionRef,
     SectionRecord,
@@ -243,6 +244,8 @@ class CitationChecker:
         self, rec: SectionRecord, key: CitationKey, title: str, as_of: str, text: str | None, cite: str
     ) -> Verdict:
         on = status_on(rec, as_of)
+        struck = next((a for a in rec.amendments if a.get("kind") == AmendmentKind.STRUCK_DOWN.value
+                       and str(a.get("effective") or "9999") <= as_of), None)  # fmt: skip
         common = {
             "act": key.act,
             "act_title": title,
@@ -251,6 +254,11 @@ class CitationChecker:
             "successors": refs_for_unit(rec.successors, key),
             "predecessors": refs_for_unit(rec.predecessors, key),
         }
+        if struck is not None and on is not StatusOnDate.NOT_YET_IN_FORCE:
+            # India Code records the judgment in a footnote; the statute book may still print the text.
+            msg = (f"{cite} is not law: the Supreme Court struck it down on {struck['effective']} "
+                   f"({struck['amending_act']}); it has no successor")
+            return Verdict(CitationStatus.OMITTED, msg, **common)  # type: ignore[arg-type]
         if on is StatusOnDate.IN_FORCE:
             msg = f"{cite} exists and was in force on {as_of}"
             if key.act in SAVINGS:

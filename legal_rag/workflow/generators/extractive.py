@@ -458,8 +458,18 @@ class ExtractiveGenerator:
 
 def _says(p: Passage) -> str:
     """How a quote is introduced: a provision "provides"; a sub-section never brought into force (BNS 106(2),
-    excepted from the commencement notification S.O. 850(E)) only "reads", and the answer says it is not law."""
-    return ", which has not been brought into force, reads" if p.status == "not_yet_in_force" else " provides"
+    excepted from the commencement notification S.O. 850(E)) and a provision no longer law (omitted, struck down, or
+    repealed outside the saved codes) only "reads", and the answer says it is not law."""
+    if p.status == "not_yet_in_force":
+        return ", which has not been brought into force, reads"
+    if p.status == "omitted" or (p.status == "repealed" and p.act not in SAVED_CODES):
+        return ", which is no longer law, reads"  # quoted because the question names it (ITA s.66A, struck down)
+    return " provides"
+
+
+SAVED_CODES = frozenset({"IPC", "CRPC", "IEA"})
+"""Repealed codes that still govern offences and proceedings before 2024-07-01 (BNS 358, BNSS 531, BSA 170): quoted
+for such facts, they provide."""
 
 
 LEADING = frozenset({Pin.CITED, Pin.SUCCESSOR, Pin.PREDECESSOR, Pin.SAVINGS, Pin.ATTEMPT, Pin.DEFINITION, Pin.MEANT})
