@@ -30,6 +30,7 @@ from typing import Any
 from graph_schema.dates import check_day
 from graph_schema.errors import InvalidDateError, LegalRagError
 from graph_schema.model import main_section
+from legal_rag.workflow.mixups import MIXUP_WARNING
 from legal_rag.workflow.results import AskResult
 from legal_rag.workflow.types import Verdict
 from verification.model import CitationStatus
@@ -78,6 +79,10 @@ class LabelledQuestion:
     here, or an Act or section that never existed when empty): the answer must say so."""
     answerable: bool = True
     """False: the statutes cannot answer it; a right answer says so by its confidence (below ``UNANSWERED``)."""
+    number_mixup: bool | None = None
+    """True: the question cites a section by the other criminal code's number ("murder under section 302 BNS"), and a
+    right answer says so; False: its citation is right, and a right answer does not question it; None: not
+    labelled."""
 
 
 def is_sealed(path: Path) -> bool:
@@ -141,6 +146,9 @@ def _labelled(row: Any, where: str, resolve: Callable[[str], str]) -> LabelledQu
         raise ValueError(f"{where}: 'false_premise' is given but 'premise' is not \"false\"")
     if premise in ("false", False):
         false_premise = _provisions(row.get("false_premise", []), "false_premise", where, resolve, lenient=True)
+    mixup = row.get("number_mixup")
+    if mixup is not None and not isinstance(mixup, bool):
+        raise ValueError(f"{where}: 'number_mixup' must be true or false, got {mixup!r}")
     complexity = row.get("complexity")
     if complexity is not None and complexity not in COMPLEXITIES:
         raise ValueError(f"{where}: 'complexity' must be one of {', '.join(COMPLEXITIES)}, got {complexity!r}")
@@ -149,7 +157,7 @@ def _labelled(row: Any, where: str, resolve: Callable[[str], str]) -> LabelledQu
         expect_cited=_provisions(row["expect_cited"], "expect_cited", where, resolve),
         expect_flagged=_provisions(row.get("expect_flagged", []), "expect_flagged", where, resolve, lenient=True),
         complexity=complexity, phrasing=row.get("phrasing"), split=row.get("split"),
-        false_premise=false_premise, answerable=answerable,
+        false_premise=false_premise, answerable=answerable, number_mixup=mixup,
     )  # fmt: skip
 
 
@@ -320,6 +328,8 @@ def score_answer(q: LabelledQuestion, result: AskResult) -> QuestionScore:
     bad = (Verdict.UNSUPPORTED, Verdict.CONTRADICTED)
     corrected = premise_corrected(q, result) if q.false_premise is not None else None
     right = not missing and not flags_missed and corrected is not False
+    if q.number_mixup is not None:  # the answer must say a confused number is one, and only then
+        right = right and any(MIXUP_WARNING in w for w in result.warnings) == q.number_mixup
     if not q.answerable:
         right = float(result.confidence.score) < UNANSWERED
     return QuestionScore(

@@ -17,7 +17,8 @@ once on the held-out split (see the README for the numbers). The factors:
 Each ask of the question must be answered too (``unanswered``): an ask that wants a punishment, a time limit, a
 court or a definition is answered only by kept text that states one ("imprisonment", "within thirty days", "Court
 of Session", "means"). An answer that leaves an ask unanswered scores at most ``ASK_UNANSWERED_CAP`` (never High),
-one that answers none of its asks at most ``NOT_ADDRESSED_CAP``.
+one that answers none of its asks at most ``NOT_ADDRESSED_CAP``. One given from the section the question was read to
+mean rather than the one it cites (a number taken from the other code) at most ``MIXUP_CAP``.
 
 Factors that did not separate right from wrong answers on the development set are not in the model (the README
 lists them with the cross-validation figures): retrieval relevance, provisions cited, the route taken, whether
@@ -57,6 +58,9 @@ NOT_ADDRESSED_CAP = 0.55
 UNVERIFIED_CAP = 0.59
 ASK_UNANSWERED_CAP = 0.75
 """Below High: an answer that leaves one of the question's asks unanswered is not one to rely on as it stands."""
+MIXUP_CAP = 0.75
+"""Below High: an answer given from the section we read the question to mean, not the one it cites ("murder under
+section 302 BNS" answered from BNS 103, ``mixups.py``), rests on that reading, which the user must confirm."""
 
 ANSWERS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE) for k, p in (
     (AskKind.PUNISHMENT, r"\b(?:punish\w*|imprisonment|fine|death|penalty)\b"),
@@ -98,11 +102,13 @@ def score(
     old_law_facts: bool | None = None,
     asks: int = 1,
     asks_unanswered: int = 0,
+    number_mixup: bool = False,
 ) -> Confidence:
     """Combine the factors. ``coverage`` is 0 when nothing supports the answer; ``citation_statuses`` are the
     statuses of the provisions the answer cites (only for the cap on unverifiable citations); ``old_law_facts``:
     the repealed codes govern some of the facts (``QuestionFacts.old_law_facts``; by ``as_of`` alone when None);
-    ``asks_unanswered`` of the question's ``asks`` got no answer of their kind (``unanswered``)."""
+    ``asks_unanswered`` of the question's ``asks`` got no answer of their kind (``unanswered``); ``number_mixup``: the
+    answer is given from the section the question was read to mean, not the one it cites (``MIXUP_CAP``)."""
     old = as_of < CUTOVER if old_law_facts is None else old_law_facts
     values = {
         "question_coverage": max(0.0, min(1.0, coverage)),
@@ -120,6 +126,8 @@ def score(
         total = min(total, UNVERIFIED_CAP)
     if asks_unanswered:
         total = min(total, NOT_ADDRESSED_CAP if asks_unanswered >= asks else ASK_UNANSWERED_CAP)
+    if number_mixup:
+        total = min(total, MIXUP_CAP)
     total = round(total, 4)
     factors = [ConfidenceFactor(name=k, weight=WEIGHTS[k], value=v) for k, v in values.items()]
     return Confidence(score=total, label=label_for(total), factors=factors)

@@ -11,13 +11,15 @@ The test is deliberately strict, because telling a lawyer that a correct citatio
 missing a slip:
 
 - the question's subject words (its words without the citations and without words every heading or question
-  has) share at least one stem with the other code's heading, and none with the named section's heading;
-- and, when an embedder is given, the subject is closer in meaning to the other code's heading than to the named
-  section's heading.
+  has) share no stem with the named section's heading;
+- and the question is closer in meaning (the embedder's cosine) to the other code's heading than to the named
+  section's: by any margin when it shares a subject word with that heading, by ``MEANING_ONLY_MARGIN`` when it
+  shares none (a client's words: "slapped" for hurt). Without an embedder, a shared word alone decides.
 
-A named section that does not exist ("section 379 BNS") has no heading of its own and needs only the first test.
-Measured on a grid of every section number both codes hold (``tests/unit/test_mixups.py``) and on the project's
-development questions (no correct citation flagged).
+A named section that does not exist ("section 379 BNS") has no heading of its own: a shared word, or a cosine of
+``MISSING_MIN_SIMILARITY`` to the other code's heading, decides. Measured on a grid of every section number both
+codes hold and on development questions (``tests/integration/test_mixups.py``); the thresholds were chosen on a
+first blind set of 44 questions (now a development set) and measured on a second.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from verification.model import CitationCheck, CitationStatus, Label
 PARTNER_CODE = {"IPC": "BNS", "BNS": "IPC", "CRPC": "BNSS", "BNSS": "CRPC", "IEA": "BSA", "BSA": "IEA"}
 """Each criminal code and the code that replaced it (or that it replaced): numbers are confused between them."""
 OLD_CODES = frozenset({"IPC", "CRPC", "IEA"})
+MIXUP_WARNING = "may be an old/new section number mix-up"
+"""The words of the warning that flags one (the evaluation harness looks for them)."""
 
 _GENERIC = content_stems(
     "punishment punishments punishable penalty penalties section sections provision provisions law laws code codes "
@@ -39,9 +43,11 @@ _GENERIC = content_stems(
     "imprisonment fine commit committed committing abetment attempt being other than with without under from into "
     "such same certain cases case person persons act acts what which where when does still apply applies applicable "
     "governed govern now new old read covered cover deal deals dealt say says said please text mean means meaning "
-    "relevant correct right permissible allowed whether can could would should"
+    "relevant correct right permissible allowed whether can could would should "
+    "ipc crpc cr.p.c bns bnss bsa iea bharatiya nyaya nagarik suraksha sakshya indian penal evidence criminal procedure"
 )
-"""Stems every heading or question may hold ("punishment", "section", "governed"): they name no subject."""
+"""Stems every heading or question may hold ("punishment", "section", "governed"), and the codes' own names: they name
+no subject."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +91,7 @@ class NumberMixup:
                 f"{'old' if self.meant.act in OLD_CODES else 'new'} code. {self._answered_by()}")
 
     def warning(self) -> str:
-        return (f"{self.named.act} s.{self.named.section} may be an old/new section number mix-up: the question "
+        return (f"{self.named.act} s.{self.named.section} {MIXUP_WARNING}: the question "
                 f"describes {self.meant.name()}.")
 
 
@@ -98,6 +104,14 @@ def _without_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
         text = text[:start] + " " + text[end:]
     return text
 
+
+MEANING_ONLY_MARGIN = 0.2
+"""How much closer in meaning (cosine) the question must be to the other code's heading than to the named section's
+when it shares no word with either ("neighbour slapped my father ... u/s 323 BNS": hurt, BNS 323 is removal of
+property). Chosen on development questions: right citations among them reach 0.156 (BNS 304 for a snatching)."""
+MISSING_MIN_SIMILARITY = 0.25
+"""A number the named code does not hold, described in other words than the other code's heading: the question must
+be at least this close to that heading ("FIR u/s 363 BNS" for taking a 17-year-old girl: 0.56)."""
 
 Similarity = Callable[[str, Sequence[str]], Sequence[float]]
 """Cosine similarity of a text to each of several texts (the product's embedder)."""
@@ -135,15 +149,19 @@ def find_mixups(
         named_title = title(c.act, number) if found else None
         if found and not named_title:
             continue  # a section whose heading is unknown cannot be said to be about something else
-        if not subject & subject_stems(meant_title):
-            continue
-        if named_title is not None:
-            if subject & subject_stems(named_title):
+        shared = bool(subject & subject_stems(meant_title))
+        if named_title is None:
+            if not shared and (similarity is None or similarity(rest, [meant_title])[0] < MISSING_MIN_SIMILARITY):
                 continue
-            if similarity is not None:
-                to_named, to_meant = similarity(rest, [named_title, meant_title])
-                if to_meant <= to_named:
-                    continue
+        elif subject & subject_stems(named_title):
+            continue
+        elif similarity is None:
+            if not shared:
+                continue
+        else:
+            to_named, to_meant = similarity(rest, [named_title, meant_title])
+            if not (to_meant - to_named >= (0.0 if shared else MEANING_ONLY_MARGIN) and to_meant > to_named):
+                continue
         meant = Side(other, number, meant_title)
         out[(c.act, number)] = NumberMixup(
             named_as=c.text, named=Side(c.act, number, named_title), meant=meant, targets=targets(meant),

@@ -632,6 +632,7 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         citation_statuses=[p.status for p in provisions],
         old_law_facts=facts.old_law_facts if facts is not None else None,
         asks=len(facts.asks) if facts is not None else 1, asks_unanswered=len(missed),
+        number_mixup=facts is not None and bool(facts.mixups),
     )  # fmt: skip
 
 

@@ -19,6 +19,7 @@ import pytest
 from legal_rag.retrieval.build import build_retriever, embedder
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.settings import Settings
+from legal_rag.workflow.confidence import MIXUP_CAP
 from legal_rag.workflow.mixups import PARTNER_CODE, Side, embedding_similarity, find_mixups, subject_stems
 from legal_rag.workflow.service import AskResult, AskService, build_service
 from tests.conftest import Loaded
@@ -149,6 +150,7 @@ def test_the_answer_says_what_was_meant_and_quotes_it(
     assert quoted in _sources(r), _sources(r)
     assert named not in _sources(r)
     assert r.confidence.factor("names_provision").value == 0.0
+    assert r.confidence.score <= MIXUP_CAP  # the reading of what was meant is for the user to confirm: never High
 
 
 @pytest.mark.parametrize("question", [

@@ -20,6 +20,7 @@ from legal_rag.evaluation.answers import (
     score_answer,
     write_report,
 )
+from legal_rag.workflow.mixups import MIXUP_WARNING
 from legal_rag.workflow.results import (
     AskResult,
     CitationOut,
@@ -73,6 +74,7 @@ def test_labels_resolve_acts_and_reduce_sections_to_their_main_number(tmp_path: 
     ({**GOOD, "expect_cited": "BNS 303"}, "must be a list"),
     ({**GOOD, "complexity": "HARD"}, "'complexity' must be one of"),
     ({**GOOD, "question": "  "}, "non-empty string"),
+    ({**GOOD, "number_mixup": "yes"}, "'number_mixup' must be true or false"),
 ])  # fmt: skip
 def test_bad_label_lines_are_named_by_file_and_line(tmp_path: Path, row: object, message: str) -> None:
     with pytest.raises(ValueError, match="q.jsonl:1: ") as info:
@@ -230,3 +232,17 @@ def test_an_unanswerable_question_is_right_only_below_medium_and_wrong_high_answ
 
 def test_a_sealed_set_is_named_so() -> None:
     assert is_sealed(Path("data/eval/sealed.jsonl")) and not is_sealed(Path("data/eval/questions.jsonl"))
+
+
+def test_a_confused_number_is_right_only_when_said_and_a_right_one_only_when_not() -> None:
+    mixed = LabelledQuestion("m1", "Punishment for murder u/s 302 BNS?", None, expect_cited=(("BNS", "103"),),
+                             number_mixup=True)
+    right = LabelledQuestion("m2", "Punishment for murder u/s 103 BNS?", None, expect_cited=(("BNS", "103"),),
+                             number_mixup=False)
+    said = [f"BNS s.302 {MIXUP_WARNING}: the question describes IPC s.302 (\"Punishment for murder\")."]
+    cites = [cit("BNS", "103(1)", CitationStatus.VERIFIED)]
+    assert score_answer(mixed, result(cites, said)).fully_right
+    assert not score_answer(mixed, result(cites)).fully_right  # the right section, the wrong citation let stand
+    assert score_answer(right, result(cites)).fully_right
+    assert not score_answer(right, result(cites, said)).fully_right  # a right citation questioned
+    assert not score_answer(mixed, result([], said)).fully_right  # said, but the answering section not cited

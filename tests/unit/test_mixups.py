@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from legal_rag.workflow.mixups import NumberMixup, Side, find_mixups
+from legal_rag.workflow.mixups import (
+    MEANING_ONLY_MARGIN,
+    MISSING_MIN_SIMILARITY,
+    NumberMixup,
+    Side,
+    find_mixups,
+)
 from verification.model import CitationCheck, CitationStatus, Label
 
 HEADINGS = {
@@ -66,12 +72,23 @@ def test_words_shared_with_the_named_heading_keep_it() -> None:
     assert mixups(q, [check(q, "section 25", "BSA", "25")]) == ()
 
 
-def test_the_embedder_can_veto_but_not_add() -> None:
+def test_the_embedder_vetoes_a_shared_word_and_alone_needs_a_margin() -> None:
     q = "Is a confession to police provable under section 25 BSA?"
     checks = [check(q, "section 25", "BSA", "25")]
-    assert len(mixups(q, checks)) == 1
+    assert len(mixups(q, checks)) == 1  # a shared word ("confession") and no embedder
     assert mixups(q, checks, similarity=lambda text, others: [0.9, 0.1]) == ()  # closer to the named heading
-    assert len(mixups(q, checks, similarity=lambda text, others: [0.1, 0.9])) == 1
+    assert len(mixups(q, checks, similarity=lambda text, others: [0.1, 0.11])) == 1
+    # no shared word: meaning alone must clear MEANING_ONLY_MARGIN
+    q = "He made a statement to the cops while in lock-up; usable under section 25 BSA?"
+    checks = [check(q, "section 25", "BSA", "25")]
+    assert mixups(q, checks) == ()
+    assert mixups(q, checks, similarity=lambda text, others: [0.2, 0.2 + MEANING_ONLY_MARGIN - 0.01]) == ()
+    assert len(mixups(q, checks, similarity=lambda text, others: [0.2, 0.2 + MEANING_ONLY_MARGIN + 0.01])) == 1
+    # a number the code does not hold, in other words: close enough to the other code's heading
+    q = "Someone stole my scooter from the parking; FIR u/s 379 BNS?"
+    missing = [check(q, "u/s 379", "BNS", "379", CitationStatus.NOT_FOUND)]
+    assert mixups(q, missing, similarity=lambda text, others: [MISSING_MIN_SIMILARITY - 0.01]) == ()
+    assert len(mixups(q, missing, similarity=lambda text, others: [MISSING_MIN_SIMILARITY])) == 1
     q = "What does section 25 BSA say?"  # no subject words at all
     assert mixups(q, [check(q, "section 25", "BSA", "25")], similarity=lambda text, others: [0.0, 1.0]) == ()
 
