@@ -152,11 +152,16 @@ class Premise:
     lapsed: Lapsed
     named_as: str
     """The words of the question that name it ("section 497 IPC", "adultery")."""
+    checked: bool = False
+    """Found not law by the check alone (no curated record): the graph may simply not hold what replaced it, so the
+    answer says it is not law on the date, not that nothing replaced it."""
 
     def warning(self) -> str:
         """The warning that flags it, as the checker words a repealed provision ("IPC s.497 ... repealed")."""
         p = self.lapsed
         title = f" ({p.title.rstrip('.')})" if p.title else ""
+        if self.checked:
+            return f"{p.act} s.{p.section}{title} is not law on the date of the facts: {p.reason}"
         return f"{p.act} s.{p.section}{title} is not law today (repealed or struck down, no successor): {p.reason}"
 
     def statement(self) -> str:
@@ -165,6 +170,9 @@ class Premise:
         title = f" ({p.title.rstrip('.')})" if p.title else ""
         reason = p.reason.rstrip(".")
         authority = f" Authority: {p.authority.rstrip('.')}." if p.authority else ""
+        if self.checked:
+            return (f"The question rests on {p.act} s.{p.section}{title}, which is not law on the date of the facts: "
+                    f"{reason}.{authority}")
         return (f"The question rests on {p.act} s.{p.section}{title}, which is no longer law and has no successor: "
                 f"{reason}.{authority}")
 
@@ -358,7 +366,7 @@ def premises_in(question: str, checks: Sequence[CitationCheck], lapsed: Iterable
                 # Not law on the date and nothing in its place, though no curated record says why: the check's own
                 # words do ("ITA s.66A is not law: the Supreme Court struck it down on 2015-03-24 (...)").
                 gone = Lapsed(act=c.act, section=number, title=None, reason=_why_not_law(c.message, c.act, number))
-                out.setdefault((c.act, number), Premise(gone, c.text))
+                out.setdefault((c.act, number), Premise(gone, c.text, checked=True))
     for p in by_key.values() if _CRIMINAL.search(question) else ():
         if not p.offence or (old_law_day and "struck down" not in p.reason.lower()):
             continue

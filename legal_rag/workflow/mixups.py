@@ -78,8 +78,12 @@ class NumberMixup:
         if self.targets == ((self.meant.act, self.meant.section),):
             return f"The answer below is from {self.meant.act} s.{self.meant.section}."
         listed = ", ".join(f"{a} s.{s}" for a, s in self.targets)
-        return (f"{self.meant.act} s.{self.meant.section} was replaced by {listed} on 2024-07-01; the answer below is "
-                f"from {'that' if len(self.targets) == 1 else 'those'}.")
+        that = "that" if len(self.targets) == 1 else "those"
+        if self.meant.act in OLD_CODES:
+            return (f"{self.meant.act} s.{self.meant.section} was replaced by {listed} on 2024-07-01; the answer below "
+                    f"is from {that}.")
+        return (f"{self.meant.act} s.{self.meant.section} replaced {listed} on 2024-07-01, and the older law governs "
+                f"these facts; the answer below is from {that}.")
 
     def statement(self) -> str:
         """One or two sentences for the top of the answer: what the named section is, and what was meant."""
@@ -145,10 +149,12 @@ def find_mixups(
         meant_title = title(other, number)
         if not meant_title or not exists(other, number):
             continue
-        found = c.status is not CitationStatus.NOT_FOUND and exists(c.act, number)
+        found = exists(c.act, number)  # "103(4) BNS" is NOT_FOUND for its sub-section, but s.103 exists
         named_title = title(c.act, number) if found else None
-        if found and not named_title:
-            continue  # a section whose heading is unknown cannot be said to be about something else
+        if found and not (named_title and subject_stems(named_title)):
+            continue  # a heading unknown, or naming no subject ("General explanations", BNS 3): nothing to contrast
+        if found and c.status is CitationStatus.NOT_FOUND:
+            continue  # the section exists but not the sub-unit cited: the checker's own warning says so
         shared = bool(subject & subject_stems(meant_title))
         if named_title is None:
             if not shared and (similarity is None or similarity(rest, [meant_title])[0] < MISSING_MIN_SIMILARITY):
@@ -160,7 +166,10 @@ def find_mixups(
                 continue
         else:
             to_named, to_meant = similarity(rest, [named_title, meant_title])
-            if not (to_meant - to_named >= (0.0 if shared else MEANING_ONLY_MARGIN) and to_meant > to_named):
+            # A sub-section ("3(5) BNS", common intention) is about its own words, not its section's heading: only a
+            # shared word lets the other code's heading claim it.
+            margin = 0.0 if shared else MEANING_ONLY_MARGIN if "(" not in c.section else None
+            if margin is None or not (to_meant - to_named >= margin and to_meant > to_named):
                 continue
         meant = Side(other, number, meant_title)
         out[(c.act, number)] = NumberMixup(

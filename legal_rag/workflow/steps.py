@@ -19,7 +19,7 @@ from legal_rag.workflow.coverage import Coverage, question_coverage, subject_wor
 from legal_rag.workflow.direct import with_direct_answers
 from legal_rag.workflow.facts import EVE, OUTSIDE_STATUTES, Ask, AskKind, QuestionFacts, read_facts
 from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
-from legal_rag.workflow.mixups import OLD_CODES, NumberMixup, Side, find_mixups
+from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import (
     Claim,
@@ -63,7 +63,11 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     if not comparison:  # a comparison names both codes' numbers on purpose
         facts = replace(facts, mixups=_mixups(ctx, question, facts))
     checks = list(facts.checks)
-    warnings = [c.message for c in checks if c.status is not CitationStatus.VERIFIED and c.label is Label.PROVISION]
+    # A confused number's own check would send the user to its successor ("IPC s.318 ... cite BNS s.94", concealment
+    # of birth) beside the mix-up warning pointing elsewhere: the mix-up warning replaces it.
+    confused = {(m.named.act, m.named.section) for m in facts.mixups}
+    warnings = [c.message for c in checks if c.status is not CitationStatus.VERIFIED and c.label is Label.PROVISION
+                and (c.act, (c.section or "").split("(")[0]) not in confused]
     warnings += [p.warning() for p in facts.premises] + [m.warning() for m in facts.mixups]
     return {"facts": facts, "question_checks": checks, "warnings": warnings}
 
@@ -78,11 +82,15 @@ def _mixups(ctx: WorkflowContext, question: str, facts: QuestionFacts) -> tuple[
         return next((c.title for c in chunks if c.title), None)
 
     def targets(meant: Side) -> tuple[tuple[str, str], ...]:
-        if meant.act in OLD_CODES and not facts.old_law_governs(meant.act):
-            after = tuple(dict.fromkeys((c.act, c.section) for pin, c in ctx.retriever.counterparts(
-                meant.act, meant.section) if pin is Pin.SUCCESSOR))
-            if after:
-                return after
+        old = meant.act if meant.act in OLD_CODES else PARTNER_CODE[meant.act]
+        # the meant section's other side when the other code governs the facts: what replaced an old section for
+        # facts after 2024-07-01, what a new section replaced for an offence before it
+        want = Pin.SUCCESSOR if meant.act in OLD_CODES else Pin.PREDECESSOR
+        if (meant.act in OLD_CODES) != facts.old_law_governs(old):
+            other = tuple(dict.fromkeys((c.act, c.section) for pin, c in ctx.retriever.counterparts(
+                meant.act, meant.section) if pin is want))  # fmt: skip
+            if other:
+                return other
         return ((meant.act, meant.section),)
 
     return find_mixups(question, facts.checks, title=title,

@@ -138,6 +138,9 @@ def _sources(r: AskResult) -> set[tuple[str, str]]:
      ("BNS", "318")),
     ("The theft was committed in March 2023 and the trial starts now. Is section 379 BNS the right charge for "
      "theft?", "2026-01-10", ("BNS", "379"), ("IPC", "379"), ("IPC", "379")),
+    # a new-code number under the old code's name, for an offence before 2024-07-01: what the new section replaced
+    ("The murder was committed in March 2023 and the trial starts now. What is the punishment for murder under "
+     "section 103 IPC?", "2026-01-10", ("IPC", "103"), ("BNS", "103"), ("IPC", "302")),
 ])  # fmt: skip
 def test_the_answer_says_what_was_meant_and_quotes_it(
     service: AskService, question: str, as_of: str | None, named: tuple[str, str], meant: tuple[str, str],
@@ -158,6 +161,9 @@ def test_the_answer_says_what_was_meant_and_quotes_it(
     "Is a confession made to the police admissible under section 23 BSA?",
     "Can I get anticipatory bail under section 482 BNSS?",
     "What is the punishment for theft under section 379 IPC?",
+    # sub-sections are about their own words, not their section's heading ("General explanations", BNS 3)
+    "Is common intention under section 3(5) BNS enough to convict all accused?",
+    "Does the right of private defence of property extend to causing death in a robbery, under section 103(4) BNS?",
 ])  # fmt: skip
 def test_a_right_citation_is_not_questioned(service: AskService, question: str) -> None:
     r = service.ask(question)
@@ -185,7 +191,15 @@ def test_a_struck_down_section_is_checked_and_answered_as_not_law(service: AskSe
                              "Union of India, AIR 2015 SC. 1523); it has no successor")
     r = service.ask("What is the punishment under section 66A of the IT Act for sending offensive messages?")
     lines = [x for x in r.answer.split("\n") if x and not x.startswith("Low confidence")]
-    assert lines[0] == ("The question rests on ITA s.66A, which is no longer law and has no successor: the Supreme "
-                        "Court struck it down on 2015-03-24 (Shreya Singhal vs. Union of India, AIR 2015 SC. 1523).")
+    assert lines[0] == ("The question rests on ITA s.66A, which is not law on the date of the facts: the Supreme Court "
+                        "struck it down on 2015-03-24 (Shreya Singhal vs. Union of India, AIR 2015 SC. 1523).")
     assert "Section 66A of the Information Technology Act, 2000 provides" not in r.answer
     assert "Section 66A of the Information Technology Act, 2000, which is no longer law, reads" in r.answer
+
+
+def test_a_section_repealed_without_a_successor_in_the_graph_is_not_said_to_have_none(service: AskService) -> None:
+    """ICA s.77 was repealed (its law moved to the Sale of Goods Act, 1930, which the correspondence data does not
+    link): the answer says it is not law on the date, and never prints a missing date."""
+    r = service.ask("What is a contract of sale under section 77 of the Indian Contract Act?")
+    assert "None" not in r.answer and not any("None" in w for w in r.warnings), (r.answer[:300], r.warnings)
+    assert "no successor" not in r.answer.split("\n")[0]

@@ -107,21 +107,22 @@ def test_the_premise_statement_says_what_is_not_law_why_and_on_whose_authority()
 
 
 def test_a_named_provision_not_law_on_the_date_is_a_premise_in_the_checkers_words() -> None:
-    """No curated record needed: a provision the checker finds omitted or repealed on the date, with nothing in its
-    place, is said first (IT Act s.66A, struck down; HMA s.6, omitted in 1978). One with a successor is a citation
-    to update, not a premise; a sub-section is left to the citation's own warning."""
+    """No curated record needed: a provision the checker finds omitted or repealed on the date, with no successor in
+    the graph, is said first (IT Act s.66A, struck down; HMA s.6, omitted in 1978), as not law on the date (the graph
+    may not hold what replaced it). One with a successor is a citation to update, not a premise; a sub-section is
+    left to the citation's own warning."""
     struck = CitationCheck(start=0, end=12, text="section 66A", label=Label.PROVISION, act="ITA", section="66A",
                            status=CitationStatus.OMITTED,
                            message="ITA s.66A is not law: the Supreme Court struck it down on 2015-03-24 (Shreya "
                                    "Singhal vs. Union of India, AIR 2015 SC. 1523); it has no successor")  # fmt: skip
     (p,) = premises_in("Punishment under section 66A IT Act?", [struck], ())
-    assert p.statement() == ("The question rests on ITA s.66A, which is no longer law and has no successor: the "
+    assert p.statement() == ("The question rests on ITA s.66A, which is not law on the date of the facts: the "
                              "Supreme Court struck it down on 2015-03-24 (Shreya Singhal vs. Union of India, AIR 2015 "
                              "SC. 1523).")
     omitted = struck.model_copy(update={"act": "HMA", "section": "6", "text": "section 6",
                                         "message": "HMA s.6 was omitted with effect from 1978-10-01"})
     (p,) = premises_in("Is section 6 HMA law?", [omitted], ())
-    assert p.statement().endswith("no successor: it was omitted with effect from 1978-10-01.")
+    assert p.statement().endswith("not law on the date of the facts: it was omitted with effect from 1978-10-01.")
     repealed = _check("IPC", "379", CitationStatus.REPEALED)
     with_successor = repealed.model_copy(update={"successors": [SuccessorOut(act="BNS", section="303(2)",
                                                                              relation="same", note=None)]})

@@ -257,7 +257,9 @@ class CitationChecker:
         if struck is not None and on is not StatusOnDate.NOT_YET_IN_FORCE:
             # India Code records the judgment in a footnote; the statute book may still print the text.
             msg = (f"{cite} is not law: the Supreme Court struck it down on {struck['effective']} "
-                   f"({struck['amending_act']}); it has no successor")
+                   f"({struck['amending_act']})")
+            if not common["successors"]:
+                msg += "; it has no successor"
             return Verdict(CitationStatus.OMITTED, msg, **common)  # type: ignore[arg-type]
         if on is StatusOnDate.IN_FORCE:
             msg = f"{cite} exists and was in force on {as_of}"
@@ -274,7 +276,7 @@ class CitationChecker:
             return Verdict(CitationStatus.VERIFIED, msg, **common)  # type: ignore[arg-type]
         if on is StatusOnDate.REPEALED:
             succ = common["successors"]
-            msg = f"{cite} was repealed with effect from {rec.in_force_to}"
+            msg = f"{cite} was repealed" + (f" with effect from {rec.in_force_to}" if rec.in_force_to else "")
             if key.act in SAVINGS:
                 new, sav = SAVINGS[key.act]
                 msg += f" by {new} s.{sav}"
