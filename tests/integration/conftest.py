@@ -23,10 +23,13 @@ import pytest
 from graph_schema.embedded import EmbeddedFalkorDB
 from legal_rag.records import Role
 from legal_rag.settings import ApiSettings, GraphBackend, GraphSettings, JobSettings, Settings
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, Loaded
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
+
+    from legal_rag.retrieval.index import ChunkIndex
+    from legal_rag.workflow.service import AskService
 
 API_GRAPH = "api"
 
@@ -158,3 +161,14 @@ def client(api_settings: Settings) -> Iterator[TestClient]:
 @pytest.fixture(scope="module")
 def keys(api_server: Server) -> dict[str, str]:
     return api_server.keys
+
+
+@pytest.fixture(scope="module")
+def service(loaded: Loaded, statute_index: ChunkIndex) -> AskService:
+    """The ask service a user gets (graph, retriever and embedder as configured) over the shared statute index."""
+    from legal_rag.retrieval.build import build_retriever, embedder
+    from legal_rag.workflow.service import build_service
+
+    settings = Settings()
+    return build_service(settings, loaded.store, build_retriever(settings, statute_index, loaded.store),
+                         embedder(settings))

@@ -32,13 +32,6 @@ QUESTIONS = [
 STAGES = set(GRAPH_STAGES)
 
 
-@pytest.fixture(scope="module")
-def service(loaded: Loaded, statute_index: ChunkIndex) -> AskService:
-    settings = Settings()
-    return build_service(
-        settings, loaded.store, build_retriever(settings, statute_index, loaded.store), embedder(settings)
-    )
-
 
 @pytest.fixture(scope="module")
 def answers(service: AskService) -> dict[str, AskResult]:

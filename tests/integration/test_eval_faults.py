@@ -12,10 +12,7 @@ import pytest
 from graph_schema.errors import FaultError
 from legal_rag.evaluation.fault_run import DEV_QUESTIONS, BaseQuestion, load_questions, run_faults
 from legal_rag.evaluation.faults import FAULT_TYPES, QUOTED, FaultInjector, GraphFacts, change_words, graph_facts
-from legal_rag.retrieval.build import build_retriever, embedder
-from legal_rag.retrieval.index import ChunkIndex
-from legal_rag.settings import Settings
-from legal_rag.workflow.service import AskService, build_service
+from legal_rag.workflow.service import AskService
 from legal_rag.workflow.types import AnswerSentence, Generation
 from tests.conftest import Loaded
 
@@ -30,12 +27,6 @@ THEFT = ('Section 303(2) of the Bharatiya Nyaya Sanhita, 2023 provides: "(2) Who
 def facts(loaded: Loaded) -> GraphFacts:
     return graph_facts(loaded.store, acts_with_text=["BNS", "IPC", "BNSS", "CRPC", "BSA", "IEA", "NIA"])
 
-
-@pytest.fixture(scope="module")
-def service(loaded: Loaded, statute_index: ChunkIndex) -> AskService:
-    settings = Settings()
-    return build_service(settings, loaded.store, build_retriever(settings, statute_index, loaded.store),
-                         embedder(settings))
 
 
 def draft(*texts: str) -> Generation:

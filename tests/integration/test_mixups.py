@@ -16,13 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from legal_rag.retrieval.build import build_retriever, embedder
+from legal_rag.retrieval.build import embedder
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.settings import Settings
 from legal_rag.workflow.confidence import MIXUP_CAP
 from legal_rag.workflow.mixups import PARTNER_CODE, Side, embedding_similarity, find_mixups, subject_stems
-from legal_rag.workflow.service import AskResult, AskService, build_service
-from tests.conftest import Loaded
+from legal_rag.workflow.service import AskResult, AskService
 from verification.model import CitationCheck, CitationStatus, Label
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -35,13 +34,6 @@ TEMPLATES = (
     "Which provision deals with {subject}: is it u/s {n} {act}?",
 )
 
-
-@pytest.fixture(scope="module")
-def service(loaded: Loaded, statute_index: ChunkIndex) -> AskService:
-    settings = Settings()
-    return build_service(
-        settings, loaded.store, build_retriever(settings, statute_index, loaded.store), embedder(settings)
-    )
 
 
 @pytest.fixture(scope="module")
