@@ -83,6 +83,8 @@ class LabelledQuestion:
     """True: the question cites a section by the other criminal code's number ("murder under section 302 BNS"), and a
     right answer says so; False: its citation is right, and a right answer does not question it; None: not
     labelled."""
+    cited: Provision | None = None
+    """The section the question cites (``number_mixup`` rows): the mix-up warning must name it."""
 
 
 def is_sealed(path: Path) -> bool:
@@ -149,6 +151,11 @@ def _labelled(row: Any, where: str, resolve: Callable[[str], str]) -> LabelledQu
     mixup = row.get("number_mixup")
     if mixup is not None and not isinstance(mixup, bool):
         raise ValueError(f"{where}: 'number_mixup' must be true or false, got {mixup!r}")
+    cited = None
+    if mixup is not None:
+        if "cited" not in row:
+            raise ValueError(f"{where}: 'number_mixup' needs 'cited', the [act, section] the question cites")
+        (cited,) = _provisions([row["cited"]], "cited", where, resolve)
     complexity = row.get("complexity")
     if complexity is not None and complexity not in COMPLEXITIES:
         raise ValueError(f"{where}: 'complexity' must be one of {', '.join(COMPLEXITIES)}, got {complexity!r}")
@@ -157,7 +164,7 @@ def _labelled(row: Any, where: str, resolve: Callable[[str], str]) -> LabelledQu
         expect_cited=_provisions(row["expect_cited"], "expect_cited", where, resolve),
         expect_flagged=_provisions(row.get("expect_flagged", []), "expect_flagged", where, resolve, lenient=True),
         complexity=complexity, phrasing=row.get("phrasing"), split=row.get("split"),
-        false_premise=false_premise, answerable=answerable, number_mixup=mixup,
+        false_premise=false_premise, answerable=answerable, number_mixup=mixup, cited=cited,
     )  # fmt: skip
 
 
@@ -328,8 +335,10 @@ def score_answer(q: LabelledQuestion, result: AskResult) -> QuestionScore:
     bad = (Verdict.UNSUPPORTED, Verdict.CONTRADICTED)
     corrected = premise_corrected(q, result) if q.false_premise is not None else None
     right = not missing and not flags_missed and corrected is not False
-    if q.number_mixup is not None:  # the answer must say a confused number is one, and only then
-        right = right and any(MIXUP_WARNING in w for w in result.warnings) == q.number_mixup
+    if q.number_mixup is not None:  # the answer must say a confused number is one (that one), and only then
+        said = [w for w in result.warnings if MIXUP_WARNING in w]
+        named = q.cited is not None and any(w.startswith(f"{q.cited[0]} s.{q.cited[1]} ") for w in said)
+        right = right and (named if q.number_mixup else not said)
     if not q.answerable:
         right = float(result.confidence.score) < UNANSWERED
     return QuestionScore(

@@ -24,7 +24,7 @@ from enum import StrEnum
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from legal_rag.workflow.dates import DatedEvent, EventKind, offence_day, pending_since, read_dates
-from legal_rag.workflow.mixups import NumberMixup
+from legal_rag.workflow.mixups import OLD_CODES, NumberMixup
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.transition import named_pending
 from verification.model import CitationCheck, CitationStatus, Label
@@ -362,9 +362,10 @@ def premises_in(question: str, checks: Sequence[CitationCheck], lapsed: Iterable
             hit = by_key.get((c.act, number))
             if hit is not None and c.status is not CitationStatus.VERIFIED:
                 out.setdefault((hit.act, hit.section), Premise(hit, c.text))
-            elif c.status in NOT_LAW and not c.successors and not c.section.count("("):
+            elif c.status in NOT_LAW and not c.successors and not c.section.count("(") and c.act not in OLD_CODES:
                 # Not law on the date and nothing in its place, though no curated record says why: the check's own
-                # words do ("ITA s.66A is not law: the Supreme Court struck it down on 2015-03-24 (...)").
+                # words do ("ITA s.66A is not law: the Supreme Court struck it down on 2015-03-24 (...)"). The repealed
+                # criminal codes are left to their curated records, which cover every section without a successor.
                 gone = Lapsed(act=c.act, section=number, title=None, reason=_why_not_law(c.message, c.act, number))
                 out.setdefault((c.act, number), Premise(gone, c.text, checked=True))
     for p in by_key.values() if _CRIMINAL.search(question) else ():

@@ -75,6 +75,7 @@ def test_labels_resolve_acts_and_reduce_sections_to_their_main_number(tmp_path: 
     ({**GOOD, "complexity": "HARD"}, "'complexity' must be one of"),
     ({**GOOD, "question": "  "}, "non-empty string"),
     ({**GOOD, "number_mixup": "yes"}, "'number_mixup' must be true or false"),
+    ({**GOOD, "number_mixup": True}, "'number_mixup' needs 'cited'"),
 ])  # fmt: skip
 def test_bad_label_lines_are_named_by_file_and_line(tmp_path: Path, row: object, message: str) -> None:
     with pytest.raises(ValueError, match="q.jsonl:1: ") as info:
@@ -236,9 +237,9 @@ def test_a_sealed_set_is_named_so() -> None:
 
 def test_a_confused_number_is_right_only_when_said_and_a_right_one_only_when_not() -> None:
     mixed = LabelledQuestion("m1", "Punishment for murder u/s 302 BNS?", None, expect_cited=(("BNS", "103"),),
-                             number_mixup=True)
+                             number_mixup=True, cited=("BNS", "302"))
     right = LabelledQuestion("m2", "Punishment for murder u/s 103 BNS?", None, expect_cited=(("BNS", "103"),),
-                             number_mixup=False)
+                             number_mixup=False, cited=("BNS", "103"))
     said = [f"BNS s.302 {MIXUP_WARNING}: the question describes IPC s.302 (\"Punishment for murder\")."]
     cites = [cit("BNS", "103(1)", CitationStatus.VERIFIED)]
     assert score_answer(mixed, result(cites, said)).fully_right
@@ -246,3 +247,5 @@ def test_a_confused_number_is_right_only_when_said_and_a_right_one_only_when_not
     assert score_answer(right, result(cites)).fully_right
     assert not score_answer(right, result(cites, said)).fully_right  # a right citation questioned
     assert not score_answer(mixed, result([], said)).fully_right  # said, but the answering section not cited
+    other = [f"BNS s.303 {MIXUP_WARNING}: the question describes IPC s.303."]
+    assert not score_answer(mixed, result(cites, other)).fully_right  # a mix-up said, but of another section

@@ -130,6 +130,8 @@ def test_a_named_provision_not_law_on_the_date_is_a_premise_in_the_checkers_word
     assert premises_in("Is section 6(1) HMA law?", [omitted.model_copy(update={"section": "6(1)"})], ()) == ()
     assert premises_in("Is section 66A law?", [struck.model_copy(update={"status": CitationStatus.VERIFIED})],
                        ()) == ()
+    # the repealed criminal codes are left to their curated no-successor records (complete for every old section)
+    assert premises_in("Section 447 of the IPC", [_check("IPC", "447", CitationStatus.REPEALED)], ()) == ()
 
 
 def test_read_facts_reads_the_question_once() -> None:
