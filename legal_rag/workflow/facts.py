@@ -208,6 +208,11 @@ class QuestionFacts:
         """The repealed codes govern some of the facts: the day of the facts, an offence or a pending matter."""
         return self.as_of < CUTOVER or self.offence_on is not None or self.pending
 
+    def confused(self, check: CitationCheck) -> bool:
+        """The question cites this provision by the other code's number (one of ``mixups``)."""
+        number = (check.section or "").split("(")[0]
+        return any((m.named.act, m.named.section) == (check.act, number) for m in self.mixups)
+
     def corrections(self) -> list[str]:
         """What the answer says first about the law the question rests on: lapsed provisions, confused numbers."""
         return [p.statement() for p in self.premises] + [m.statement() for m in self.mixups]

@@ -28,12 +28,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from legal_rag.retrieval.hybrid import NEW_TO_OLD, OLD_TO_NEW
 from legal_rag.workflow.generators.extractive import content_stems
 from verification.model import CitationCheck, CitationStatus, Label
 
-PARTNER_CODE = {"IPC": "BNS", "BNS": "IPC", "CRPC": "BNSS", "BNSS": "CRPC", "IEA": "BSA", "BSA": "IEA"}
+PARTNER_CODE = {**OLD_TO_NEW, **NEW_TO_OLD}
 """Each criminal code and the code that replaced it (or that it replaced): numbers are confused between them."""
-OLD_CODES = frozenset({"IPC", "CRPC", "IEA"})
+OLD_CODES = frozenset(OLD_TO_NEW)
 MIXUP_WARNING = "may be an old/new section number mix-up"
 """The words of the warning that flags one (the evaluation harness looks for them)."""
 

@@ -65,9 +65,8 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     checks = list(facts.checks)
     # A confused number's own check would send the user to its successor ("IPC s.318 ... cite BNS s.94", concealment
     # of birth) beside the mix-up warning pointing elsewhere: the mix-up warning replaces it.
-    confused = {(m.named.act, m.named.section) for m in facts.mixups}
     warnings = [c.message for c in checks if c.status is not CitationStatus.VERIFIED and c.label is Label.PROVISION
-                and (c.act, (c.section or "").split("(")[0]) not in confused]
+                and not facts.confused(c)]
     warnings += [p.warning() for p in facts.premises] + [m.warning() for m in facts.mixups]
     return {"facts": facts, "question_checks": checks, "warnings": warnings}
 
@@ -252,8 +251,10 @@ def _with_meant(ctx: WorkflowContext, passages: list[Passage], mixups: Sequence[
     wrong |= {(c.act, c.section) for m in mixups for _, c in ctx.retriever.counterparts(m.named.act, m.named.section)}
     meant = [(c, float("inf"), Pin.MEANT, 1.0) for m in mixups for act, section in m.targets
              for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]]
-    rest = [p for p in passages if p.pinned is None or (p.act, p.section) not in wrong]
-    return _with_chunks([], meant) + [p for p in rest if p.chunk_id not in {c.id for c, *_ in meant}]
+    first = _with_chunks([], meant)
+    placed = {p.chunk_id for p in first}
+    return first + [p for p in passages if p.chunk_id not in placed
+                    and (p.pinned is None or (p.act, p.section) not in wrong)]
 
 
 def _with_general_attempt(ctx: WorkflowContext, passages: list[Passage], question: str, as_of: str) -> list[Passage]:
@@ -648,8 +649,7 @@ def _names_provision(state: WorkflowState) -> bool:
     """The question names a provision that is what it asks about: one whose number it took from the other code
     ("murder under section 302 BNS") is not."""
     facts = state.get("facts")
-    confused = {(m.named.act, m.named.section) for m in facts.mixups} if facts is not None else set()
-    return any(c.label is Label.PROVISION and (c.act, (c.section or "").split("(")[0]) not in confused
+    return any(c.label is Label.PROVISION and not (facts is not None and facts.confused(c))
                for c in state.get("question_checks", []))
 
 

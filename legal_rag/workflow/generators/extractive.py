@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from graph_schema.numbering import roman_value
 from legal_rag.retrieval.expand import TermsOfArt, asks_offence
+from legal_rag.retrieval.hybrid import OLD_TO_NEW
 from legal_rag.retrieval.offences import (
     PROCEDURE_CODES,
     is_offence,
@@ -467,7 +468,7 @@ def _says(p: Passage) -> str:
     return " provides"
 
 
-SAVED_CODES = frozenset({"IPC", "CRPC", "IEA"})
+SAVED_CODES = frozenset(OLD_TO_NEW)
 """Repealed codes that still govern offences and proceedings before 2024-07-01 (BNS 358, BNSS 531, BSA 170): quoted
 for such facts, they provide."""
 
