@@ -19,18 +19,19 @@ from collections.abc import Mapping, Sequence
 
 from legal_rag.workflow.facts import AskKind, QuestionFacts
 from legal_rag.workflow.generators.extractive import content_stems, sub_of
-from legal_rag.workflow.types import AnswerSentence, Generation, Passage
+from legal_rag.workflow.types import AnswerSentence, Generation, Passage, Pin
 
 _PUNISHED = re.compile(
     r"\b(?:shall\s+be\s+punish(?:ed|able)|shall\s+be\s+liable\s+to\s+(?:imprisonment|fine|penalty)|"
     r"is\s+punishable)\b[^.;:]*(?:[.;:](?=\s*$)|[^.;:]*)", re.IGNORECASE)
 _PERIOD = re.compile(
-    r"[^.;:]*\b(?:within|not\s+later\s+than|before\s+the\s+expiry\s+of|a\s+period\s+of)\s+(?:a\s+period\s+of\s+)?"
+    r"[^.;:]*\b(?:within|not\s+later\s+than|before\s+the\s+expiry\s+of|a\s+period\s+of|exceed(?:ing)?)\s+"
+    r"(?:a\s+period\s+of\s+)?"
     r"(?:\w+[\s-]){0,2}?(?:\w+|\d+)\s+(?:days?|months?|years?|hours?)\b[^.;:]*", re.IGNORECASE)
 _SAVED_OFFENCE = re.compile(r"any penalty, or punishment incurred in respect of any offences committed[^;.]*")
 _SAVED_PENDING = re.compile(r"if, immediately before the date on which this Sanhita comes into force, there is any "
                             r"appeal, application, trial, inquiry or investigation pending[^;.]*")
-_ASKING = content_stems("time limit period days months years within how long many what when much")
+_ASKING = content_stems("time limit period hours days months years within how long many what when much")
 """Words that ask for a period rather than name what it is for."""
 CANDIDATES = 8
 """Retrieved passages, beyond those the answer quotes, searched for the clause that decides an ask."""
@@ -46,6 +47,7 @@ def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequenc
         return gen
     by_id = {p.chunk_id: p for p in passages}
     quoted = [by_id[c] for s in gen.sentences for c in s.chunk_ids if c in by_id]
+    decisive = [p for p in quoted if p.pinned is Pin.ASK]  # headed as what an ask wants: first on a tie
     kinds = facts.kinds()
     out: list[AnswerSentence] = []
     seen: set[str] = set()
@@ -68,7 +70,7 @@ def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequenc
         add(*_first(quoted, _PUNISHED))
     if AskKind.TIME_LIMIT in kinds:
         for ask in (a for a in facts.asks if AskKind.TIME_LIMIT in a.kinds):
-            add(*_closest(ask.text, [*quoted, *passages[:CANDIDATES]], _PERIOD))
+            add(*_closest(ask.text, [*decisive, *quoted, *passages[:CANDIDATES]], _PERIOD))
     if not out:
         return gen
     return Generation(tuple(out) + gen.sentences, gen.generator, model=gen.model, insufficient=gen.insufficient,
@@ -81,7 +83,7 @@ def _closest(ask: str, passages: Sequence[Passage], pattern: re.Pattern[str]) ->
     offences" for "time limit to file a cheque bounce complaint", not the six months for presenting the cheque),
     the ask's last word (the head of what it asks about: "complaint") counting thrice in the clause itself; the
     first such in ``passages`` on a tie; a clause sharing nothing with the ask is no answer to it."""
-    want = content_stems(ask)
+    want = content_stems(ask) - _ASKING  # "within how many hours" asks for a period: any period has those words
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]+", ask) if content_stems(w) - _ASKING]
     head = content_stems(words[-1]) if words else set()  # "... file a cheque bounce complaint?": the complaint
     best: tuple[int, int, Passage, str] | None = None

@@ -18,6 +18,7 @@ from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.coverage import Coverage, question_coverage, subject_words
 from legal_rag.workflow.direct import with_direct_answers
 from legal_rag.workflow.facts import EVE, OUTSIDE_STATUTES, Ask, AskKind, QuestionFacts, read_facts
+from legal_rag.workflow.forms import about, decides, formed_asks
 from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
 from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups
 from legal_rag.workflow.parts import question_parts
@@ -157,6 +158,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     if state["facts"].pending_since is not None:
         found = _with_old_procedure(ctx, found, state["question"], EVE)
     found = _with_meant(ctx, found, state["facts"].mixups)
+    found = _with_ask_forms(ctx, found, state["facts"], day or state["as_of"])
     top = SECTIONS_EXPANDED + PART_K * len(parts)
     passages = _with_partners(ctx, _with_siblings(ctx, found, top=top), top=top)
     passages = _with_lead_ins(ctx, passages)
@@ -255,6 +257,50 @@ def _with_meant(ctx: WorkflowContext, passages: list[Passage], mixups: Sequence[
     placed = {p.chunk_id for p in first}
     return first + [p for p in passages if p.chunk_id not in placed
                     and (p.pinned is None or (p.act, p.section) not in wrong)]
+
+
+def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: QuestionFacts, day: str) -> list[Passage]:
+    """Each ask that wants a forum, a time limit or a remedy gets the provision that decides it in the Acts the
+    question retrieved (``forms``): its best-ranked section, for the ask's words, whose heading names that kind
+    ("Jurisdiction", "... not more than twenty-four hours", "Application for compensation"), pinned ``Pin.ASK`` to
+    compete for a place. The Acts are those the question names, or else those of its first ``FORM_ACTS`` sections
+    retrieved; a provision the question names is not displaced."""
+    wanted = formed_asks(facts.asks)
+    if not wanted:
+        return passages
+    acts = set(facts.acts_named) or _leading_acts(passages)
+    if not acts:
+        return passages
+    chosen: dict[tuple[str, str], Passage] = {}
+    for ask, kind in wanted:
+        for r in ctx.retriever.retrieve(ask.text, FORM_K, as_of=day, acts=acts):
+            if decides(kind, r.chunk.heading) and about(ask, kind, r.chunk.heading,
+                                                        ctx.act_titles.get(r.chunk.act, r.chunk.act)):
+                chosen.setdefault((r.chunk.act, r.chunk.section), to_passage(r))
+                break
+    if not chosen:
+        return passages
+    marked = [replace(p, pinned=Pin.ASK) if p.pinned is None and (p.act, p.section) in chosen else p
+              for p in passages]
+    # what retrieval did not bring comes whole, scored as its best chunk was for the ask
+    return _with_chunks(marked, (
+        (c, p.score, Pin.ASK, p.relevance)
+        for (act, section), p in chosen.items() for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
+    ))  # fmt: skip
+
+
+def _leading_acts(passages: Sequence[Passage]) -> set[str]:
+    """The Acts a question's retrieval points to: that of its best section the question did not name, and any other
+    Act holding at least two of its first ``FORM_ACTS`` sections (one section of another Act is a shared word)."""
+    top = [p.act for p in _first_per_section([p for p in passages if p.pinned is None])[:FORM_ACTS]]
+    return {top[0], *(a for a in top if top.count(a) >= 2)} if top else set()
+
+
+FORM_ACTS = 4
+"""Sections retrieved whose Acts are searched for the provision that decides an ask (``_with_ask_forms``)."""
+FORM_K = 20
+"""Chunks of those Acts searched for it, best first: a provision so headed that ranks below them for the ask's words
+is about something else ("Reasonable time for transmitting such notice" of dishonour, for "by when must he pay")."""
 
 
 def _with_general_attempt(ctx: WorkflowContext, passages: list[Passage], question: str, as_of: str) -> list[Passage]:

@@ -122,6 +122,10 @@ def test_the_penal_codes_define_an_offence_by_the_conduct_that_makes_it_out() ->
     ("What constitutes cruelty?", ["cruelty"]),
     # "when" asks for a definition only of a quoted term
     ("When is bail granted?", []),
+    # whether something falls within a quoted word: its definition decides
+    ("Are WhatsApp chats and emails 'documents' under the new evidence law?", ["documents", "document"]),
+    ("Is a drone a 'vehicle'?", ["vehicle"]),
+    ("Is theft a crime?", []),
 ])  # fmt: skip
 def test_other_ways_of_asking_what_a_term_means(question: str, terms: list[str]) -> None:
     assert asked_terms(question) == terms

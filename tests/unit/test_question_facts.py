@@ -213,6 +213,29 @@ def test_the_direct_answer_quotes_the_clause_that_decides_each_ask() -> None:
     assert with_direct_answers(_gen("BNS:318:4:0"), facts, passages, TITLES) == _gen("BNS:318:4:0")
 
 
+# Real text, as the index holds it (data/corpus/new-codes-structured): BNSS 58 and BNSS 194(2).
+BNSS_58 = ("No police officer shall detain in custody a person arrested without warrant for a longer period than under "
+           "all the circumstances of the case is reasonable, and such period shall not, in the absence of a special "
+           "order of a Magistrate under section 187, exceed twenty-four hours exclusive of the time necessary for the "
+           "journey from the place of arrest to the Magistrate's Court, whether having jurisdiction or not.")
+BNSS_194_2 = ("(2) The report shall be signed by such police officer and other persons, or by so many of them as "
+              "concur therein, and shall be forwarded to the District Magistrate or the Sub-divisional Magistrate "
+              "within twentyfour hours.")
+
+
+def test_a_period_is_chosen_by_what_it_is_for_not_by_the_words_that_ask_for_it() -> None:
+    """"Within how many hours" is in any clause setting hours; the arrest, not the inquest report, is the subject."""
+    ask = Ask("Within how many hours does police have to produce an arrested person before a magistrate?",
+              (AskKind.TIME_LIMIT,))
+    passages = [_passage("BNSS:194:2:0", BNSS_194_2, "BNSS s.194(2) Police to enquire and report on suicide, etc"),
+                _passage("BNSS:58:-:0", BNSS_58, "BNSS s.58 Person arrested not to be detained more than twenty-four "
+                         "hours")]  # fmt: skip
+    out = with_direct_answers(_gen("BNS:318:4:0"), QuestionFacts(as_of="2025-05-01", asks=(ask,)), passages,
+                              TITLES | {"BNSS": "The Bharatiya Nagarik Suraksha Sanhita, 2023"})
+    assert out.sentences[0].chunk_ids == ("BNSS:58:-:0",)
+    assert "exceed twenty-four hours" in out.sentences[0].text
+
+
 def test_an_offence_before_the_new_codes_is_answered_first_with_the_savings_clause() -> None:
     passages = [_passage("BNS:358:2:0", BNS_358_2), _passage("BNS:318:4:0", BNS_318_4)]
     facts = QuestionFacts(as_of="2025-05-01", offence_on="2023-12-31", asks=(Ask("which law?", ()),))

@@ -34,6 +34,9 @@ class Pin(StrEnum):
     302 BNS": IPC 302, now BNS 103)."""
     COUNTERPART = "counterpart"
     """The other side of the 2024 replacement, added for ANALYTICAL questions; it competes for a place."""
+    ASK = "ask"
+    """The provision of a retrieved Act whose heading names what an ask wants (its jurisdiction, its time limit, its
+    remedy: ``legal_rag.workflow.forms``); it competes for a place."""
 
 
 @dataclass(frozen=True, slots=True)

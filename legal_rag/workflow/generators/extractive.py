@@ -335,7 +335,9 @@ class ExtractiveGenerator:
         # A provision the question did not name is a candidate only if it has a sentence that can be quoted.
         others = [g for g in groups if g not in pinned and _quotable_in(g[1])]
         counterparts = [g for g in others if any(p.pinned is Pin.COUNTERPART for p in g[1])]
-        rest = counterparts + [g for g in others if g not in counterparts][:candidates]
+        # The provision whose heading names what an ask wants ("Jurisdiction" for "where do I file?") is quoted.
+        decisive = [g for g in others if any(p.pinned is Pin.ASK for p in g[1])]
+        rest = counterparts + [g for g in others if g not in counterparts and g not in decisive][:candidates]
         partners = _partners(groups)
 
         Item = tuple[int, tuple[tuple[str, str], list[Passage]]]
@@ -409,7 +411,7 @@ class ExtractiveGenerator:
             pool = [(r, g) for r, g in enumerate(rest) if g not in sides and g not in asks]
             if part_q and pool:
                 asks.append(max(pool, key=lambda item: fit(item, part_q))[1])
-        first = pinned + sides + asks
+        first = pinned + sides + [g for g in decisive if g not in sides] + asks
         if self.recorder is not None or self.relevance is not None:
             acts = [key[0] for key, _ in rest] or [""]
             top_score = max((p.score for _, ps in rest for p in ps if math.isfinite(p.score)), default=0.0)

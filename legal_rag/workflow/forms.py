@@ -1,0 +1,76 @@
+"""Which provision of an Act decides an ask: the one whose heading names what the ask wants.
+
+Statutes give the provision that settles where a matter is brought, or within what time, a heading that says so:
+"Jurisdiction" (Domestic Violence Act s.27), "Jurisdiction and procedure" (Senior Citizens Act s.6), "Person
+arrested not to be detained more than twenty-four hours" (BNSS s.58), "Bar to taking cognizance after lapse of
+period of limitation" (BNSS s.514). Retrieval by the question's subject finds the right Act and quotes its
+neighbours ("the maintenance application" brings the sections that grant maintenance; "where should they file it"
+is decided by the one headed "Jurisdiction"). So each ask for a forum or a time limit is searched again inside the
+Acts the question retrieved, among the provisions so headed, and the best one is quoted (``Pin.ASK``).
+
+The patterns are the statutes' own heading words for the kind, not the words of any question: they are tested
+against the real headings of the corpus (``tests/unit/test_forms.py``). Remedies were tried the same way
+("Application for compensation", "Mandatory injunctions") and left out: on the development questions the remedy
+so headed was as often another remedy of the Act ("Relief against forfeiture" for an encroaching wall) as the one
+asked for, and it displaced provisions that answered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from legal_rag.workflow.coverage import subject_words
+from legal_rag.workflow.facts import Ask, AskKind
+from legal_rag.workflow.generators.extractive import content_stems
+
+FORM_HEADINGS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE) for k, p in (
+    # not "execution outside jurisdiction", "guardian for property beyond jurisdiction", "Removal of ward from
+    # jurisdiction", "Power to confer jurisdiction", "Bar of jurisdiction", "Jurisdiction of civil courts barred"
+    (AskKind.FORUM, r"(?<!outside\s)(?<!beyond\s)(?<!from\s)(?<!confer\s)(?<!bar\sof\s)\b(?:"
+                    r"jurisdictions?(?!\s+(?:of\s+\w+\s+courts?\s+)?barred)|"
+                    r"place\s+of\s+(?:inquiry|trial|suing|institution|sitting|filing)|local\s+limits|venue|"
+                    r"courts?\s+(?:by\s+which|to\s+which|competent|to\s+try|of\s+competent)|"
+                    r"where\s+(?:suits?|complaints?|applications?|petitions?)\b)"),
+    # not "words of limitation" (of an estate), "Limitation of powers of guardian"
+    (AskKind.TIME_LIMIT, r"(?<!words\sof\s)\b(?:limitation(?!\s+of\s+(?:powers?|liability))|"
+                         r"time\s+(?:limit|for|within)|period\s+(?:of|for|within)|"
+                         r"(?:twenty-?four|\w+)\s+hours|extension\s+of\s+time|condonation\s+of\s+delay)\b"),
+)}  # fmt: skip
+"""Ask kind -> the words a provision's heading uses when it decides that kind of ask."""
+
+
+_CITED_AS = re.compile(r"^\S+\s+s\.\s*\S+\s+")
+"""The "BNSS s.58 " before a chunk's heading."""
+
+
+def decides(kind: AskKind, heading: str) -> bool:
+    """Whether a provision so headed ("Jurisdiction", or as a chunk carries it: "PWDVA s.27 Jurisdiction") is the
+    kind that decides an ask of ``kind``."""
+    pattern = FORM_HEADINGS.get(kind)
+    return pattern is not None and pattern.search(_CITED_AS.sub("", heading)) is not None
+
+
+_KIND_WORDS: dict[AskKind, frozenset[str]] = {
+    AskKind.FORUM: frozenset(content_stems(
+        "where which what court courts jurisdiction forum tribunal commission authority place file filed filing "
+        "lodge lodged institute instituted before whom local limits")),
+    AskKind.TIME_LIMIT: frozenset(content_stems(
+        "time limit limitation period periods hour hours day days month months year years within how long many "
+        "when deadline late delay soon last date")),
+}  # fmt: skip
+"""The words that ask for a forum or a time, as against the words that say what it is for."""
+
+
+def about(ask: Ask, kind: AskKind, heading: str, act_title: str) -> bool:
+    """Whether a provision so headed, of the Act so titled, is about what ``ask`` asks the ``kind`` of: it shares a
+    word of the ask's subject ("arrested" for "Person arrested not to be detained more than twenty-four hours";
+    "domestic violence" through its Act for "Jurisdiction"). "Commencement of period of limitation" shares nothing
+    but the asking words with "within how many days must the IO update the victim": a period, not this one."""
+    subject = set(subject_words(ask.text)) - _KIND_WORDS.get(kind, frozenset())
+    return bool(subject & content_stems(f"{_CITED_AS.sub('', heading)} {act_title}"))
+
+
+def formed_asks(asks: Iterable[Ask]) -> list[tuple[Ask, AskKind]]:
+    """Each ask with each of its kinds that a provision's heading can name, in the ask's order."""
+    return [(a, k) for a in asks for k in a.kinds if k in FORM_HEADINGS]

@@ -1,0 +1,28 @@
+"""An ask for a forum or a time limit is answered from the provision of the question's Act whose heading names it
+(``legal_rag.workflow.forms``), on the real statutes, graph and embedder. The questions are not from the evaluation
+sets (the test index holds the criminal codes, HMA, NIA, DPA, PWDVA and the IT Act)."""
+
+from __future__ import annotations
+
+import pytest
+
+from legal_rag.workflow.service import AskResult, AskService
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+
+def _sources(r: AskResult) -> set[tuple[str, str]]:
+    return {(s.act, s.section) for s in r.sources}
+
+
+@pytest.mark.parametrize(("question", "decides"), [
+    ("Where can a Hindu wife file her divorce petition - can she file in the town where she now lives with her "
+     "parents?", ("HMA", "19")),  # Court to which petition shall be presented
+    ("After arresting a suspect without warrant, for how many hours can the police hold him?", ("BNSS", "58")),
+    ("How long can an undertrial be kept in jail at most before he must be released?", ("BNSS", "479")),
+])  # fmt: skip
+def test_the_provision_headed_as_what_the_ask_wants_is_quoted(
+    service: AskService, question: str, decides: tuple[str, str]
+) -> None:
+    r = service.ask(question)
+    assert decides in _sources(r), _sources(r)

@@ -1,0 +1,106 @@
+"""Which headings decide an ask of a kind (``forms.decides``), on the real headings of the India Code subset (43 Acts,
+BNS, BNSS and BSA among them): the provisions a lawyer would cite for a forum or a time limit are so
+headed, the offences and procedures around them are not, and each pattern picks out a small share of the corpus."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from graph_schema.acts import CURATED_BY_SLUG
+from legal_rag.workflow.facts import Ask, AskKind
+from legal_rag.workflow.forms import FORM_HEADINGS, about, decides, formed_asks
+
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus"
+
+
+@cache
+def headings() -> dict[tuple[str, str], str]:
+    out = {}
+    for line in (CORPUS / "indiacode" / "sections_fulltext_subset.jsonl").open(encoding="utf-8"):
+        d = json.loads(line)
+        act = CURATED_BY_SLUG[d["act_slug"]].code if d["act_slug"] in CURATED_BY_SLUG else d["act_slug"]
+        if d.get("title"):
+            out[(act, d["section_no"])] = d["title"]
+    return out
+
+
+def heading(act: str, section: str) -> str:
+    return headings()[(act, section)]
+
+
+@pytest.mark.parametrize(("kind", "act", "section"), [
+    (AskKind.FORUM, "PWDVA", "27"),  # Jurisdiction
+    (AskKind.FORUM, "MWPSCA", "6"),  # Jurisdiction and procedure
+    (AskKind.FORUM, "CPA", "34"),  # Jurisdiction of District Commission
+    (AskKind.FORUM, "BNSS", "197"),  # Ordinary place of inquiry and trial
+    (AskKind.FORUM, "GWA", "9"),  # Court having jurisdiction to entertain application
+    (AskKind.FORUM, "HMA", "19"),  # Court to which petition shall be presented
+    (AskKind.FORUM, "CCA", "6"),  # Jurisdiction of Commercial Court
+    (AskKind.TIME_LIMIT, "BNSS", "479"),  # Maximum period for which under-trial prisoner can be detained
+    (AskKind.TIME_LIMIT, "BNSS", "58"),  # Person arrested not to be detained more than twenty-four hours
+    (AskKind.TIME_LIMIT, "BNSS", "514"),  # Limitation for taking cognizance in certain offences
+])  # fmt: skip
+def test_the_deciding_provision_is_so_headed(kind: AskKind, act: str, section: str) -> None:
+    assert decides(kind, heading(act, section)), heading(act, section)
+
+
+@pytest.mark.parametrize(("kind", "act", "section"), [
+    (AskKind.TIME_LIMIT, "BNSS", "78"),  # Person arrested to be brought before Court without delay: no period
+    (AskKind.TIME_LIMIT, "BNS", "303"),  # Theft
+    (AskKind.TIME_LIMIT, "ISA", "95"),  # Bequest without words of limitation: a limit on an estate, not of time
+    (AskKind.TIME_LIMIT, "GWA", "29"),  # Limitation of powers of guardian ...
+    (AskKind.FORUM, "BNSS", "81"),  # Warrant directed to police officer for execution outside jurisdiction
+    (AskKind.FORUM, "NDPS", "73"),  # Bar of jurisdiction
+    (AskKind.FORUM, "MWPSCA", "27"),  # Jurisdiction of civil courts barred
+    (AskKind.FORUM, "GWA", "16"),  # Appointment or declaration of guardian for property beyond jurisdiction ...
+    (AskKind.FORUM, "GWA", "44"),  # Penalty for removal of ward from jurisdiction
+    (AskKind.FORUM, "BNS", "103"),  # Punishment for murder
+    (AskKind.FORUM, "MWPSCA", "5"),  # Application for maintenance: a remedy, not where to make it
+    (AskKind.REMEDY, "MVA", "166"),  # Application for compensation: remedies are not searched by heading
+])  # fmt: skip
+def test_other_provisions_are_not(kind: AskKind, act: str, section: str) -> None:
+    assert not decides(kind, heading(act, section)), heading(act, section)
+
+
+def test_a_chunk_heading_is_read_without_its_citation() -> None:
+    assert decides(AskKind.FORUM, "PWDVA s.27 Jurisdiction")
+    # the citation's own words never count: "s.27" of an Act whose code reads like a heading word
+    assert not decides(AskKind.FORUM, "BNS s.303(2) Theft")
+
+
+@pytest.mark.parametrize(("kind", "most"), [(AskKind.FORUM, 0.02), (AskKind.TIME_LIMIT, 0.01)])
+def test_each_kind_picks_out_few_provisions(kind: AskKind, most: float) -> None:
+    """A pattern that matched most headings would put forward whatever retrieval ranked first."""
+    matched = [h for h in headings().values() if decides(kind, h)]
+    assert 0 < len(matched) / len(headings()) <= most, (len(matched), len(headings()))
+
+
+def test_only_the_kinds_with_a_heading_form_are_searched() -> None:
+    asks = (
+        Ask("Where should they file the application, and what is the punishment?", (AskKind.PUNISHMENT, AskKind.FORUM)),
+        Ask("What can I do?", (AskKind.REMEDY,)),
+    )
+    assert formed_asks(asks) == [(asks[0], AskKind.FORUM)]
+    assert set(FORM_HEADINGS) == {AskKind.FORUM, AskKind.TIME_LIMIT}
+
+
+@pytest.mark.parametrize(("ask", "kind", "act", "section", "title", "expected"), [
+    # the subject through the heading ("arrested")
+    ("Within how many hours must the police produce an arrested person before a magistrate?", AskKind.TIME_LIMIT,
+     "BNSS", "58", "The Bharatiya Nagarik Suraksha Sanhita, 2023", True),
+    # through the Act: "Jurisdiction" alone says nothing of domestic violence
+    ("Where can a woman file a domestic violence case?", AskKind.FORUM, "PWDVA", "27",
+     "The Protection of Women from Domestic Violence Act, 2005", True),
+    # only the asking words in common: a period, not this one
+    ("Within how many days must the IO update the victim on the progress of the investigation?", AskKind.TIME_LIMIT,
+     "BNSS", "515", "The Bharatiya Nagarik Suraksha Sanhita, 2023", False),
+    ("What is the limitation period for taking cognizance of an offence punishable with fine only?",
+     AskKind.TIME_LIMIT, "CPA", "69", "The Consumer Protection Act, 2019", False),
+])  # fmt: skip
+def test_the_provision_must_be_about_what_the_ask_asks(ask: str, kind: AskKind, act: str, section: str, title: str,
+                                                      expected: bool) -> None:
+    assert about(Ask(ask, (kind,)), kind, heading(act, section), title) is expected
