@@ -73,7 +73,7 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                           r"what\s+(?:makes|amounts\s+to|constitutes)|when\s+is\s+\w+(?:\s+\w+)?\s+(?:guilty|liable))\b"),
     (AskKind.TIME_LIMIT, r"\b(?:time\s*-?\s*limit|within\s+(?:how|what)|limitation|how\s+long|how\s+many\s+(?:days|"
                          r"months)|deadline|last\s+date|time\s+(?:to|for)\s+(?:file|appeal|apply)|period\s+(?:of|for)|"
-                         r"too\s+late|delay\w*|how\s+soon|by\s+when)\b"),
+                         r"too\s+late|time\s*-?\s*barred|barred\s+by\s+(?:time|limitation)|delay\w*|how\s+soon|by\s+when)\b"),
     (AskKind.FORUM, r"\b(?:which\s+court|what\s+court|where\s+(?:can|should|do|does|to|will|must)\b|forum|"
                     r"jurisdiction|tribunal|commission|which\s+authority|before\s+whom|who\s+(?:can\s+)?tr(?:y|ies)|"
                     r"tried\s+by|triable)\b"),
@@ -120,9 +120,14 @@ def ask_kinds(ask: str) -> tuple[AskKind, ...]:
     """What one ask wants, in ``AskKind`` order, read from its asking sentences (those ending in "?", else the
     last), not from the facts told before them ("the FIR was lodged ... What is the punishment?" asks for a
     punishment, not a procedure); () when no request word says (the ask is answered by whatever governs it)."""
-    sentences = [s for s in _SENTENCES.split(ask.strip()) if s]
-    asking = " ".join(s for s in sentences if s.rstrip().endswith("?")) or (sentences[-1] if sentences else "")
+    asking = asking_text(ask)
     return tuple(k for k, pat in _KINDS if pat.search(asking))
+
+
+def asking_text(ask: str) -> str:
+    """The sentences of an ask that ask (those ending in "?", else the last), without the facts told before them."""
+    sentences = [s for s in _SENTENCES.split(ask.strip()) if s]
+    return " ".join(s for s in sentences if s.rstrip().endswith("?")) or (sentences[-1] if sentences else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +283,12 @@ def _sentence_of(question: str, clause: str) -> str:
 _PENAL = re.compile(r"\b(?:IPC|BNS|Penal\s+Code|Nyaya\s+Sanhita|offen[cs]es?|charged|punish\w*)\b", re.IGNORECASE)
 """A question about the offence itself (not only its procedure or evidence)."""
 
+_PENAL_SECTION = re.compile(
+    r"\b\d{1,3}[A-Z]{0,2}(?:\(\w+\))*(?:\s*(?:/|,|and|&)\s*\d{1,3}[A-Z]{0,2}(?:\(\w+\))*)*\s+(?:of\s+(?:the\s+)?)?"
+    r"(?:IPC|BNS)\b(?!S)|\b(?:IPC|BNS)(?!S)\s*(?:s\.|sec\.?|section)?\s*\d{1,3}[A-Z]{0,2}\b", re.IGNORECASE)
+"""An offence provision the question names ("section 80 BNS", "420/406 IPC", "IPC 498A"): the question is about the
+offence it names, whatever else it asks ("Lawyer says the case will be under section 80 BNS. Is that correct?")."""
+
 _ENDED = re.compile(r"\b(?:closed|disposed\s+of|acquitted|discharged|quashed|withdrawn|dismissed|decided|"
                     r"convicted|sentenced|ended|compounded|settled)\b", re.IGNORECASE)
 """Words by which a question says a proceeding is over."""
@@ -407,11 +418,13 @@ def read_facts(
                   if not (e.kind is EventKind.PROCEEDING and _ENDED.search(_sentence_of(question, e.clause))))
     proceedings = None if comparison else pending_since(open_, today)
     offence_asked = any(set(a.kinds) & {AskKind.PUNISHMENT, AskKind.INGREDIENTS} for a in asks) or (
-        any(AskKind.WHICH_CODE in a.kinds for a in asks) and bool(_PENAL.search(question)))
+        any(AskKind.WHICH_CODE in a.kinds for a in asks) and bool(_PENAL.search(question))) or bool(
+        _PENAL_SECTION.search(question))
     if (offence is None and proceedings is not None and offence_asked
-            and not any(e.kind is EventKind.OFFENCE for e in events)):
+            and not any(e.kind is EventKind.OFFENCE and e.phrase for e in events)):
         # "charged with sedition in 2021, the trial is still pending. What is the punishment?": the offence came
-        # before its charge, so the IPC governs it.
+        # before its charge, so the IPC governs it. An offence the question tells without a date ("after continuous
+        # dowry harassment. FIR was registered in Nov 2023") came before its FIR all the same.
         offence = proceedings
     offence_on = offence.isoformat() if offence is not None else None
     proceedings_on = proceedings.isoformat() if proceedings is not None else None

@@ -44,6 +44,19 @@ _CITED_AS = re.compile(r"^\S+\s+s\.\s*\S+\s+")
 """The "BNSS s.58 " before a chunk's heading."""
 
 
+FORM_TERMS: dict[AskKind, str] = {
+    AskKind.FORUM: "jurisdiction court place",
+    AskKind.TIME_LIMIT: "period of limitation time",
+}
+"""The statutes' own words for a kind, searched with the ask: "is it too late to file a criminal complaint?" asks for
+a period of limitation in words no provision uses."""
+
+
+def form_query(ask: str, kind: AskKind) -> str:
+    """What is searched for the provision that decides ``ask`` as to ``kind``."""
+    return f"{ask} {FORM_TERMS.get(kind, '')}".strip()
+
+
 def decides(kind: AskKind, heading: str) -> bool:
     """Whether a provision so headed ("Jurisdiction", or as a chunk carries it: "PWDVA s.27 Jurisdiction") is the
     kind that decides an ask of ``kind``."""
@@ -62,12 +75,14 @@ _KIND_WORDS: dict[AskKind, frozenset[str]] = {
 """The words that ask for a forum or a time, as against the words that say what it is for."""
 
 
-def about(ask: Ask, kind: AskKind, heading: str, act_title: str) -> bool:
-    """Whether a provision so headed, of the Act so titled, is about what ``ask`` asks the ``kind`` of: it shares a
-    word of the ask's subject ("arrested" for "Person arrested not to be detained more than twenty-four hours";
-    "domestic violence" through its Act for "Jurisdiction"). "Commencement of period of limitation" shares nothing
-    but the asking words with "within how many days must the IO update the victim": a period, not this one."""
-    subject = set(subject_words(ask.text)) - _KIND_WORDS.get(kind, frozenset())
+def about(asking: str, kind: AskKind, heading: str, act_title: str) -> bool:
+    """Whether a provision so headed, of the Act so titled, is about what ``asking`` (the words that ask, without the
+    story told before them) asks the ``kind`` of: it shares a word of its subject ("arrested" for "Person arrested not
+    to be detained more than twenty-four hours"; "domestic violence" through its Act for "Jurisdiction").
+    "Commencement of period of limitation" shares nothing but the asking words with "within how many days must the
+    IO update the victim": a period, not this one; nor "Reasonable time for transmitting such notice" (of dishonour)
+    with "by when must he pay, and when can the supplier file a complaint?", whatever notice the story told of."""
+    subject = set(subject_words(asking)) - _KIND_WORDS.get(kind, frozenset())
     return bool(subject & content_stems(f"{_CITED_AS.sub('', heading)} {act_title}"))
 
 

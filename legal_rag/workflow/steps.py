@@ -17,8 +17,17 @@ from legal_rag.workflow.attempt import general_attempt_for
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.coverage import Coverage, question_coverage, subject_words
 from legal_rag.workflow.direct import with_direct_answers
-from legal_rag.workflow.facts import EVE, OUTSIDE_STATUTES, Ask, AskKind, QuestionFacts, read_facts
-from legal_rag.workflow.forms import about, decides, formed_asks
+from legal_rag.workflow.facts import (
+    CUTOVER,
+    EVE,
+    OUTSIDE_STATUTES,
+    Ask,
+    AskKind,
+    QuestionFacts,
+    asking_text,
+    read_facts,
+)
+from legal_rag.workflow.forms import about, decides, form_query, formed_asks
 from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
 from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups
 from legal_rag.workflow.parts import question_parts
@@ -158,7 +167,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     if state["facts"].pending_since is not None:
         found = _with_old_procedure(ctx, found, state["question"], EVE)
     found = _with_meant(ctx, found, state["facts"].mixups)
-    found = _with_ask_forms(ctx, found, state["facts"], day or state["as_of"])
+    found = _with_ask_forms(ctx, found, state["facts"])
     top = SECTIONS_EXPANDED + PART_K * len(parts)
     passages = _with_partners(ctx, _with_siblings(ctx, found, top=top), top=top)
     passages = _with_lead_ins(ctx, passages)
@@ -259,23 +268,34 @@ def _with_meant(ctx: WorkflowContext, passages: list[Passage], mixups: Sequence[
                     and (p.pinned is None or (p.act, p.section) not in wrong)]
 
 
-def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: QuestionFacts, day: str) -> list[Passage]:
-    """Each ask that wants a forum, a time limit or a remedy gets the provision that decides it in the Acts the
-    question retrieved (``forms``): its best-ranked section, for the ask's words, whose heading names that kind
-    ("Jurisdiction", "... not more than twenty-four hours", "Application for compensation"), pinned ``Pin.ASK`` to
-    compete for a place. The Acts are those the question names, or else those of its first ``FORM_ACTS`` sections
-    retrieved; a provision the question names is not displaced."""
+def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: QuestionFacts) -> list[Passage]:
+    """Each ask that wants a forum or a time limit gets the provision that decides it in the Acts the question
+    retrieved (``forms``): its best-ranked section, for the ask's words, whose heading names that kind and shares a
+    word of the ask's subject ("Jurisdiction" of the Domestic Violence Act, "Person arrested not to be detained more
+    than twenty-four hours"), pinned ``Pin.ASK`` to be quoted. The Acts are those the question names, or else those
+    its retrieval points to (``_leading_acts``). Where a matter is brought and within what time are procedure: an
+    offence's are in the procedure code that governs its proceedings (the CrPC for those pending on 2024-07-01, as it
+    stood on the eve; the BNSS for those begun since), whatever code defines the offence."""
     wanted = formed_asks(facts.asks)
     if not wanted:
         return passages
     acts = set(facts.acts_named) or _leading_acts(passages)
     if not acts:
         return passages
+    day = EVE if facts.pending_since is not None else facts.as_of
+    procedure = ("CRPC" if day < CUTOVER else "BNSS") if acts & _CRIMINAL_CODES else None
+    if procedure in acts:
+        procedure = None  # retrieval found it or the question names it: its provisions must be about the ask
+    elif procedure is not None:
+        acts.add(procedure)
     chosen: dict[tuple[str, str], Passage] = {}
     for ask, kind in wanted:
-        for r in ctx.retriever.retrieve(ask.text, FORM_K, as_of=day, acts=acts):
-            if decides(kind, r.chunk.heading) and about(ask, kind, r.chunk.heading,
-                                                        ctx.act_titles.get(r.chunk.act, r.chunk.act)):
+        asking = asking_text(ask.text)
+        for r in ctx.retriever.retrieve(form_query(asking, kind), FORM_K, as_of=day, acts=acts):
+            # the procedure code's provision is about the offence the question tells of, in its own words ("Bar to
+            # taking cognizance after lapse of period of limitation" for "too late to file a criminal complaint")
+            if decides(kind, r.chunk.heading) and (r.chunk.act == procedure or about(
+                    asking, kind, r.chunk.heading, ctx.act_titles.get(r.chunk.act, r.chunk.act))):
                 chosen.setdefault((r.chunk.act, r.chunk.section), to_passage(r))
                 break
     if not chosen:

@@ -20,6 +20,9 @@ def _sources(r: AskResult) -> set[tuple[str, str]]:
      "parents?", ("HMA", "19")),  # Court to which petition shall be presented
     ("After arresting a suspect without warrant, for how many hours can the police hold him?", ("BNSS", "58")),
     ("How long can an undertrial be kept in jail at most before he must be released?", ("BNSS", "479")),
+    # an offence's time limit is in the procedure code, whatever code defines the offence (the IPC, for 2021)
+    ("A shopkeeper cheated me of Rs 20,000 in 2021. Can I still file a criminal complaint or is it time-barred?",
+     ("BNSS", "514")),
 ])  # fmt: skip
 def test_the_provision_headed_as_what_the_ask_wants_is_quoted(
     service: AskService, question: str, decides: tuple[str, str]

@@ -12,7 +12,7 @@ import pytest
 
 from graph_schema.acts import CURATED_BY_SLUG
 from legal_rag.workflow.facts import Ask, AskKind
-from legal_rag.workflow.forms import FORM_HEADINGS, about, decides, formed_asks
+from legal_rag.workflow.forms import FORM_HEADINGS, about, decides, form_query, formed_asks
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus"
 
@@ -98,9 +98,19 @@ def test_only_the_kinds_with_a_heading_form_are_searched() -> None:
     # only the asking words in common: a period, not this one
     ("Within how many days must the IO update the victim on the progress of the investigation?", AskKind.TIME_LIMIT,
      "BNSS", "515", "The Bharatiya Nagarik Suraksha Sanhita, 2023", False),
+    ("By when must he pay, and when can the supplier file a complaint?", AskKind.TIME_LIMIT, "NIA", "107",
+     "The Negotiable Instruments Act, 1881", False),
     ("What is the limitation period for taking cognizance of an offence punishable with fine only?",
      AskKind.TIME_LIMIT, "CPA", "69", "The Consumer Protection Act, 2019", False),
 ])  # fmt: skip
 def test_the_provision_must_be_about_what_the_ask_asks(ask: str, kind: AskKind, act: str, section: str, title: str,
                                                       expected: bool) -> None:
-    assert about(Ask(ask, (kind,)), kind, heading(act, section), title) is expected
+    assert about(ask, kind, heading(act, section), title) is expected
+
+
+def test_the_search_adds_the_statutes_words_for_the_kind() -> None:
+    """"Too late to file a complaint" is a question of limitation in words no provision uses."""
+    query = form_query("Is it too late to file a criminal complaint?", AskKind.TIME_LIMIT)
+    assert query.startswith("Is it too late to file a criminal complaint?") and "limitation" in query
+    assert "jurisdiction" in form_query("Where do I file it?", AskKind.FORUM)
+    assert decides(AskKind.TIME_LIMIT, heading("BNSS", "514")) and decides(AskKind.TIME_LIMIT, heading("BNSS", "515"))

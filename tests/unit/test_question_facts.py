@@ -8,7 +8,16 @@ import pytest
 from legal_rag.retrieval.offences import makes_offence
 from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.direct import with_direct_answers
-from legal_rag.workflow.facts import Ask, AskKind, Lapsed, QuestionFacts, ask_kinds, premises_in, read_facts
+from legal_rag.workflow.facts import (
+    Ask,
+    AskKind,
+    Lapsed,
+    QuestionFacts,
+    ask_kinds,
+    asking_text,
+    premises_in,
+    read_facts,
+)
 from legal_rag.workflow.types import AnswerSentence, Generation, Passage
 from verification.model import CitationCheck, CitationStatus, Label, SuccessorOut
 
@@ -33,6 +42,7 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("What is the punishment for cheating?", {AskKind.PUNISHMENT}),
     ("Time limit to file a cheque bounce complaint", {AskKind.TIME_LIMIT}),
     ("Within how many days must the complaint be filed?", {AskKind.TIME_LIMIT}),
+    ("Can I still file a criminal complaint or is it time-barred?", {AskKind.TIME_LIMIT}),
     ("Which court can try an offence under section 420?", {AskKind.FORUM}),
     ("Where do I file a consumer complaint against the builder?", {AskKind.FORUM}),
     ("Is adultery still an offence?", {AskKind.STILL_LAW}),
@@ -63,6 +73,12 @@ def test_what_each_ask_wants(ask: str, kinds: set[AskKind]) -> None:
 
 def test_a_fine_print_or_a_story_asks_for_nothing_in_particular() -> None:
     assert ask_kinds("I bought a washing machine online last month and it stopped working.") == ()
+
+
+def test_the_asking_text_is_the_questions_without_the_story() -> None:
+    story = "My sister died in October 2023. FIR was registered in Nov 2023. Is that correct? Will he get bail?"
+    assert asking_text(story) == "Is that correct? Will he get bail?"
+    assert asking_text("Punishment for theft under the BNS.") == "Punishment for theft under the BNS."
 
 
 def _check(act: str, section: str, status: CitationStatus) -> CitationCheck:
@@ -359,3 +375,22 @@ def test_an_undated_offence_charged_before_the_new_codes_is_the_ipc_s_and_a_clos
               "for cheating. Can I get anticipatory bail?")
     facts = read_facts(closed, "2025-03-01", comparison=False, checks_for=none)
     assert facts.pending_since is None and not facts.pending
+
+
+@pytest.mark.parametrize(("question", "offence_on"), [
+    # the offence told without a date, its FIR dated: the offence came first, so the IPC governs it
+    ("My sister died in October 2023 after continuous dowry harassment. FIR was registered in Nov 2023. Lawyer says "
+     "the case will be under section 80 BNS. Is that correct?", "2023-11-01"),
+    # an offence provision named where the question asks about the case, not about its punishment
+    ("An FIR under 420/406 IPC was lodged against my client in March 2024 and the investigation goes on. Is the "
+     "charge right?", "2024-03-01"),
+    # the question is about procedure only: no offence provision named, no offence dated
+    ("An FIR was lodged against my client in March 2024 and the investigation goes on. Can he get anticipatory "
+     "bail?", None),
+])  # fmt: skip
+def test_an_offence_provision_named_in_a_case_begun_before_the_new_codes_is_the_ipc_s(
+    question: str, offence_on: str | None
+) -> None:
+    facts = read_facts(question, "2025-03-01", comparison=False, checks_for=lambda o, p: [])
+    assert facts.offence_on == offence_on
+    assert facts.pending_since is not None
