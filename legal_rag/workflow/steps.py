@@ -10,6 +10,7 @@ from dataclasses import replace
 from langgraph.runtime import Runtime
 
 from graph_schema.errors import GenerationError
+from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
@@ -18,7 +19,6 @@ from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.coverage import Coverage, question_coverage, subject_words
 from legal_rag.workflow.direct import with_direct_answers
 from legal_rag.workflow.facts import (
-    CUTOVER,
     EVE,
     OUTSIDE_STATUTES,
     Ask,
