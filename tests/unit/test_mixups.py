@@ -96,3 +96,21 @@ def test_the_embedder_vetoes_a_shared_word_and_alone_needs_a_margin() -> None:
 def test_only_the_six_criminal_codes_and_provisions() -> None:
     q = "Punishment for murder under section 302 of the Motor Vehicles Act?"
     assert mixups(q, [check(q, "section 302", "MVA", "302")]) == ()
+
+
+def test_the_actors_of_criminal_procedure_name_no_subject() -> None:
+    """"Can the magistrate order interim maintenance ... u/s 144 CrPC" shares only "order" with CrPC 144's heading
+    ("Power to issue order in urgent cases of nuisance ...") and is about what BNSS 144 provides (maintenance)."""
+    headings = {("CRPC", "144"): "Power to issue order in urgent cases of nuisance or apprehended danger.",
+                ("BNSS", "144"): "Order for maintenance of wives, children and parents."}
+    question = ("Wife filed for maintenance u/s 144 CrPC in Jan 2025. Can the magistrate order interim maintenance "
+                "while the case is pending?")
+    got = find_mixups(question, [check(question, "u/s 144 CrPC", "CRPC", "144", CitationStatus.REPEALED)],
+                      title=lambda a, s: headings.get((a, s)), exists=lambda a, s: (a, s) in headings,
+                      targets=lambda m: ((m.act, m.section),))  # fmt: skip
+    assert [(m.named.act, m.meant.act, m.meant.section) for m in got] == [("CRPC", "BNSS", "144")]
+    # a question about the order itself is about CrPC 144's subject
+    order = "Can the magistrate issue an order in urgent cases of nuisance under section 144 CrPC?"
+    assert find_mixups(order, [check(order, "section 144 CrPC", "CRPC", "144", CitationStatus.REPEALED)],
+                       title=lambda a, s: headings.get((a, s)), exists=lambda a, s: (a, s) in headings,
+                       targets=lambda m: ((m.act, m.section),)) == ()  # fmt: skip
