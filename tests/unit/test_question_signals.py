@@ -97,8 +97,9 @@ def test_the_dates_a_question_gives(question: str, dates: list[str]) -> None:
      "2024-03-03"),
     ("The assault was committed prior to July 1, 2024; the trial is in 2025. Which code?", "2025-02-01",
      "2024-06-30"),
-    # a date that dates the trial, not the offence
-    ("A murder trial under section 302 IPC that began in 2022 is still pending in 2025.", "2025-02-01", None),
+    # a date that dates the trial, not the offence: the offence it tries came before it, so the IPC governs it (the
+    # trial's start is the latest the offence can be, as for "charged with sedition in 2021")
+    ("A murder trial under section 302 IPC that began in 2022 is still pending in 2025.", "2025-02-01", "2022-01-01"),
     # years that are no dates of the offence: an Act's title, an amount, a report, a marriage, an acquaintance
     ("In September 2024 the accused cheated my client; the FIR was registered under section 318(4) of the "
      "Bharatiya Nyaya Sanhita, 2023. What is the punishment?", "2025-01-10", None),
