@@ -47,9 +47,11 @@ _WHAT_IS = re.compile(
     r"^\s*(?:what\s+(?:is|are)|what\s+(?:amounts?|constitutes?)\s+(?:to\s+)?)\s*(?:an?\s+|the\s+)?", re.IGNORECASE
 )
 """Only at the start of the question: "What is the offence?" after a fact pattern asks what the facts make out."""
-_WHEN_IS = re.compile(r"^\s*(?:when\s+(?:is|are|does|do)|is|are)\b", re.IGNORECASE)
+_WHEN_IS = re.compile(r"^\s*(?:when\s+(?:is|are|does|do)\b|(?:is|are)\s+(?![\"'\u2018\u201c]))", re.IGNORECASE)
 """Asks for a definition only with a quoted term: "When is hurt 'grievous'?", "Are WhatsApp chats 'documents' under
-the new evidence law?" (whether something falls within a defined word is answered by its definition)."""
+the new evidence law?" (whether something falls within a defined word is answered by its definition). After "is" or
+"are" the quoted word must be what the subject is said to be, not the subject ("Is 'theft' a compoundable offence?"
+asks about theft, not what it means)."""
 _QUOTED = re.compile(_QUOTED_TERM)
 _WORDS = re.compile(r"[A-Za-z][A-Za-z\-']*")
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)

@@ -28,6 +28,8 @@ _PERIOD = re.compile(
     r"[^.;:]*\b(?:within|not\s+later\s+than|before\s+the\s+expiry\s+of|a\s+period\s+of|exceed(?:ing)?)\s+"
     r"(?:a\s+period\s+of\s+)?"
     r"(?:\w+[\s-]){0,2}?(?:\w+|\d+)\s+(?:days?|months?|years?|hours?)\b[^.;:]*", re.IGNORECASE)
+_TERM_OF_PUNISHMENT = re.compile(r"\b(?:imprisonment|term\s+(?:not\s+exceeding|which\s+may\s+extend))\b",
+                                 re.IGNORECASE)
 _SAVED_OFFENCE = re.compile(r"any penalty, or punishment incurred in respect of any offences committed[^;.]*")
 _SAVED_PENDING = re.compile(r"if, immediately before the date on which this Sanhita comes into force, there is any "
                             r"appeal, application, trial, inquiry or investigation pending[^;.]*")
@@ -94,8 +96,8 @@ def _closest(ask: str, passages: Sequence[Passage], pattern: re.Pattern[str]) ->
         seen.add(p.chunk_id)
         for m in pattern.finditer(p.text):
             clause = _clean(m.group(0))
-            if clause is None:
-                continue
+            if clause is None or _TERM_OF_PUNISHMENT.search(clause):
+                continue  # "imprisonment for a term not exceeding six months" is a sentence, not a time limit
             hit = len(want & content_stems(f"{p.heading} {clause}")) + 2 * len(head & content_stems(clause))
             if hit and (best is None or hit > best[0]):
                 best = (hit, order, p, clause)

@@ -283,11 +283,23 @@ def _sentence_of(question: str, clause: str) -> str:
 _PENAL = re.compile(r"\b(?:IPC|BNS|Penal\s+Code|Nyaya\s+Sanhita|offen[cs]es?|charged|punish\w*)\b", re.IGNORECASE)
 """A question about the offence itself (not only its procedure or evidence)."""
 
-_PENAL_SECTION = re.compile(
-    r"\b\d{1,3}[A-Z]{0,2}(?:\(\w+\))*(?:\s*(?:/|,|and|&)\s*\d{1,3}[A-Z]{0,2}(?:\(\w+\))*)*\s+(?:of\s+(?:the\s+)?)?"
-    r"(?:IPC|BNS)\b(?!S)|\b(?:IPC|BNS)(?!S)\s*(?:s\.|sec\.?|section)?\s*\d{1,3}[A-Z]{0,2}\b", re.IGNORECASE)
-"""An offence provision the question names ("section 80 BNS", "420/406 IPC", "IPC 498A"): the question is about the
-offence it names, whatever else it asks ("Lawyer says the case will be under section 80 BNS. Is that correct?")."""
+_PENAL_CODE = re.compile(r"\b(?:IPC|BNS|Indian\s+Penal\s+Code|Bharatiya\s+Nyaya\s+Sanhita|Nyaya\s+Sanhita)\b(?!S)",
+                         re.IGNORECASE)
+_NUMBER_BEFORE = re.compile(r"(?<![\d,.])\d{1,3}(?!\d)(?![,.]\d)")
+_NUMBER_AFTER = re.compile(r"\s*,?\s*(?:s\.|sec\.?|section)?\s*\d{1,3}", re.IGNORECASE)
+
+
+def names_penal_section(question: str) -> bool:
+    """The question names a section of a penal code ("section 80 BNS", "420/406 IPC", "498-A IPC", "IPC 498A",
+    "s. 302 of the Indian Penal Code"): it is about the offence it names, whatever else it asks ("Lawyer says the case
+    will be under section 80 BNS. Is that correct?"). A number within a few words before the code's name, or right
+    after it."""
+    for m in _PENAL_CODE.finditer(question):
+        before = question[max(0, m.start() - 20) : m.start()]
+        if _NUMBER_BEFORE.search(before) or _NUMBER_AFTER.match(question, m.end()):
+            return True
+    return False
+
 
 _ENDED = re.compile(r"\b(?:closed|disposed\s+of|acquitted|discharged|quashed|withdrawn|dismissed|decided|"
                     r"convicted|sentenced|ended|compounded|settled)\b", re.IGNORECASE)
@@ -418,13 +430,14 @@ def read_facts(
                   if not (e.kind is EventKind.PROCEEDING and _ENDED.search(_sentence_of(question, e.clause))))
     proceedings = None if comparison else pending_since(open_, today)
     offence_asked = any(set(a.kinds) & {AskKind.PUNISHMENT, AskKind.INGREDIENTS} for a in asks) or (
-        any(AskKind.WHICH_CODE in a.kinds for a in asks) and bool(_PENAL.search(question))) or bool(
-        _PENAL_SECTION.search(question))
+        any(AskKind.WHICH_CODE in a.kinds for a in asks) and bool(_PENAL.search(question))) or names_penal_section(
+        question)
     if (offence is None and proceedings is not None and offence_asked
-            and not any(e.kind is EventKind.OFFENCE and e.phrase for e in events)):
+            and not any(e.kind is EventKind.OFFENCE and (e.phrase or e.ongoing) for e in events)):
         # "charged with sedition in 2021, the trial is still pending. What is the punishment?": the offence came
-        # before its charge, so the IPC governs it. An offence the question tells without a date ("after continuous
-        # dowry harassment. FIR was registered in Nov 2023") came before its FIR all the same.
+        # before its charge, so the IPC governs it. An offence the question tells without a date ("was harassed for
+        # dowry ... FIR was registered in Nov 2023") came before its FIR all the same; one still going on ("my
+        # husband is still harassing me") goes on under the BNS.
         offence = proceedings
     offence_on = offence.isoformat() if offence is not None else None
     proceedings_on = proceedings.isoformat() if proceedings is not None else None

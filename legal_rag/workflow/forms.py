@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 from legal_rag.workflow.coverage import subject_words
 from legal_rag.workflow.facts import Ask, AskKind
-from legal_rag.workflow.generators.extractive import content_stems
+from legal_rag.workflow.generators.extractive import content_stems, heading_title
 
 FORM_HEADINGS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE) for k, p in (
     # not "execution outside jurisdiction", "guardian for property beyond jurisdiction", "Removal of ward from
@@ -38,10 +38,6 @@ FORM_HEADINGS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE)
                          r"(?:twenty-?four|\w+)\s+hours|extension\s+of\s+time|condonation\s+of\s+delay)\b"),
 )}  # fmt: skip
 """Ask kind -> the words a provision's heading uses when it decides that kind of ask."""
-
-
-_CITED_AS = re.compile(r"^\S+\s+s\.\s*\S+\s+")
-"""The "BNSS s.58 " before a chunk's heading."""
 
 
 FORM_TERMS: dict[AskKind, str] = {
@@ -61,7 +57,7 @@ def decides(kind: AskKind, heading: str) -> bool:
     """Whether a provision so headed ("Jurisdiction", or as a chunk carries it: "PWDVA s.27 Jurisdiction") is the
     kind that decides an ask of ``kind``."""
     pattern = FORM_HEADINGS.get(kind)
-    return pattern is not None and pattern.search(_CITED_AS.sub("", heading)) is not None
+    return pattern is not None and pattern.search(heading_title(heading)) is not None
 
 
 _KIND_WORDS: dict[AskKind, frozenset[str]] = {
@@ -83,7 +79,17 @@ def about(asking: str, kind: AskKind, heading: str, act_title: str) -> bool:
     IO update the victim": a period, not this one; nor "Reasonable time for transmitting such notice" (of dishonour)
     with "by when must he pay, and when can the supplier file a complaint?", whatever notice the story told of."""
     subject = set(subject_words(asking)) - _KIND_WORDS.get(kind, frozenset())
-    return bool(subject & content_stems(f"{_CITED_AS.sub('', heading)} {act_title}"))
+    return bool(subject & content_stems(f"{heading_title(heading)} {act_title}"))
+
+
+_PROSECUTION = re.compile(r"\b(?:limitation|cognizance|inquiry|trial|triable|offen[cs]es?)\b", re.IGNORECASE)
+
+
+def prosecutes(heading: str) -> bool:
+    """A procedure code's provision for prosecuting an offence ("Bar to taking cognizance after lapse of period of
+    limitation", "Courts by which offences are triable", "Ordinary place of inquiry and trial"): the forum and the
+    time limit of whatever offence the question tells of, in words its telling never uses."""
+    return _PROSECUTION.search(heading_title(heading)) is not None
 
 
 def formed_asks(asks: Iterable[Ask]) -> list[tuple[Ask, AskKind]]:

@@ -45,13 +45,14 @@ _GENERIC = content_stems(
     "such same certain cases case person persons act acts what which where when does still apply applies applicable "
     "governed govern now new old read covered cover deal deals dealt say says said please text mean means meaning "
     "relevant correct right permissible allowed whether can could would should "
-    "order orders power powers police officer officers court courts magistrate magistrates "
+    "order orders "
     "ipc crpc cr.p.c bns bnss bsa iea bharatiya nyaya nagarik suraksha sakshya indian penal evidence criminal procedure"
 )
-"""Stems every heading or question may hold ("punishment", "section", "governed"), the codes' own names, and the actors
-and acts of any criminal procedure ("police", "Magistrate", "order", "power": "can the magistrate order interim
-maintenance ... u/s 144 CrPC" shares "order" with "Power to issue order in urgent cases of nuisance" and is about
-maintenance): they name no subject."""
+"""Stems every heading or question may hold ("punishment", "section", "governed"), the codes' own names, and "order",
+which any court or officer makes ("can the magistrate order interim maintenance ... u/s 144 CrPC" shares it with
+"Power to issue order in urgent cases of nuisance" and is about maintenance): they name no subject. The actors of
+procedure ("police", "officer", "powers") stay subject words: "Powers of superior officers of police" (CrPC 36) is
+about them."""
 
 
 @dataclass(frozen=True, slots=True)

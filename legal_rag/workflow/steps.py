@@ -27,7 +27,7 @@ from legal_rag.workflow.facts import (
     asking_text,
     read_facts,
 )
-from legal_rag.workflow.forms import about, decides, form_query, formed_asks
+from legal_rag.workflow.forms import about, decides, form_query, formed_asks, prosecutes
 from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
 from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups
 from legal_rag.workflow.parts import question_parts
@@ -139,7 +139,9 @@ def _first_per_section(passages: Sequence[Passage]) -> list[Passage]:
 
 
 def retrieval_is_weak(passages: Sequence[Passage], threshold: float) -> bool:
-    return not any(p.pinned or p.relevance >= threshold for p in passages)
+    """No passage is relevant enough or pinned for what the question names (``Pin.ASK`` is put forward for the kind of
+    an ask, not for its subject: it does not make weak retrieval strong)."""
+    return not any((p.pinned and p.pinned is not Pin.ASK) or p.relevance >= threshold for p in passages)
 
 
 def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
@@ -283,19 +285,24 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
     if not acts:
         return passages
     day = EVE if facts.pending_since is not None else facts.as_of
-    procedure = ("CRPC" if day < CUTOVER else "BNSS") if acts & _CRIMINAL_CODES else None
-    if procedure in acts:
-        procedure = None  # retrieval found it or the question names it: its provisions must be about the ask
-    elif procedure is not None:
+    # an offence: the question names a penal code, or retrieval points first to one
+    penal = set(facts.acts_named) & _PENAL_CODES or ({_top_act(passages)} & _PENAL_CODES)
+    procedure = ("CRPC" if day < CUTOVER else "BNSS") if penal else None
+    if procedure is not None:
         acts.add(procedure)
+    confused = {(m.named.act, m.named.section) for m in facts.mixups}
     chosen: dict[tuple[str, str], Passage] = {}
     for ask, kind in wanted:
         asking = asking_text(ask.text)
         for r in ctx.retriever.retrieve(form_query(asking, kind), FORM_K, as_of=day, acts=acts):
-            # the procedure code's provision is about the offence the question tells of, in its own words ("Bar to
-            # taking cognizance after lapse of period of limitation" for "too late to file a criminal complaint")
-            if decides(kind, r.chunk.heading) and (r.chunk.act == procedure or about(
-                    asking, kind, r.chunk.heading, ctx.act_titles.get(r.chunk.act, r.chunk.act))):
+            if (r.chunk.act, r.chunk.section.split("(")[0]) in confused:
+                continue  # the section the question named by the other code's number (``mixups``)
+            # the procedure code's provision for prosecuting an offence is about the offence the question tells of,
+            # in its own words ("Bar to taking cognizance after lapse of period of limitation" for "too late to file
+            # a criminal complaint"); any other provision must share a word of the ask's subject
+            if decides(kind, r.chunk.heading) and (
+                    (r.chunk.act == procedure and prosecutes(r.chunk.heading))
+                    or about(asking, kind, r.chunk.heading, ctx.act_titles.get(r.chunk.act, r.chunk.act))):
                 chosen.setdefault((r.chunk.act, r.chunk.section), to_passage(r))
                 break
     if not chosen:
@@ -307,6 +314,14 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         (c, p.score, Pin.ASK, p.relevance)
         for (act, section), p in chosen.items() for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
     ))  # fmt: skip
+
+
+def _top_act(passages: Sequence[Passage]) -> str | None:
+    """The Act of the best section retrieval found that the question did not name."""
+    return next((p.act for p in passages if p.pinned is None), None)
+
+
+_PENAL_CODES = frozenset({"IPC", "BNS"})
 
 
 def _leading_acts(passages: Sequence[Passage]) -> set[str]:

@@ -16,8 +16,8 @@ def _sources(r: AskResult) -> set[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("question", "decides"), [
-    ("Where can a Hindu wife file her divorce petition - can she file in the town where she now lives with her "
-     "parents?", ("HMA", "19")),  # Court to which petition shall be presented
+    # the procedure code's place of trial for an offence the question tells of (BNS 317, stolen property)
+    ("A theft happened in Pune but the stolen car was found in Nashik. Where can the case be tried?", ("BNSS", "201")),
     ("After arresting a suspect without warrant, for how many hours can the police hold him?", ("BNSS", "58")),
     ("How long can an undertrial be kept in jail at most before he must be released?", ("BNSS", "479")),
     # an offence's time limit is in the procedure code, whatever code defines the offence (the IPC, for 2021)

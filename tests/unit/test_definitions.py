@@ -126,6 +126,9 @@ def test_the_penal_codes_define_an_offence_by_the_conduct_that_makes_it_out() ->
     ("Are WhatsApp chats and emails 'documents' under the new evidence law?", ["documents", "document"]),
     ("Is a drone a 'vehicle'?", ["vehicle"]),
     ("Is theft a crime?", []),
+    # the quoted word as the subject: asked about, not defined
+    ("Is 'theft' a compoundable offence?", []),
+    ("Is \u201cdowry death\u201d bailable?", []),
 ])  # fmt: skip
 def test_other_ways_of_asking_what_a_term_means(question: str, terms: list[str]) -> None:
     assert asked_terms(question) == terms

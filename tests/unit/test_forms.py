@@ -12,7 +12,7 @@ import pytest
 
 from graph_schema.acts import CURATED_BY_SLUG
 from legal_rag.workflow.facts import Ask, AskKind
-from legal_rag.workflow.forms import FORM_HEADINGS, about, decides, form_query, formed_asks
+from legal_rag.workflow.forms import FORM_HEADINGS, about, decides, form_query, formed_asks, prosecutes
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus"
 
@@ -68,8 +68,11 @@ def test_other_provisions_are_not(kind: AskKind, act: str, section: str) -> None
 
 def test_a_chunk_heading_is_read_without_its_citation() -> None:
     assert decides(AskKind.FORUM, "PWDVA s.27 Jurisdiction")
-    # the citation's own words never count: "s.27" of an Act whose code reads like a heading word
-    assert not decides(AskKind.FORUM, "BNS s.303(2) Theft")
+    # the citation's words are not the heading's: an Act coded like a kind's word is not about it
+    assert not about("Within how many days must the tenant quit?", AskKind.TIME_LIMIT, "TENANT s.3 Definitions",
+                     "The Rent Act")
+    assert not prosecutes("TRIAL s.3 Definitions")
+    assert prosecutes("BNSS s.514 Bar to taking cognizance after lapse of period of limitation")
 
 
 @pytest.mark.parametrize(("kind", "most"), [(AskKind.FORUM, 0.02), (AskKind.TIME_LIMIT, 0.01)])
@@ -113,4 +116,16 @@ def test_the_search_adds_the_statutes_words_for_the_kind() -> None:
     query = form_query("Is it too late to file a criminal complaint?", AskKind.TIME_LIMIT)
     assert query.startswith("Is it too late to file a criminal complaint?") and "limitation" in query
     assert "jurisdiction" in form_query("Where do I file it?", AskKind.FORUM)
-    assert decides(AskKind.TIME_LIMIT, heading("BNSS", "514")) and decides(AskKind.TIME_LIMIT, heading("BNSS", "515"))
+    assert form_query("What is the punishment?", AskKind.PUNISHMENT) == "What is the punishment?"
+
+
+@pytest.mark.parametrize(("act", "section", "expected"), [
+    ("BNSS", "514", True),  # Bar to taking cognizance after lapse of period of limitation
+    ("BNSS", "201", True),  # Place of trial in case of certain offences
+    ("BNSS", "21", True),  # Courts by which offences are triable
+    ("BNSS", "58", False),  # Person arrested not to be detained more than twenty-four hours: about the arrested
+    ("BNSS", "187", False),  # Procedure when investigation cannot be completed in twenty-four hours
+])  # fmt: skip
+def test_the_procedure_codes_provisions_for_prosecuting_an_offence(act: str, section: str, expected: bool) -> None:
+    """They decide the forum or time limit of any offence without a word of its telling."""
+    assert prosecutes(heading(act, section)) is expected

@@ -98,7 +98,7 @@ def test_only_the_six_criminal_codes_and_provisions() -> None:
     assert mixups(q, [check(q, "section 302", "MVA", "302")]) == ()
 
 
-def test_the_actors_of_criminal_procedure_name_no_subject() -> None:
+def test_an_order_names_no_subject_but_the_actors_of_procedure_do() -> None:
     """"Can the magistrate order interim maintenance ... u/s 144 CrPC" shares only "order" with CrPC 144's heading
     ("Power to issue order in urgent cases of nuisance ...") and is about what BNSS 144 provides (maintenance)."""
     headings = {("CRPC", "144"): "Power to issue order in urgent cases of nuisance or apprehended danger.",
@@ -113,4 +113,12 @@ def test_the_actors_of_criminal_procedure_name_no_subject() -> None:
     order = "Can the magistrate issue an order in urgent cases of nuisance under section 144 CrPC?"
     assert find_mixups(order, [check(order, "section 144 CrPC", "CRPC", "144", CitationStatus.REPEALED)],
                        title=lambda a, s: headings.get((a, s)), exists=lambda a, s: (a, s) in headings,
+                       targets=lambda m: ((m.act, m.section),)) == ()  # fmt: skip
+    # "Powers of superior officers of police" is about the police officer the question asks about: a right citation
+    powers = {("CRPC", "36"): "Powers of superior officers of police.",
+              ("BNSS", "36"): "Procedure of arrest and duties of officer making arrest."}
+    sp = ("Can the SP exercise the powers of an officer in charge of a police station u/s 36 CrPC and make the arrest "
+          "himself?")
+    assert find_mixups(sp, [check(sp, "u/s 36 CrPC", "CRPC", "36", CitationStatus.REPEALED)],
+                       title=lambda a, s: powers.get((a, s)), exists=lambda a, s: (a, s) in powers,
                        targets=lambda m: ((m.act, m.section),)) == ()  # fmt: skip

@@ -15,6 +15,7 @@ from legal_rag.workflow.facts import (
     QuestionFacts,
     ask_kinds,
     asking_text,
+    names_penal_section,
     premises_in,
     read_facts,
 )
@@ -250,6 +251,12 @@ def test_a_period_is_chosen_by_what_it_is_for_not_by_the_words_that_ask_for_it()
                               TITLES | {"BNSS": "The Bharatiya Nagarik Suraksha Sanhita, 2023"})
     assert out.sentences[0].chunk_ids == ("BNSS:58:-:0",)
     assert "exceed twenty-four hours" in out.sentences[0].text
+    # a term of imprisonment "not exceeding six months" is a sentence, not a time limit
+    sentence = _passage("BNS:283:-:0", "Whoever ... shall be punished with imprisonment for a term not exceeding six "
+                        "months, or with fine which may extend to five thousand rupees.", "BNS s.283 Arrested person")
+    months = Ask("Within how many months must an arrested person be produced?", (AskKind.TIME_LIMIT,))
+    assert with_direct_answers(_gen("BNS:318:4:0"), QuestionFacts(as_of="2025-05-01", asks=(months,)), [sentence],
+                               TITLES) == _gen("BNS:318:4:0")
 
 
 def test_an_offence_before_the_new_codes_is_answered_first_with_the_savings_clause() -> None:
@@ -379,8 +386,11 @@ def test_an_undated_offence_charged_before_the_new_codes_is_the_ipc_s_and_a_clos
 
 @pytest.mark.parametrize(("question", "offence_on"), [
     # the offence told without a date, its FIR dated: the offence came first, so the IPC governs it
-    ("My sister died in October 2023 after continuous dowry harassment. FIR was registered in Nov 2023. Lawyer says "
-     "the case will be under section 80 BNS. Is that correct?", "2023-11-01"),
+    ("My sister was harassed for dowry by her in-laws and died in October 2023. FIR was registered in Nov 2023. "
+     "Lawyer says the case will be under section 80 BNS. Is that correct?", "2023-11-01"),
+    # an offence still going on goes on under the BNS, whatever its FIR's date
+    ("FIR for dowry harassment was registered in Nov 2023 and my husband is still harassing me. What is the "
+     "punishment under 85 BNS?", None),
     # an offence provision named where the question asks about the case, not about its punishment
     ("An FIR under 420/406 IPC was lodged against my client in March 2024 and the investigation goes on. Is the "
      "charge right?", "2024-03-01"),
@@ -394,3 +404,27 @@ def test_an_offence_provision_named_in_a_case_begun_before_the_new_codes_is_the_
     facts = read_facts(question, "2025-03-01", comparison=False, checks_for=lambda o, p: [])
     assert facts.offence_on == offence_on
     assert facts.pending_since is not None
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("Lawyer says the case will be under section 80 BNS.", True),
+    ("An FIR under 420/406 IPC was lodged.", True),
+    ("Charged u/s 498-A IPC.", True),
+    ("Is IPC 498A still the law?", True),
+    ("Convicted under s. 302 of the Indian Penal Code.", True),
+    # a year or an amount before the code's name is no section
+    ("In 2023 the IPC applied to it.", False),
+    ("He paid a fine of Rs 5,000 under the BNS.", False),
+    ("Bail u/s 438 CrPC.", False),
+])  # fmt: skip
+def test_a_penal_section_named_in_the_question(question: str, named: bool) -> None:
+    assert names_penal_section(question) is named
+
+
+def test_reading_a_long_question_of_numbers_takes_linear_time() -> None:
+    import time
+
+    start = time.perf_counter()
+    names_penal_section("1/" * 20_000 + " IPC")
+    names_penal_section("IPC " * 10_000)
+    assert time.perf_counter() - start < 5  # a hang guard: a pattern repeating "/ number" took 4.6 s on 16k characters

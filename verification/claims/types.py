@@ -35,8 +35,8 @@ class Pin(StrEnum):
     COUNTERPART = "counterpart"
     """The other side of the 2024 replacement, added for ANALYTICAL questions; it competes for a place."""
     ASK = "ask"
-    """The provision of a retrieved Act whose heading names what an ask wants (its jurisdiction, its time limit, its
-    remedy: ``legal_rag.workflow.forms``); it competes for a place."""
+    """The provision of a retrieved Act whose heading names what an ask wants (its jurisdiction, its time limit:
+    ``legal_rag.workflow.forms``); quoted after the provisions the question names and before the rest."""
 
 
 @dataclass(frozen=True, slots=True)

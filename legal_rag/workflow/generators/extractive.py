@@ -186,7 +186,12 @@ framed under the punishing section."""
 
 def passage_title(p: Passage) -> str:
     """A passage's section heading without its "BNS s.303(2) " prefix: "Theft"."""
-    return _HEADING_PREFIX.sub("", p.heading)
+    return heading_title(p.heading)
+
+
+def heading_title(heading: str) -> str:
+    """A heading as a chunk or passage carries it, without its "BNS s.303(2) " prefix: "Theft"."""
+    return _HEADING_PREFIX.sub("", heading)
 
 
 _GENERIC_SIDE = frozenset({"offenc", "offence", "crime", "provision", "section", "law", "act", "code"})
@@ -284,7 +289,8 @@ class ExtractiveGenerator:
     name: str = "extractive"
 
     def generate(self, question: str, passages: Sequence[Passage], *, as_of: str, complexity: Complexity) -> Generation:
-        usable = [p for p in passages if p.pinned or p.relevance >= self.weak]
+        # pinned for what the question names, or relevant; ``Pin.ASK`` is put forward for an ask's kind, not its subject
+        usable = [p for p in passages if (p.pinned and p.pinned is not Pin.ASK) or p.relevance >= self.weak]
         if not usable:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
         q = content_stems(self.terms.expand(question) if self.terms else question)
