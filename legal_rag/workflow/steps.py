@@ -10,8 +10,8 @@ from dataclasses import replace
 from langgraph.runtime import Runtime
 
 from graph_schema.errors import GenerationError
-from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from legal_rag.retrieval.hybrid import Retrieved
+from legal_rag.retrieval.offences import PENAL_CODES
 from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.attempt import general_attempt_for
@@ -286,8 +286,8 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         return passages
     day = EVE if facts.pending_since is not None else facts.as_of
     # an offence: the question names a penal code, or retrieval points first to one
-    penal = set(facts.acts_named) & _PENAL_CODES or ({_top_act(passages)} & _PENAL_CODES)
-    procedure = ("CRPC" if day < CUTOVER else "BNSS") if penal else None
+    penal = set(facts.acts_named) & PENAL_CODES or ({_top_act(passages)} & PENAL_CODES)
+    procedure = ("CRPC" if facts.old_law_governs("CRPC") else "BNSS") if penal else None
     if procedure is not None:
         acts.add(procedure)
     confused = {(m.named.act, m.named.section) for m in facts.mixups}
@@ -319,9 +319,6 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
 def _top_act(passages: Sequence[Passage]) -> str | None:
     """The Act of the best section retrieval found that the question did not name."""
     return next((p.act for p in passages if p.pinned is None), None)
-
-
-_PENAL_CODES = frozenset({"IPC", "BNS"})
 
 
 def _leading_acts(passages: Sequence[Passage]) -> set[str]:
