@@ -25,7 +25,8 @@ lists them with the cross-validation figures): retrieval relevance, provisions c
 the question compares, chunk agreement, source recency, citation verification (a flagged repealed citation is
 usually a *right* answer to a question that cites it) and source authority (constant on statute text). Two
 rules bound the fitted score: an answer whose evidence misses most of the question's subject scores at most
-``NOT_ADDRESSED_CAP``; one that cites a provision the graph could not find or check at most ``UNVERIFIED_CAP``.
+``NOT_ADDRESSED_CAP``; one that cites a provision the graph could not find or check, or answers a question resting
+on an Act the graph does not hold, at most ``UNVERIFIED_CAP``.
 
 High >= 0.8, Medium >= 0.6, Low below; a Low answer starts with a warning to verify independently.
 """
@@ -103,12 +104,15 @@ def score(
     asks: int = 1,
     asks_unanswered: int = 0,
     number_mixup: bool = False,
+    unknown_acts: int = 0,
 ) -> Confidence:
     """Combine the factors. ``coverage`` is 0 when nothing supports the answer; ``citation_statuses`` are the
     statuses of the provisions the answer cites (only for the cap on unverifiable citations); ``old_law_facts``:
     the repealed codes govern some of the facts (``QuestionFacts.old_law_facts``; by ``as_of`` alone when None);
     ``asks_unanswered`` of the question's ``asks`` got no answer of their kind (``unanswered``); ``number_mixup``: the
-    answer is given from the section the question was read to mean, not the one it cites (``MIXUP_CAP``)."""
+    answer is given from the section the question was read to mean, not the one it cites (``MIXUP_CAP``);
+    ``unknown_acts``: Acts the question names that the graph could not find (``UNVERIFIED_CAP``: the answer is from
+    other Acts, and what the question rests on was never checked)."""
     old = as_of < CUTOVER if old_law_facts is None else old_law_facts
     values = {
         "question_coverage": max(0.0, min(1.0, coverage)),
@@ -122,7 +126,7 @@ def score(
     total = 1 / (1 + math.exp(-z))
     if values["question_coverage"] < ADDRESSED:
         total = min(total, NOT_ADDRESSED_CAP)
-    if any(s in UNVERIFIABLE for s in citation_statuses):
+    if unknown_acts or any(s in UNVERIFIABLE for s in citation_statuses):
         total = min(total, UNVERIFIED_CAP)
     if asks_unanswered:
         total = min(total, NOT_ADDRESSED_CAP if asks_unanswered >= asks else ASK_UNANSWERED_CAP)

@@ -202,6 +202,10 @@ class QuestionFacts:
     provisions_named: tuple[tuple[str, str], ...] = ()
     """(Act code, provision label) of every provision the question cites."""
     premises: tuple[Premise, ...] = ()
+    unknown_acts: tuple[str, ...] = ()
+    """Acts the question names that match no Act of the statute graph, as written ("Digital Fraud Prevention Act
+    2022"): one that does not exist, a State Act, the Constitution, a name the resolver does not know. The graph
+    holds every central Act, so nothing can be checked against it, and the answer says so first."""
     mixups: tuple[NumberMixup, ...] = ()
     """Sections the question names whose number belongs, for the subject it describes, to the other code
     ("murder under section 302 BNS": IPC 302, now BNS 103)."""
@@ -219,8 +223,10 @@ class QuestionFacts:
         return any((m.named.act, m.named.section) == (check.act, number) for m in self.mixups)
 
     def corrections(self) -> list[str]:
-        """What the answer says first about the law the question rests on: lapsed provisions, confused numbers."""
-        return [p.statement() for p in self.premises] + [m.statement() for m in self.mixups]
+        """What the answer says first about the law the question rests on: Acts not found, lapsed provisions,
+        confused numbers."""
+        return ([unknown_act_statement(a) for a in self.unknown_acts] + [p.statement() for p in self.premises]
+                + [m.statement() for m in self.mixups])
 
     def old_law_governs(self, act: str) -> bool:
         """The repealed code ``act`` governs these facts: the IPC an offence dated before 2024-07-01, the CrPC and
@@ -253,6 +259,13 @@ class QuestionFacts:
             out.append(f"Read from the question: the proceedings {began} on 2024-07-01, and the CrPC governs them "
                        "(BNSS s.531(2)(a)).")
         return out
+
+
+def unknown_act_statement(name: str) -> str:
+    """What the answer says first about an Act the question names that the statute graph does not hold."""
+    return (f'"{name}" matches no Act in the statute graph, which holds every central Act: no such central Act '
+            "could be found under that name (it may not exist, or be a State Act or the Constitution, which the graph "
+            "does not hold). Nothing below is from it; check its exact title.")
 
 
 def _when(phrase: str) -> str:
@@ -457,6 +470,8 @@ def read_facts(
                 for e in events))),
         asks=asks, acts_named=acts, provisions_named=provisions,
         premises=premises, checks=checks,
+        unknown_acts=tuple(dict.fromkeys(c.text.strip() for c in checks
+                                         if c.label is Label.STATUTE and c.status is CitationStatus.UNKNOWN_ACT)),
     )  # fmt: skip
 
 

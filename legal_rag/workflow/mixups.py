@@ -16,6 +16,12 @@ missing a slip:
   section's: by any margin when it shares a subject word with that heading, by ``MEANING_ONLY_MARGIN`` when it
   shares none (a client's words: "slapped" for hurt). Without an embedder, a shared word alone decides.
 
+When the headings decide nothing (no shared word, no margin in meaning), the sections' texts may: the question's
+subject words are not in the named section's text at all, and at least ``TEXT_MIN_SHARED`` of them are in the other
+code's same-numbered section ("default bail u/s 167 BNSS" after 60 days: BNSS 167, local inquiry, says none of
+"arrest", "accused", "bail", "days"; CrPC 167 says all four). A heading is a few words; a client asks in the words
+of the text.
+
 A named section that does not exist ("section 379 BNS") has no heading of its own: a shared word, or a cosine of
 ``MISSING_MIN_SIMILARITY`` to the other code's heading, decides. Measured on a grid of every section number both
 codes hold and on development questions (``tests/integration/test_mixups.py``); the thresholds were chosen on a
@@ -118,6 +124,11 @@ MEANING_ONLY_MARGIN = 0.2
 """How much closer in meaning (cosine) the question must be to the other code's heading than to the named section's
 when it shares no word with either ("neighbour slapped my father ... u/s 323 BNS": hurt, BNS 323 is removal of
 property). Chosen on development questions: right citations among them reach 0.156 (BNS 304 for a snatching)."""
+TEXT_MIN_SHARED = 2
+"""Subject words of the question the other code's section text must hold, when the named section's text holds none,
+for the texts to call a number confused. On the development questions one word fired on a right-looking reading
+only by accident ("before", "first", "police"); two fired on confused numbers alone (7 of the 22 confused rows of
+``mixups.jsonl``, none of the questions citing a section rightly)."""
 MISSING_MIN_SIMILARITY = 0.25
 """A number the named code does not hold, described in other words than the other code's heading: the question must
 be at least this close to that heading ("FIR u/s 363 BNS" for taking a 17-year-old girl: 0.56)."""
@@ -134,10 +145,12 @@ def find_mixups(
     exists: Callable[[str, str], bool],
     targets: Callable[[Side], tuple[tuple[str, str], ...]],
     similarity: Similarity | None = None,
+    text: Callable[[str, str], str] | None = None,
 ) -> tuple[NumberMixup, ...]:
     """The question's provisions of the six criminal codes whose number it seems to take from the other code.
     ``title(act, section)``: a section's heading (None when unknown); ``exists``: whether the code has it;
-    ``targets(meant)``: what answers the meant section's subject on the question's date."""
+    ``targets(meant)``: what answers the meant section's subject on the question's date; ``text(act, section)``: a
+    section's whole text ("" when unknown), for when the headings decide nothing."""
     spans = [(c.start, c.end) for c in checks]
     rest = _without_spans(question, spans)
     subject = subject_stems(rest)
@@ -164,23 +177,38 @@ def find_mixups(
         if named_title is None:
             if not shared and (similarity is None or similarity(rest, [meant_title])[0] < MISSING_MIN_SIMILARITY):
                 continue
-        elif subject & subject_stems(named_title):
-            continue
-        elif similarity is None:
-            if not shared:
-                continue
-        else:
-            to_named, to_meant = similarity(rest, [named_title, meant_title])
-            # A sub-section ("3(5) BNS", common intention) is about its own words, not its section's heading: only a
-            # shared word lets the other code's heading claim it.
-            margin = 0.0 if shared else MEANING_ONLY_MARGIN if "(" not in c.section else None
-            if margin is None or not (to_meant - to_named >= margin and to_meant > to_named):
-                continue
+        elif subject & subject_stems(named_title) or not (
+                _by_headings(rest, c.section, named_title, meant_title, shared, similarity)
+                or ("(" not in c.section and _by_texts(subject, c.act, other, number, text))):
+            continue  # a word of its own heading keeps the named section; else the headings, then the texts, decide
         meant = Side(other, number, meant_title)
         out[(c.act, number)] = NumberMixup(
             named_as=c.text, named=Side(c.act, number, named_title), meant=meant, targets=targets(meant),
         )  # fmt: skip
     return tuple(out.values())
+
+
+def _by_headings(rest: str, cited: str, named_title: str, meant_title: str, shared: bool,
+                 similarity: Similarity | None) -> bool:
+    """The headings say the number is confused: the other code's heading shares a subject word (and, with an
+    embedder, is the closer in meaning), or it is closer by ``MEANING_ONLY_MARGIN`` without one."""
+    if similarity is None:
+        return shared
+    to_named, to_meant = similarity(rest, [named_title, meant_title])
+    # A sub-section ("3(5) BNS", common intention) is about its own words, not its section's heading: only a shared
+    # word lets the other code's heading claim it.
+    margin = 0.0 if shared else MEANING_ONLY_MARGIN if "(" not in cited else None
+    return margin is not None and to_meant - to_named >= margin and to_meant > to_named
+
+
+def _by_texts(subject: set[str], act: str, other: str, number: str, text: Callable[[str, str], str] | None) -> bool:
+    """The texts say the number is confused: none of the question's subject words is in the named section's text,
+    and ``TEXT_MIN_SHARED`` of them are in the other code's same-numbered section."""
+    if text is None:
+        return False
+    if subject & subject_stems(text(act, number)):
+        return False
+    return len(subject & subject_stems(text(other, number))) >= TEXT_MIN_SHARED
 
 
 def embedding_similarity(embedder: Any) -> Similarity:

@@ -77,6 +77,7 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     # of birth) beside the mix-up warning pointing elsewhere: the mix-up warning replaces it.
     warnings = [c.message for c in checks if c.status is not CitationStatus.VERIFIED and c.label is Label.PROVISION
                 and not facts.confused(c)]
+    warnings += [c.message for c in checks if c.label is Label.STATUTE and c.status is CitationStatus.UNKNOWN_ACT]
     warnings += [p.warning() for p in facts.premises] + [m.warning() for m in facts.mixups]
     return {"facts": facts, "question_checks": checks, "warnings": warnings}
 
@@ -102,9 +103,12 @@ def _mixups(ctx: WorkflowContext, question: str, facts: QuestionFacts) -> tuple[
                 return other
         return ((meant.act, meant.section),)
 
+    def text(act: str, section: str) -> str:
+        return " ".join(c.text for c in ctx.retriever.section_chunks(act, section))
+
     return find_mixups(question, facts.checks, title=title,
                        exists=lambda act, section: bool(ctx.retriever.section_chunks(act, section)),
-                       targets=targets, similarity=ctx.similarity)  # fmt: skip
+                       targets=targets, similarity=ctx.similarity, text=text)  # fmt: skip
 
 
 def after_understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> str:
@@ -720,6 +724,7 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         old_law_facts=facts.old_law_facts if facts is not None else None,
         asks=len(facts.asks) if facts is not None else 1, asks_unanswered=len(missed),
         number_mixup=facts is not None and bool(facts.mixups),
+        unknown_acts=len(facts.unknown_acts) if facts is not None else 0,
     )  # fmt: skip
 
 

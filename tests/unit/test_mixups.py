@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from legal_rag.workflow.mixups import (
     MEANING_ONLY_MARGIN,
     MISSING_MIN_SIMILARITY,
+    TEXT_MIN_SHARED,
     NumberMixup,
     Side,
     find_mixups,
@@ -122,3 +123,45 @@ def test_an_order_names_no_subject_but_the_actors_of_procedure_do() -> None:
     assert find_mixups(sp, [check(sp, "u/s 36 CrPC", "CRPC", "36", CitationStatus.REPEALED)],
                        title=lambda a, s: powers.get((a, s)), exists=lambda a, s: (a, s) in powers,
                        targets=lambda m: ((m.act, m.section),)) == ()  # fmt: skip
+
+
+TEXTS = {  # the opening words of each section in the graph (India Code)
+    ("BNSS", "167"): (
+        "(1) Whenever a local inquiry is necessary for the purposes of section 164, section 165 or section 166, a "
+        "District Magistrate or Sub-divisional Magistrate may depute any Magistrate subordinate to him to make the "
+        "inquiry ... (2) The report of the person so deputed may be read as evidence in the case."),
+    ("CRPC", "167"): (
+        "(1) Whenever any person is arrested and detained in custody, and it appears that the investigation cannot be "
+        "completed within the period of twenty-four hours fixed by section 57 ... the accused person shall be released "
+        "on bail if he is prepared to and does furnish bail ... ninety days ... sixty days"),
+}
+TEXT_HEADINGS = {("BNSS", "167"): "Local inquiry.",
+                 ("CRPC", "167"): "Procedure when investigation cannot be completed in twenty-four hours"}
+
+
+def text_mixups(question: str, cited: str, act: str, section: str, with_text: bool = True) -> tuple[NumberMixup, ...]:
+    return find_mixups(question, [check(question, cited, act, section)], title=lambda a, s: TEXT_HEADINGS.get((a, s)),
+                       exists=lambda a, s: (a, s) in TEXT_HEADINGS, targets=lambda m: ((m.act, m.section),),
+                       similarity=lambda text, others: [0.3 for _ in others],  # the headings decide nothing
+                       text=(lambda a, s: TEXTS.get((a, s), "")) if with_text else None)  # fmt: skip
+
+
+def test_the_texts_decide_when_the_headings_do_not() -> None:
+    """A client asks in the words of the text, not of the heading: "custody", "bail", "days" are CrPC 167's words;
+    BNSS 167 (local inquiry) holds none of them."""
+    q = "My son has been in judicial custody for 95 days and the police have not finished. Is bail due u/s 167 BNSS?"
+    (m,) = text_mixups(q, "u/s 167", "BNSS", "167")
+    assert m.named.act == "BNSS" and m.meant == Side("CRPC", "167", TEXT_HEADINGS[("CRPC", "167")])
+    assert not text_mixups(q, "u/s 167", "BNSS", "167", with_text=False)  # the headings alone call nothing
+
+
+def test_the_texts_never_outvote_a_named_text_that_holds_the_subject() -> None:
+    q = ("Can the Magistrate depute a subordinate Magistrate for the inquiry and read his report in evidence and "
+         "grant bail in custody under section 167 BNSS?")
+    assert not text_mixups(q, "section 167", "BNSS", "167")  # "inquiry", "report" are BNSS 167's own words
+
+
+def test_one_shared_word_of_the_other_text_is_not_enough() -> None:
+    assert TEXT_MIN_SHARED == 2
+    q = "What happens to the accused under section 167 BNSS?"  # only "accused" is in CrPC 167's text
+    assert not text_mixups(q, "section 167", "BNSS", "167")

@@ -428,3 +428,24 @@ def test_reading_a_long_question_of_numbers_takes_linear_time() -> None:
     names_penal_section("1/" * 20_000 + " IPC")
     names_penal_section("IPC " * 10_000)
     assert time.perf_counter() - start < 5  # a hang guard: a pattern repeating "/ number" took 4.6 s on 16k characters
+
+
+def test_an_act_the_graph_does_not_hold_is_said_first_and_keeps_the_answer_below_high() -> None:
+    name = "Online Gaming Safety Act, 2021"
+    q = f"What is the punishment under the {name} for running a betting app?"
+    start = q.index(name)
+
+    def checks_for(day: str | None, proceedings_on: str | None) -> list[CitationCheck]:
+        return [CitationCheck(start=start, end=start + len(name), text=name, label=Label.STATUTE, act=None,
+                              section=None, status=CitationStatus.UNKNOWN_ACT,
+                              message=f"'{name}' is not an Act in the statute graph: could not verify"),
+                CitationCheck(start=0, end=4, text="NI Act", label=Label.STATUTE, act="NIA", section=None,
+                              status=CitationStatus.VERIFIED, message="")]  # fmt: skip
+
+    facts = read_facts(q, "2025-03-01", comparison=False, checks_for=checks_for)
+    assert facts.unknown_acts == (name,)  # an Act the graph holds is not one
+    (first,) = facts.corrections()
+    assert first.startswith(f'"{name}" matches no Act in the statute graph') and "State Act" in first
+    kw = {"question": q, "as_of": "2025-03-01", "names_provision": True, "coverage": 1.0}
+    assert conf.score(**kw).score >= 0.8  # type: ignore[arg-type]
+    assert conf.score(**kw, unknown_acts=1).score <= conf.UNVERIFIED_CAP  # type: ignore[arg-type]
