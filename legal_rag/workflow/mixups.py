@@ -52,9 +52,11 @@ _GENERIC = content_stems(
     "governed govern now new old read covered cover deal deals dealt say says said please text mean means meaning "
     "relevant correct right permissible allowed whether can could would should "
     "order orders "
+    "against after before within during between among through upon over towards beyond except "
     "ipc crpc cr.p.c bns bnss bsa iea bharatiya nyaya nagarik suraksha sakshya indian penal evidence criminal procedure"
 )
-"""Stems every heading or question may hold ("punishment", "section", "governed"), the codes' own names, and "order",
+"""Stems every heading or question may hold ("punishment", "section", "governed"), prepositions (IPC 85's "against his
+will" is not what "an FIR against the husband ... u/s 85 IPC" is about), the codes' own names, and "order",
 which any court or officer makes ("can the magistrate order interim maintenance ... u/s 144 CrPC" shares it with
 "Power to issue order in urgent cases of nuisance" and is about maintenance): they name no subject. The actors of
 procedure ("police", "officer", "powers") stay subject words: "Powers of superior officers of police" (CrPC 36) is
