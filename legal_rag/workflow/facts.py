@@ -73,10 +73,16 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                           r"what\s+(?:makes|amounts\s+to|constitutes)|when\s+is\s+\w+(?:\s+\w+)?\s+(?:guilty|liable))\b"),
     (AskKind.TIME_LIMIT, r"\b(?:time\s*-?\s*limit|within\s+(?:how|what)|limitation|how\s+long|how\s+many\s+(?:days|"
                          r"months)|deadline|last\s+date|time\s+(?:to|for)\s+(?:file|appeal|apply)|period\s+(?:of|for)|"
-                         r"too\s+late|time\s*-?\s*barred|barred\s+by\s+(?:time|limitation)|delay\w*|how\s+soon|by\s+when)\b"),
+                         r"too\s+late|time\s*-?\s*barred|barred\s+by\s+(?:time|limitation)|delay\w*|how\s+soon|by\s+when|"
+                         # "can I still sue after three years?": whether time has run out
+                         r"still\b[^?.]{0,60}?\bafter\s+(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|"
+                         r"several|many|so\s+many)\s+(?:years?|months?|weeks?|days?)|(?:years?|months?)\s+later)\b"),
     (AskKind.FORUM, r"\b(?:which\s+court|what\s+court|where\s+(?:can|should|do|does|to|will|must)\b|forum|"
                     r"jurisdiction|tribunal|commission|which\s+authority|before\s+whom|who\s+(?:can\s+)?tr(?:y|ies)|"
-                    r"tried\s+by|triable)\b"),
+                    r"tried\s+by|triable|"
+                    # "can I file it in my city, or must I go to Delhi?": the place of filing
+                    r"(?:in|at|from)\s+(?:my|our|his|her|their)\s+(?:own\s+|home\s+)?(?:city|town|district|state|"
+                    r"village)|(?:must|have\s+to|need\s+to|should)\s+(?:i|we|he|she|they)?\s*(?:go|travel)\s+to)\b"),
     (AskKind.PROCEDURE, r"\b(?:procedure|process|steps?|how\s+(?:to|do|does|can|is)|bail\w*|cogni[sz]able|"
                         r"compoundable|arrest\w*|FIR|investigat\w*|charge\s*-?sheet|summons|warrant|custody)\b"),
     (AskKind.REMEDY, r"\b(?:remed\w*|what\s+can\s+(?:i|we|he|she|they|my\s+client)\s+do|options?|relief|"

@@ -65,6 +65,10 @@ def test_every_quoted_term_followed_by_means_includes_or_denote_is_a_definition(
         ("What is meant by \u201ccruelty\u201d in section 85 BNS?", "cruelty"),
         ("What are bailable offences?", "bailable offences"),
         ("What is a child in need of care and protection?", "child in need of care and protection"),
+        # after the facts, a cue that can only ask what a word covers
+        ("My in-laws taunt me every day about my cooking. What amounts to cruelty?", "cruelty"),
+        ("The FIR names my brother. What counts as abetment here?", "abetment here"),
+        ("Our landlord sold the house. What qualifies as a valid notice?", "valid notice"),
     ],
 )
 def test_the_candidate_terms_of_a_definition_question_longest_first(question: str, first: str) -> None:

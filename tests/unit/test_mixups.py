@@ -169,8 +169,10 @@ def test_one_shared_word_of_the_other_text_is_not_enough() -> None:
 
 def test_a_preposition_is_no_subject_word() -> None:
     """IPC 85's heading ends "against his will"; a complaint "against" the husband is not about intoxication."""
-    headings = {("IPC", "85"): "Act of a person incapable of judgment by reason of intoxication caused against his will",
-                ("BNS", "85"): "Husband or relative of husband of a woman subjecting her to cruelty."}
+    headings = {
+        ("IPC", "85"): "Act of a person incapable of judgment by reason of intoxication caused against his will",
+        ("BNS", "85"): "Husband or relative of husband of a woman subjecting her to cruelty.",
+    }
     q = "A complaint was filed against my sister's husband u/s 85 IPC last month for cruelty. What must be shown?"
     (m,) = find_mixups(q, [check(q, "u/s 85", "IPC", "85")], title=lambda a, s: headings.get((a, s)),
                        exists=lambda a, s: (a, s) in headings, targets=lambda m: ((m.act, m.section),))

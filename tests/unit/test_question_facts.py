@@ -67,6 +67,17 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     # facts ending "... under the IPC." are not read as the ask
     ("He was arrested in 2023 under the IPC. What is the punishment now?", {AskKind.PUNISHMENT}),
     ("How long will the case take to be decided?", {AskKind.TIME_LIMIT, AskKind.OPINION}),
+    # whether time has run out, in a client's words
+    ("My cousin cheated me in 2019. Can I still go to the police after so many years?", {AskKind.TIME_LIMIT}),
+    ("The accident was in 2022. Can we still claim anything after three years?",
+     {AskKind.TIME_LIMIT, AskKind.REMEDY}),
+    ("I found out about the fraud only now. Is a complaint possible two years later?", {AskKind.TIME_LIMIT}),
+    ("Can she still claim maintenance after the divorce?", {AskKind.REMEDY}),  # a status, not a lapse of time
+    # the place of filing, in a client's words
+    ("The seller is in Mumbai. Can I file the complaint in my own city, or must I travel to Mumbai?",
+     {AskKind.FORUM}),
+    ("Do I have to go to Delhi for the case?", {AskKind.FORUM}),
+    ("He lives in another state. Can I sue him from my home town?", {AskKind.FORUM, AskKind.REMEDY}),
 ])  # fmt: skip
 def test_what_each_ask_wants(ask: str, kinds: set[AskKind]) -> None:
     assert set(ask_kinds(ask)) == kinds
