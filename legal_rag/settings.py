@@ -118,6 +118,8 @@ class RetrievalSettings(BaseModel):
     embed_batch: int = Field(default=64, ge=1)
     terms_of_art: Path = PROJECT_ROOT / "data" / "retrieval" / "terms_of_art.jsonl"
     """Curated terms of art -> statutory wording, appended to queries (data/retrieval/README.md)."""
+    hinglish: Path = PROJECT_ROOT / "data" / "retrieval" / "hinglish.jsonl"
+    """Hinglish words -> English, glossed into a Hinglish query before the terms of art (``retrieval/hinglish.py``)."""
 
 
 class LLMSettings(BaseModel):

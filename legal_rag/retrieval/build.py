@@ -127,7 +127,7 @@ def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphReader | 
         resolver = ActResolver(graph.all_acts())
     from legal_rag.retrieval.expand import TermsOfArt
 
-    terms = TermsOfArt.load(settings.retrieval.terms_of_art)
+    terms = TermsOfArt.load(settings.retrieval.terms_of_art, settings.retrieval.hinglish)
     find = provision_finder(resolver.resolve if resolver else None, extractor)
     return HybridRetriever(index, graph=graph, find_named=find, fusion=fusion_config(settings), terms=terms)
 

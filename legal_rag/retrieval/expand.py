@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TypeGuard
 
 from graph_schema.errors import IngestError
+from legal_rag.retrieval.hinglish import Glossary
 
 _ASKER = r"(?:i|we|she|he|they|(?:my|the|our|her|his)\s+\w+)"
 """Who asks whether a case can be brought: "can I", "can my client", "can the victim"."""
@@ -114,17 +115,20 @@ class Term:
 @dataclass(frozen=True, slots=True)
 class TermsOfArt:
     terms: tuple[Term, ...]
+    glossary: Glossary = Glossary(())
+    """Hinglish words glossed into English before the terms are matched (``hinglish.py``)."""
 
     @classmethod
-    def load(cls, path: Path) -> TermsOfArt:
-        """Read the curated file.
+    def load(cls, path: Path, glossary: Path | None = None) -> TermsOfArt:
+        """Read the curated file (and the Hinglish glossary, when given).
 
         Raises:
             IngestError: a malformed line (file:line named).
         """
         out: list[Term] = []
+        words = Glossary.load(glossary) if glossary is not None else Glossary(())
         if not path.exists():
-            return cls(())
+            return cls((), words)
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             if not line.strip():
                 continue
@@ -151,7 +155,7 @@ class TermsOfArt:
                     raise IngestError(f"{path}:{n}: unknown placeholder {bad[0]!r} in {t!r}; known: {', '.join(SLOTS)}")
             out.append(Term(_pattern(terms), expansion.strip(), offence_only=when == "offence",
                             context=_pattern(context) if context else None))
-        return cls(tuple(out))
+        return cls(tuple(out), words)
 
     def matches(self, query: str) -> list[tuple[re.Match[str], Term]]:
         """The terms that apply to ``query``, each with where it first matched."""
@@ -169,7 +173,11 @@ class TermsOfArt:
         return out
 
     def expand(self, query: str) -> str:
-        """``query`` plus the statutory wording of each term of art it uses (each once)."""
+        """``query`` plus its English gloss when it is Hinglish, plus the statutory wording of each term of art
+        either uses (each once)."""
+        glossed = self.glossary.gloss(query)
+        if glossed is not None:
+            query = f"{query.rstrip()} {glossed}"
         extra = [t.expansion for _, t in self.matches(query)]
         extra = [e for e in dict.fromkeys(extra) if e.lower() not in query.lower()]
         if not extra:

@@ -108,10 +108,11 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
 )
 _GENERIC_DEFAULT = _i(r"took\s+place|happened|occurred")
 # "still" that speaks of the law or the proceedings ("committed in 2023, still tried under the IPC?", "still an
-# offence", "still pending") says nothing of the offence continuing.
+# offence", "still pending") says nothing of the offence continuing. Nor does "continuous": it says how long, not
+# that it goes on ("she died in 2023 after continuous harassment"); "is continuing", "has been ...ing" do.
 _ONGOING = _i(r"\b(?:still(?!\s+(?:be\s+|being\s+)?(?:tried|pending|investigat\w*|prosecut\w*|charged|governed|"
               r"applicable|appl(?:y|ies)|punishable|heard|booked|valid|an?\s+offen[cs]e|a\s+crime|law|good\s+law)\b)|"
-              r"continu(?:es|ing|ous(?:ly)?)|ongoing|till\s+date|to\s+date|till\s+now|until\s+now|so\s+far|"
+              r"continu(?:es|ing)|ongoing|till\s+date|to\s+date|till\s+now|until\s+now|so\s+far|"
               r"keeps|kept\s+on|every\s+(?:day|week|month)|daily|ha(?:s|ve)\s+been\s+\w+ing|(?:is|are)\s+\w+ing)\b")
 _SENTENCE = re.compile(r"(?<!\b[Nn]o)(?<!\b[Nn]os)(?<!\bRs)(?<!\b[Ss]ec)(?<!\bu/s)(?<!\b[Ss])(?<!\b[Dd]r)(?<!\bM[rs])"
                        r"(?<!\bMrs)(?<!\bSmt)(?<!\b[Vv]s)(?<!\b[Vv])(?<!\b[Aa]rt)(?<!\bLtd)(?<!\bPvt)(?<!\b[Cc]o)"

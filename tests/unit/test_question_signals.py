@@ -128,10 +128,15 @@ def test_the_dates_a_question_gives(question: str, dates: list[str]) -> None:
     ("The complaint says he stole my car on 5 August 2024; I have owned it since 2021. What offence is it?",
      "2025-01-10", None),
     ("Since 2022 my husband has been harassing me for dowry. What offence is it?", "2025-01-10", None),
+    ("Her in-laws harassed her in 2023 and the harassment is continuing. What offence is it?", "2025-01-10", None),
+    ("He has been continuously threatening me over the phone since March 2024. What offence?", "2025-01-10", None),
     ("He stole my phone yesterday; he had threatened me in 2023. What offence?", "2025-01-10", None),
     ("The BNS, enacted in December 2023, punishes theft. What is the punishment?", "2025-01-10", None),
     # an offence the question dates before the new codes, whatever else it says
     ("He stole my phone in March 2024. What is the punishment?", "2025-01-10", "2024-03-31"),
+    # "continuous" says how long a past offence went on, not that it goes on
+    ("My daughter took her own life in May 2022 after continuous cruelty by her husband. The trial begins now. "
+     "What is the punishment?", "2025-01-10", "2022-05-31"),
     # review of the lay wording: an injury, a poisoning, a dismissal dated before are no offence's date, and an
     # offence told without a date beside a dated one may be today's
     ("The victim has an old knee injury from a fall in 2021, and her husband pushed her down the stairs. What "

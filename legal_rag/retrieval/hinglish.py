@@ -1,0 +1,73 @@
+"""Hindi written in Latin letters (Hinglish) glossed into English for retrieval (``data/retrieval/hinglish.jsonl``).
+
+"Shaadi ko 8 mahine hue hain, sasural wale 10 lakh cash aur ek car maang rahe hain aur roz maarpeet karte hain. Kya
+case bante hain aur saza kitni hai?" shares almost no word with a statute, and the embedder was trained on English.
+Each glossary entry gives the English, in the statutes' words where there are some ("maarpeet": "beating,
+voluntarily causing hurt, assault"), for the spellings people type. A question that uses two or more entries is
+Hinglish: its gloss (each glossed word replaced by its English, the rest kept) is appended to what BM25 and the
+embedder see, so the terms of art and the offence gate read it too. A single entry is left alone, so that an English
+question with one borrowed word ("my papa", "the ghar") is not rewritten.
+
+A closed vocabulary of a language, not a list grown from missed questions: every entry is a common word, and the
+tests ask questions that no evaluation set holds.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from graph_schema.errors import IngestError
+
+MIN_ENTRIES = 2
+"""Distinct glossary entries a question must use to be read as Hinglish."""
+SHAPE = '{"words": [strings], "english": string}'
+
+
+@dataclass(frozen=True, slots=True)
+class Glossary:
+    entries: tuple[tuple[re.Pattern[str], str], ...]
+
+    @classmethod
+    def load(cls, path: Path) -> Glossary:
+        """Read the glossary (an empty one when the file is absent).
+
+        Raises:
+            IngestError: a malformed line (file:line named).
+        """
+        if not path.exists():
+            return cls(())
+        out: list[tuple[re.Pattern[str], str]] = []
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise IngestError(f"{path}:{n}: malformed JSON: {exc.msg}") from exc
+            words, english = (obj.get("words"), obj.get("english")) if isinstance(obj, dict) else (None, None)
+            if not (isinstance(words, list) and words and all(isinstance(w, str) and w.strip() for w in words)):
+                raise IngestError(f'{path}:{n}: "words" must be a list of non-empty strings {SHAPE}')
+            if not isinstance(english, str) or not english.strip():
+                raise IngestError(f'{path}:{n}: "english" must be a non-empty string {SHAPE}')
+            alternatives = "|".join(
+                r"[\s-]+".join(map(re.escape, w.split())) for w in sorted(words, key=len, reverse=True)
+            )
+            out.append((re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE), english.strip()))
+        return cls(tuple(out))
+
+    def gloss(self, text: str) -> str | None:
+        """``text`` with each glossary word replaced by its English, when it uses ``MIN_ENTRIES`` entries or more;
+        None for a text that is not Hinglish."""
+        found = [(m.start(), m.end(), english) for pattern, english in self.entries for m in pattern.finditer(text)]
+        if len({english for _, _, english in found}) < MIN_ENTRIES:
+            return None
+        out, at = [], 0
+        for start, end, english in sorted(found, key=lambda f: (f[0], -f[1])):
+            if start < at:
+                continue  # overlapped by an earlier (longer) match
+            out += [text[at:start], english]
+            at = end
+        return "".join(out + [text[at:]])
