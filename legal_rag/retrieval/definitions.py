@@ -44,7 +44,7 @@ _EXPLANATION = re.compile(r"\W*Explanation\b", re.IGNORECASE)
 _DEFINITIONS_HEADING = re.compile(r"\b(?:definitions?|interpretation|meaning)\b", re.IGNORECASE)
 _STRONG_CUE = re.compile(
     r"\b(?:define[sd]?|definition\s+of|meaning\s+of|meant\s+by|what\s+(?:counts|qualifies)\s+as|"
-    r"what\s+(?:amounts|constitutes|comes)\s+(?:to|within|under)?)\s*", re.IGNORECASE
+    r"what\s+amounts\s+to|what\s+comes\s+(?:within|under)|what\s+constitutes)\s*", re.IGNORECASE
 )
 """Anywhere in the question: "... charged u/s 85. What counts as cruelty for this offence?" asks what the word covers
 after the facts as plainly as at the start ("What is the offence?" after facts does not: ``_WHAT_IS``)."""

@@ -5,8 +5,10 @@ case bante hain aur saza kitni hai?" shares almost no word with a statute, and t
 Each glossary entry gives the English, in the statutes' words where there are some ("maarpeet": "beating,
 voluntarily causing hurt, assault"), for the spellings people type. A question that uses two or more entries is
 Hinglish: its gloss (each glossed word replaced by its English, the rest kept) is appended to what BM25 and the
-embedder see, so the terms of art and the offence gate read it too. A single entry is left alone, so that an English
-question with one borrowed word ("my papa", "the ghar") is not rewritten.
+embedder see, so the terms of art and the offence gate read it too. A question must also hold one of Hindi's own
+small words ("mein", "ko", "hai"), and a single entry is left alone, so that an English question with borrowed words
+("the SaaS firm in Thane", "my makan malik") is not rewritten. Words that mean something else as often ("maar diya":
+hit or killed; "utha liya": picked up or kidnapped; "udhar": there or on loan) are not entries.
 
 A closed vocabulary of a language, not a list grown from missed questions: every entry is a common word, and the
 tests ask questions that no evaluation set holds.
@@ -23,6 +25,13 @@ from graph_schema.errors import IngestError
 
 MIN_ENTRIES = 2
 """Distinct glossary entries a question must use to be read as Hinglish."""
+_HINDI = re.compile(
+    r"(?<![\w-])(?:hai|hain|ne|ko|ka|ki|ke|mein|aur|kya|nahi|nahin|mera|meri|mere|hamara|hamari|humara|unka|unki|"
+    r"uska|uski|wale|wala|wali|karta|karte|karti|raha|rahe|rahi|gaya|gayi|diya|liya|hoga|hogi|sakte|sakta|sakti|"
+    r"kaise|kyun|kyon)(?![\w-])", re.IGNORECASE
+)
+"""Hindi's own small words, one of which a Hinglish question has ("mein", "ko", "hai"); an English question that
+borrows two words ("the SaaS firm in Thane") has none."""
 SHAPE = '{"words": [strings], "english": string}'
 
 
@@ -61,13 +70,18 @@ class Glossary:
     def gloss(self, text: str) -> str | None:
         """``text`` with each glossary word replaced by its English, when it uses ``MIN_ENTRIES`` entries or more;
         None for a text that is not Hinglish."""
+        if not _HINDI.search(text):
+            return None
         found = [(m.start(), m.end(), english) for pattern, english in self.entries for m in pattern.finditer(text)]
-        if len({english for _, _, english in found}) < MIN_ENTRIES:
+        kept, at = [], 0
+        for start, end, english in sorted(found, key=lambda f: (f[0], -f[1])):
+            if start >= at:  # else overlapped by an earlier (longer) match: "makan malik" is one word, not two
+                kept.append((start, end, english))
+                at = end
+        if len({english for _, _, english in kept}) < MIN_ENTRIES:
             return None
         out, at = [], 0
-        for start, end, english in sorted(found, key=lambda f: (f[0], -f[1])):
-            if start < at:
-                continue  # overlapped by an earlier (longer) match
+        for start, end, english in kept:
             out += [text[at:start], english]
             at = end
         return "".join(out + [text[at:]])

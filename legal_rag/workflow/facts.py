@@ -76,13 +76,14 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"too\s+late|time\s*-?\s*barred|barred\s+by\s+(?:time|limitation)|delay\w*|how\s+soon|by\s+when|"
                          # "can I still sue after three years?": whether time has run out
                          r"still\b[^?.]{0,60}?\bafter\s+(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|"
-                         r"several|many|so\s+many)\s+(?:years?|months?|weeks?|days?)|(?:years?|months?)\s+later)\b"),
+                         r"several|many|so\s+many)\s+(?:years?|months?|weeks?|days?)(?!\s+of\b)|"
+                         r"(?:years?|months?)\s+later)\b"),
     (AskKind.FORUM, r"\b(?:which\s+court|what\s+court|where\s+(?:can|should|do|does|to|will|must)\b|forum|"
                     r"jurisdiction|tribunal|commission|which\s+authority|before\s+whom|who\s+(?:can\s+)?tr(?:y|ies)|"
                     r"tried\s+by|triable|"
-                    # "can I file it in my city, or must I go to Delhi?": the place of filing
-                    r"(?:in|at|from)\s+(?:my|our|his|her|their)\s+(?:own\s+|home\s+)?(?:city|town|district|state|"
-                    r"village)|(?:must|have\s+to|need\s+to|should)\s+(?:i|we|he|she|they)?\s*(?:go|travel)\s+to)\b"),
+                    # "can I file the complaint in my own city?": the place of filing
+                    r"(?:file|sue|lodge|complain|complaint|case|petition)\b[^?.]{0,40}?\b(?:in|at|from)\s+"
+                    r"(?:my|our|his|her|their)\s+(?:own\s+|home\s+)?(?:city|town|district|state|village))\b"),
     (AskKind.PROCEDURE, r"\b(?:procedure|process|steps?|how\s+(?:to|do|does|can|is)|bail\w*|cogni[sz]able|"
                         r"compoundable|arrest\w*|FIR|investigat\w*|charge\s*-?sheet|summons|warrant|custody)\b"),
     (AskKind.REMEDY, r"\b(?:remed\w*|what\s+can\s+(?:i|we|he|she|they|my\s+client)\s+do|options?|relief|"
@@ -210,8 +211,8 @@ class QuestionFacts:
     premises: tuple[Premise, ...] = ()
     unknown_acts: tuple[str, ...] = ()
     """Acts the question names that match no Act of the statute graph, as written ("Digital Fraud Prevention Act
-    2022"): one that does not exist, a State Act, the Constitution, a name the resolver does not know. The graph
-    holds every central Act, so nothing can be checked against it, and the answer says so first."""
+    2022"): one that does not exist, a State Act, one repealed before the graph's sources, a name the resolver does
+    not know. Nothing can be checked against it, and the answer says so first."""
     mixups: tuple[NumberMixup, ...] = ()
     """Sections the question names whose number belongs, for the subject it describes, to the other code
     ("murder under section 302 BNS": IPC 302, now BNS 103)."""
@@ -269,9 +270,26 @@ class QuestionFacts:
 
 def unknown_act_statement(name: str) -> str:
     """What the answer says first about an Act the question names that the statute graph does not hold."""
-    return (f'"{name}" matches no Act in the statute graph, which holds every central Act: no such central Act '
-            "could be found under that name (it may not exist, or be a State Act or the Constitution, which the graph "
-            "does not hold). Nothing below is from it; check its exact title.")
+    return (f'"{name}" is not an Act the statute graph holds (it holds the central Acts of the India Code), so '
+            "nothing about it could be checked: it may be misnamed, a State Act, repealed, or not exist. Nothing "
+            "below is from it; check its exact title.")
+
+
+def unknown_act_warning(name: str) -> str:
+    return f"'{name}' is not an Act in the statute graph: could not verify"
+
+
+_LEAD = re.compile(r"^(?:(?:does|do|did|can|could|is|are|was|were|will|would|should|shall|may|might|must|has|have|"
+                   r"explain|whether|please|kindly|under|as\s+per|per|in|by|from|of|about|and|or|but|also|so|"
+                   r"then|now|what|which|how|why|when|where|who|tell\s+me\s+about|the|an?)\s+)+", re.IGNORECASE)
+"""Words a citation extractor can take into an Act's name from the sentence around it ("Does the Hindu Marriage
+Act allow ...": "Does the Hindu Marriage Act")."""
+
+
+def act_name(name: str) -> str:
+    """The Act's name without the words of the sentence before it: "Does the Hindu Marriage Act" -> "Hindu
+    Marriage Act"."""
+    return _LEAD.sub("", name.strip()) or name.strip()
 
 
 def _when(phrase: str) -> str:
@@ -425,11 +443,14 @@ def premises_in(question: str, checks: Sequence[CitationCheck], lapsed: Iterable
 
 
 def read_facts(
-    question: str, as_of: str, *, comparison: bool, checks_for: CheckFn, lapsed: Iterable[Lapsed] = ()
+    question: str, as_of: str, *, comparison: bool, checks_for: CheckFn, lapsed: Iterable[Lapsed] = (),
+    known_act: Callable[[str], bool] | None = None,
 ) -> QuestionFacts:
     """Read the question once. ``comparison``: the question compares the old and new law (ANALYTICAL), which asks
     how the law changed, not which code governs an offence, so no offence is dated. ``checks_for(offence_on,
-    proceedings_on)`` checks the question's own citations (``CheckFn``).
+    proceedings_on)`` checks the question's own citations (``CheckFn``); ``known_act(name)``: whether an Act's name,
+    without the words of the sentence the extractor took with it, is one the graph holds (an Act the checker could not
+    find is unknown only when it is not).
 
     Raises:
         ValueError: ``as_of`` is not an ISO date.
@@ -476,8 +497,10 @@ def read_facts(
                 for e in events))),
         asks=asks, acts_named=acts, provisions_named=provisions,
         premises=premises, checks=checks,
-        unknown_acts=tuple(dict.fromkeys(c.text.strip() for c in checks
-                                         if c.label is Label.STATUTE and c.status is CitationStatus.UNKNOWN_ACT)),
+        unknown_acts=tuple(dict.fromkeys(
+            name for c in checks if c.label is Label.STATUTE and c.status is CitationStatus.UNKNOWN_ACT
+            and c.act is None for name in (act_name(c.text),)
+            if known_act is None or (name == c.text.strip() or not known_act(name)))),
     )  # fmt: skip
 
 

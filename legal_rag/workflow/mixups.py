@@ -17,9 +17,10 @@ missing a slip:
   shares none (a client's words: "slapped" for hurt). Without an embedder, a shared word alone decides.
 
 When the headings decide nothing (no shared word, no margin in meaning), the sections' texts may: the question's
-subject words are not in the named section's text at all, and at least ``TEXT_MIN_SHARED`` of them are in the other
-code's same-numbered section ("default bail u/s 167 BNSS" after 60 days: BNSS 167, local inquiry, says none of
-"arrest", "accused", "bail", "days"; CrPC 167 says all four). A heading is a few words; a client asks in the words
+subject words are not in the named section's text at all, at least ``TEXT_MIN_SHARED`` of them (beyond words any
+long section holds: "police", "station", "court") are in the other code's same-numbered section, and the question is
+closer in meaning to that section's text ("default bail u/s 167 BNSS" after 60 days: BNSS 167, local inquiry, says
+none of "arrest", "accused", "bail"; CrPC 167 says all three). A heading is a few words; a client asks in the words
 of the text.
 
 A named section that does not exist ("section 379 BNS") has no heading of its own: a shared word, or a cosine of
@@ -126,11 +127,18 @@ MEANING_ONLY_MARGIN = 0.2
 """How much closer in meaning (cosine) the question must be to the other code's heading than to the named section's
 when it shares no word with either ("neighbour slapped my father ... u/s 323 BNS": hurt, BNS 323 is removal of
 property). Chosen on development questions: right citations among them reach 0.156 (BNS 304 for a snatching)."""
-TEXT_MIN_SHARED = 2
+TEXT_MIN_SHARED = 3
 """Subject words of the question the other code's section text must hold, when the named section's text holds none,
-for the texts to call a number confused. On the development questions one word fired on a right-looking reading
-only by accident ("before", "first", "police"); two fired on confused numbers alone (7 of the 22 confused rows of
-``mixups.jsonl``, none of the questions citing a section rightly)."""
+for the texts to call a number confused (words every procedure section holds, ``_COMMONPLACE``, not counted). A
+review found right citations with two such words in a longer section of the other code ("FIR quashed under section
+482 CrPC": "police", "station" in BNSS 482; "hid a friend wanted for murder, section 212 IPC": "house", "murder"
+in BNS 212); the development mix-ups the texts alone catch share three or more ("default bail u/s 167 BNSS":
+"arrest", "accused", "bail", "days")."""
+_COMMONPLACE = content_stems(
+    "police station officer court magistrate state states statement used use using person persons case cases "
+    "public government house jail custody time day days year years made make given give"
+)
+"""Words any long section of the procedure or penal codes is likely to hold, whatever it is about."""
 MISSING_MIN_SIMILARITY = 0.25
 """A number the named code does not hold, described in other words than the other code's heading: the question must
 be at least this close to that heading ("FIR u/s 363 BNS" for taking a 17-year-old girl: 0.56)."""
@@ -181,7 +189,7 @@ def find_mixups(
                 continue
         elif subject & subject_stems(named_title) or not (
                 _by_headings(rest, c.section, named_title, meant_title, shared, similarity)
-                or ("(" not in c.section and _by_texts(subject, c.act, other, number, text))):
+                or ("(" not in c.section and _by_texts(subject, rest, c.act, other, number, text, similarity))):
             continue  # a word of its own heading keeps the named section; else the headings, then the texts, decide
         meant = Side(other, number, meant_title)
         out[(c.act, number)] = NumberMixup(
@@ -203,14 +211,26 @@ def _by_headings(rest: str, cited: str, named_title: str, meant_title: str, shar
     return margin is not None and to_meant - to_named >= margin and to_meant > to_named
 
 
-def _by_texts(subject: set[str], act: str, other: str, number: str, text: Callable[[str, str], str] | None) -> bool:
+def _by_texts(subject: set[str], rest: str, act: str, other: str, number: str,
+              text: Callable[[str, str], str] | None, similarity: Similarity | None) -> bool:
     """The texts say the number is confused: none of the question's subject words is in the named section's text,
-    and ``TEXT_MIN_SHARED`` of them are in the other code's same-numbered section."""
+    ``TEXT_MIN_SHARED`` of them (not commonplace) are in the other code's same-numbered section, and the question is
+    closer in meaning to that text than to the named one."""
     if text is None:
         return False
-    if subject & subject_stems(text(act, number)):
+    named, meant = text(act, number), text(other, number)
+    if subject & subject_stems(named):
         return False
-    return len(subject & subject_stems(text(other, number))) >= TEXT_MIN_SHARED
+    if len((subject - _COMMONPLACE) & subject_stems(meant)) < TEXT_MIN_SHARED:
+        return False
+    if similarity is None:
+        return True
+    to_named, to_meant = similarity(rest, [named[:TEXT_CHARS], meant[:TEXT_CHARS]])
+    return to_meant > to_named
+
+
+TEXT_CHARS = 1200
+"""How much of each section's text the meaning check reads (the embedder reads about 256 word pieces)."""
 
 
 def embedding_similarity(embedder: Any) -> Similarity:

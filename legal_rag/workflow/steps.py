@@ -26,6 +26,7 @@ from legal_rag.workflow.facts import (
     QuestionFacts,
     asking_text,
     read_facts,
+    unknown_act_warning,
 )
 from legal_rag.workflow.forms import about, decides, form_query, formed_asks, prosecutes
 from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
@@ -69,7 +70,12 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
         return [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
 
     comparison = state["classification"].complexity is Complexity.ANALYTICAL
-    facts = read_facts(question, as_of, comparison=comparison, checks_for=checks_for, lapsed=ctx.lapsed)
+    def known_act(name: str) -> bool:
+        report = ctx.verifier.verify(name, [], as_of)
+        return any(c.label is Label.STATUTE and c.act for c in report.citations)
+
+    facts = read_facts(question, as_of, comparison=comparison, checks_for=checks_for, lapsed=ctx.lapsed,
+                       known_act=known_act)
     if not comparison:  # a comparison names both codes' numbers on purpose
         facts = replace(facts, mixups=_mixups(ctx, question, facts))
     checks = list(facts.checks)
@@ -77,7 +83,7 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     # of birth) beside the mix-up warning pointing elsewhere: the mix-up warning replaces it.
     warnings = [c.message for c in checks if c.status is not CitationStatus.VERIFIED and c.label is Label.PROVISION
                 and not facts.confused(c)]
-    warnings += [c.message for c in checks if c.label is Label.STATUTE and c.status is CitationStatus.UNKNOWN_ACT]
+    warnings += [unknown_act_warning(name) for name in facts.unknown_acts]
     warnings += [p.warning() for p in facts.premises] + [m.warning() for m in facts.mixups]
     return {"facts": facts, "question_checks": checks, "warnings": warnings}
 

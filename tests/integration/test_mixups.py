@@ -157,6 +157,12 @@ def test_the_answer_says_what_was_meant_and_quotes_it(
     # sub-sections are about their own words, not their section's heading ("General explanations", BNS 3)
     "Is common intention under section 3(5) BNS enough to convict all accused?",
     "Does the right of private defence of property extend to causing death in a robbery, under section 103(4) BNS?",
+    # right citations in words that a longer section of the other code also holds (a review's finds)
+    "The police registered a false case against my son in 2022. Can we get the FIR quashed under section 482 CrPC?",
+    "The accused signed a statement admitting he killed his wife, in 2023. Can it be used under section 26 IEA?",
+    "My client was fined Rs 10,000 in 2023 and cannot pay. Can he be sent to jail under section 64 IPC?",
+    "In 2023 my brother hid a friend wanted by the police for murder in his house. Is that an offence under section "
+    "212 IPC?",
 ])  # fmt: skip
 def test_a_right_citation_is_not_questioned(service: AskService, question: str) -> None:
     r = service.ask(question)
@@ -207,10 +213,18 @@ def test_a_section_repealed_without_a_successor_in_the_graph_is_not_said_to_have
 def test_an_act_the_graph_does_not_hold_is_said_first_and_never_high(
     service: AskService, question: str, name: str
 ) -> None:
-    """The graph holds every central Act: an Act the question names that matches none is said first (it may not
-    exist, or be a State Act), named in a warning, and the answer from other Acts is never High."""
+    """An Act the question names that matches none the graph holds is said first (it may be misnamed, a State Act,
+    repealed or not exist), named in a warning, and the answer from other Acts is never High."""
     r = service.ask(question)
     lines = [x for x in r.answer.split("\n") if x and not x.startswith("Low confidence")]
-    assert lines[0].startswith(f'"{name}" matches no Act in the statute graph'), r.answer[:300]
+    assert lines[0].startswith(f'"{name}" is not an Act the statute graph holds'), r.answer[:300]
     assert any(name in w and "not an Act in the statute graph" in w for w in r.warnings), r.warnings
     assert r.confidence.score <= 0.59
+
+
+
+def test_an_act_named_after_a_question_word_is_not_called_unknown(service: AskService) -> None:
+    """The extractor takes "Does the" into the name; the Act is looked up again without it."""
+    r = service.ask("Does the Hindu Marriage Act allow divorce by mutual consent?")
+    assert not any("not an Act in the statute graph" in w for w in r.warnings), r.warnings
+    assert "is not an Act the statute graph holds" not in r.answer

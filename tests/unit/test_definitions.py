@@ -93,6 +93,9 @@ def test_shorter_candidates_and_singulars_reach_the_defined_term() -> None:
         # words every question asks about are not terms to define
         "What is the punishment?",
         "What are the offences?",
+        # a bare "what amounts" is a quantity, "what comes" a sequence
+        "He hit my car last week. What amounts of compensation can the court award?",
+        "What comes next after the chargesheet?",
     ],
 )
 def test_questions_that_ask_for_no_definition(question: str) -> None:

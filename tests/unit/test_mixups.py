@@ -3,7 +3,7 @@ embedder; the grid over every shared number and the embedder's veto are in ``tes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from legal_rag.workflow.mixups import (
     MEANING_ONLY_MARGIN,
@@ -139,20 +139,30 @@ TEXT_HEADINGS = {("BNSS", "167"): "Local inquiry.",
                  ("CRPC", "167"): "Procedure when investigation cannot be completed in twenty-four hours"}
 
 
-def text_mixups(question: str, cited: str, act: str, section: str, with_text: bool = True) -> tuple[NumberMixup, ...]:
+def _overlap(text: str, others: Sequence[str]) -> list[float]:
+    """A stand-in for the embedder: the share of the text's words each other text holds (headings share none of the
+    questions' words here, so only the texts can decide)."""
+    words = set(text.lower().split())
+    return [len(words & set(o.lower().split())) / max(len(words), 1) for o in others]
+
+
+def text_mixups(question: str, cited: str, act: str, section: str, with_text: bool = True,
+                similarity: Callable[[str, Sequence[str]], Sequence[float]] = _overlap) -> tuple[NumberMixup, ...]:
     return find_mixups(question, [check(question, cited, act, section)], title=lambda a, s: TEXT_HEADINGS.get((a, s)),
                        exists=lambda a, s: (a, s) in TEXT_HEADINGS, targets=lambda m: ((m.act, m.section),),
-                       similarity=lambda text, others: [0.3 for _ in others],  # the headings decide nothing
+                       similarity=similarity,
                        text=(lambda a, s: TEXTS.get((a, s), "")) if with_text else None)  # fmt: skip
 
 
 def test_the_texts_decide_when_the_headings_do_not() -> None:
     """A client asks in the words of the text, not of the heading: "custody", "bail", "days" are CrPC 167's words;
     BNSS 167 (local inquiry) holds none of them."""
-    q = "My son has been in judicial custody for 95 days and the police have not finished. Is bail due u/s 167 BNSS?"
+    q = "My son was arrested 95 days ago and is still in jail; is he to be released on bail u/s 167 BNSS?"
     (m,) = text_mixups(q, "u/s 167", "BNSS", "167")
     assert m.named.act == "BNSS" and m.meant == Side("CRPC", "167", TEXT_HEADINGS[("CRPC", "167")])
     assert not text_mixups(q, "u/s 167", "BNSS", "167", with_text=False)  # the headings alone call nothing
+    # the meaning must agree: a question no closer to the other code's text is left alone
+    assert not text_mixups(q, "u/s 167", "BNSS", "167", similarity=lambda t, o: [0.5 for _ in o])
 
 
 def test_the_texts_never_outvote_a_named_text_that_holds_the_subject() -> None:
@@ -161,10 +171,13 @@ def test_the_texts_never_outvote_a_named_text_that_holds_the_subject() -> None:
     assert not text_mixups(q, "section 167", "BNSS", "167")  # "inquiry", "report" are BNSS 167's own words
 
 
-def test_one_shared_word_of_the_other_text_is_not_enough() -> None:
-    assert TEXT_MIN_SHARED == 2
-    q = "What happens to the accused under section 167 BNSS?"  # only "accused" is in CrPC 167's text
+def test_fewer_than_three_words_of_the_other_text_or_only_commonplace_ones_are_not_enough() -> None:
+    assert TEXT_MIN_SHARED == 3
+    q = "What happens to the accused on bail under section 167 BNSS?"  # "accused", "bail": two of CrPC 167's words
     assert not text_mixups(q, "section 167", "BNSS", "167")
+    # "custody", "days", "police", "station" are in any long procedure section: they do not count
+    q = "He was kept in custody at the police station for two days. Is that allowed u/s 167 BNSS?"
+    assert not text_mixups(q, "u/s 167", "BNSS", "167")
 
 
 def test_a_preposition_is_no_subject_word() -> None:
