@@ -9,7 +9,6 @@ fusion method) are scored with MAP, MRR, P@10, Recall@10, Recall@100 and nDCG@10
 
 from __future__ import annotations
 
-import json
 import math
 import tempfile
 from collections.abc import Callable, Sequence
@@ -20,6 +19,7 @@ from graph_schema.errors import IngestError
 from legal_rag.retrieval.chunking import split_on_sentences
 from legal_rag.retrieval.hybrid import Fusion, FusionConfig, HybridRetriever, fuse
 from legal_rag.retrieval.index import ChunkIndex
+from legal_rag.retrieval.jsonlines import json_objects
 from legal_rag.retrieval.types import Chunk, Hit
 
 METRICS = ("map", "mrr", "p@10", "recall@10", "recall@100", "ndcg@10")
@@ -40,7 +40,7 @@ def load_eval_set(corpus: Path, queries: Path, qrels: Path) -> EvalSet:
         IngestError: a malformed line, a duplicate id, or qrels naming unknown documents/queries.
     """
     docs: dict[str, tuple[str, str]] = {}
-    for n, obj in _jsonl(corpus):
+    for n, obj in json_objects(corpus):
         doc_id, text = obj.get("id"), obj.get("text")
         if not isinstance(doc_id, str) or not isinstance(text, str):
             raise IngestError(f"{corpus}:{n}: corpus lines need string 'id' and 'text'")
@@ -48,7 +48,7 @@ def load_eval_set(corpus: Path, queries: Path, qrels: Path) -> EvalSet:
             raise IngestError(f"{corpus}:{n}: duplicate document id {doc_id!r}")
         docs[doc_id] = (str(obj.get("title") or ""), text)
     qs: dict[str, str] = {}
-    for n, obj in _jsonl(queries):
+    for n, obj in json_objects(queries):
         qid, text = obj.get("id"), obj.get("text")
         if not isinstance(qid, str) or not isinstance(text, str):
             raise IngestError(f"{queries}:{n}: query lines need string 'id' and 'text'")
@@ -68,21 +68,6 @@ def load_eval_set(corpus: Path, queries: Path, qrels: Path) -> EvalSet:
     if missing:
         raise IngestError(f"{qrels}: queries {missing[:3]} are not in {queries}")
     return EvalSet(docs, qs, rels)
-
-
-def _jsonl(path: Path) -> list[tuple[int, dict[str, object]]]:
-    out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise IngestError(f"{path}:{n}: malformed JSON: {exc.msg}") from exc
-        if not isinstance(obj, dict):
-            raise IngestError(f"{path}:{n}: expected a JSON object")
-        out.append((n, obj))
-    return out
 
 
 def passages(es: EvalSet, max_words: int = 180) -> list[Chunk]:

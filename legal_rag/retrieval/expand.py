@@ -12,7 +12,6 @@ told the doctor who had attacked her; can her statement be used?" is about a dyi
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import TypeGuard
 
 from graph_schema.errors import IngestError
 from legal_rag.retrieval.hinglish import Glossary
+from legal_rag.retrieval.jsonlines import json_objects
 
 _ASKER = r"(?:i|we|she|he|they|(?:my|the|our|her|his)\s+\w+)"
 """Who asks whether a case can be brought: "can I", "can my client", "can the victim"."""
@@ -129,16 +129,9 @@ class TermsOfArt:
         words = Glossary.load(glossary) if glossary is not None else Glossary(())
         if not path.exists():
             return cls((), words)
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise IngestError(f"{path}:{n}: malformed JSON: {exc.msg}") from exc
-            if not isinstance(obj, dict):
-                raise IngestError(f"{path}:{n}: expected an object {SHAPE}")
-            terms, expansion, when, context = obj.get("terms"), obj.get("expansion"), obj.get("when", "always"), None
+        for n, obj in json_objects(path, SHAPE):
+            terms, expansion, when = obj.get("terms"), obj.get("expansion"), obj.get("when", "always")
+            context: list[str] | None = None
             if not _strings(terms):
                 raise IngestError(f'{path}:{n}: "terms" must be a list of non-empty strings {SHAPE}')
             if not isinstance(expansion, str) or not expansion.strip():
@@ -146,9 +139,10 @@ class TermsOfArt:
             if not isinstance(when, str) or when not in WHEN:
                 raise IngestError(f'{path}:{n}: "when" must be one of {sorted(WHEN)}, not {when!r}')
             if "with" in obj:
-                context = obj["with"]
-                if not _strings(context):
+                given = obj["with"]
+                if not _strings(given):
                     raise IngestError(f'{path}:{n}: "with" must be a list of non-empty strings {SHAPE}')
+                context = given
             for t in terms + (context or []):
                 bad = [b for b in re.findall(r"\{[^{}]*\}?|\}", t) if b not in SLOTS]
                 if bad:

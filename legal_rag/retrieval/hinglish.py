@@ -16,12 +16,12 @@ tests ask questions that no evaluation set holds.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from graph_schema.errors import IngestError
+from legal_rag.retrieval.jsonlines import json_objects
 
 MIN_ENTRIES = 2
 """Distinct glossary entries a question must use to be read as Hinglish."""
@@ -49,14 +49,8 @@ class Glossary:
         if not path.exists():
             return cls(())
         out: list[tuple[re.Pattern[str], str]] = []
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise IngestError(f"{path}:{n}: malformed JSON: {exc.msg}") from exc
-            words, english = (obj.get("words"), obj.get("english")) if isinstance(obj, dict) else (None, None)
+        for n, obj in json_objects(path, SHAPE):
+            words, english = obj.get("words"), obj.get("english")
             if not (isinstance(words, list) and words and all(isinstance(w, str) and w.strip() for w in words)):
                 raise IngestError(f'{path}:{n}: "words" must be a list of non-empty strings {SHAPE}')
             if not isinstance(english, str) or not english.strip():

@@ -158,7 +158,7 @@ def test_an_entry_with_context_needs_one_of_its_words_too(tmp_path: Path) -> Non
         ('{"terms": ["x"], "expansion": "y", "when": ["offence"]}', r'"when" must be one of'),
         ('{"terms": "x", "expansion": "y"}', r'terms.jsonl:1: "terms" must be a list'),
         ('{"terms": ["x"], "expansion": ""}', r'terms.jsonl:1: "expansion" must be a non-empty string'),
-        ('["x"]', r"terms.jsonl:1: expected an object"),
+        ('["x"]', r"terms.jsonl:1: expected a JSON object"),
     ],
 )
 def test_a_bad_slot_or_context_is_named(tmp_path: Path, line: str, message: str) -> None:
