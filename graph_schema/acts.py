@@ -97,6 +97,20 @@ CURATED: tuple[CuratedAct, ...] = (
 )
 
 
+COMMON_NAMES: dict[str, tuple[str, ...]] = {
+    "SHWWPPRA2013": ("POSH Act", "POSH", "Sexual Harassment at Workplace Act", "Sexual Harassment of Women at "
+                     "Workplace Act"),
+    "SRFAESIA2002": ("SARFAESI Act", "SARFAESI", "Securitisation Act"),
+    "RCFCEA2009": ("RTE Act", "Right to Education Act"),
+    "WLPA1972": ("Wildlife Protection Act", "Wildlife Act", "Wild Life Act", "Wildlife (Protection) Act"),
+    "CGSTA2017": ("GST Act", "CGST Act", "Central GST Act"),
+    "RERDA2016": ("RERA", "RERA Act", "Real Estate Act", "Real Estate Regulation Act"),
+}
+"""The names practitioners use for Acts of the India Code index that we hold without text, by the code the catalogue
+gives them (``generated_code``): no word of their titles ("POSH Act" for the Sexual Harassment of Women at Workplace
+(Prevention, Prohibition and Redressal) Act, 2013). Applied only to Acts the graph holds."""
+
+
 def slug_year(slug: str | None) -> int | None:
     """The year an India Code slug ends with ("the-hindu-marriage-act-1955" -> 1955), or None."""
     m = re.search(r"(\d{4})$", slug or "")
@@ -189,6 +203,8 @@ class ActResolver:
                 exact.setdefault(normalise_alias(alias), set()).add(act.code)
             for alias in title_aliases(act.title)[1:]:
                 weak.setdefault(normalise_alias(alias), set()).add(act.code)
+            for alias in COMMON_NAMES.get(act.code, ()):
+                exact.setdefault(normalise_alias(alias), set()).add(act.code)
         # Built aside and swapped in, so a reader in another thread never sees half a table.
         (self._titles, self._years, self._codes, self._exact, self._weak,
          self._acts) = titles, years, codes, exact, weak, by_code

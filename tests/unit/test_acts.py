@@ -52,6 +52,13 @@ def resolver() -> ActResolver:
         ("Companies Act 2013", "CA2013"),
         ("Advocates Act, 1961", "ADVA1961"),
         ("Apprentices Act, 1961", "APPA1961"),
+        # names practitioners use that share no word with the title (COMMON_NAMES)
+        ("POSH Act", "SHWWPPRA2013"),
+        ("SARFAESI Act", "SRFAESIA2002"),
+        ("RTE Act", "RCFCEA2009"),
+        ("Wildlife Protection Act", "WLPA1972"),
+        ("GST Act", "CGSTA2017"),
+        ("RERA", "RERDA2016"),
     ],
 )
 def test_aliases_resolve(resolver: ActResolver, name: str, code: str) -> None:
