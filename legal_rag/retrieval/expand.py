@@ -15,11 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeGuard
 
 from graph_schema.errors import IngestError
 from legal_rag.retrieval.hinglish import Glossary
-from legal_rag.retrieval.jsonlines import json_objects
+from legal_rag.retrieval.jsonlines import json_objects, strings
 
 _ASKER = r"(?:i|we|she|he|they|(?:my|the|our|her|his)\s+\w+)"
 """Who asks whether a case can be brought: "can I", "can my client", "can the victim"."""
@@ -82,10 +81,6 @@ SHAPE = '{"terms": [strings], "expansion": string, "when": "always" | "offence",
 """One line of the terms file (``when`` and ``with`` optional)."""
 
 
-def _strings(value: object) -> TypeGuard[list[str]]:
-    return isinstance(value, list) and bool(value) and all(isinstance(t, str) and t.strip() for t in value)
-
-
 def _pattern(terms: list[str]) -> re.Pattern[str]:
     """Any of ``terms`` as whole words, case-insensitively: longest first, any run of spaces or hyphens between
     words ("in-laws" matches "in laws" and the other way round), each slot (``SLOTS``) replaced by its words."""
@@ -132,7 +127,7 @@ class TermsOfArt:
         for n, obj in json_objects(path, SHAPE):
             terms, expansion, when = obj.get("terms"), obj.get("expansion"), obj.get("when", "always")
             context: list[str] | None = None
-            if not _strings(terms):
+            if not strings(terms):
                 raise IngestError(f'{path}:{n}: "terms" must be a list of non-empty strings {SHAPE}')
             if not isinstance(expansion, str) or not expansion.strip():
                 raise IngestError(f'{path}:{n}: "expansion" must be a non-empty string {SHAPE}')
@@ -140,7 +135,7 @@ class TermsOfArt:
                 raise IngestError(f'{path}:{n}: "when" must be one of {sorted(WHEN)}, not {when!r}')
             if "with" in obj:
                 given = obj["with"]
-                if not _strings(given):
+                if not strings(given):
                     raise IngestError(f'{path}:{n}: "with" must be a list of non-empty strings {SHAPE}')
                 context = given
             for t in terms + (context or []):

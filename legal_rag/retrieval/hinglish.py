@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graph_schema.errors import IngestError
-from legal_rag.retrieval.jsonlines import json_objects
+from legal_rag.retrieval.jsonlines import json_objects, strings
 
 MIN_ENTRIES = 2
 """Distinct glossary entries a question must use to be read as Hinglish."""
@@ -51,7 +51,7 @@ class Glossary:
         out: list[tuple[re.Pattern[str], str]] = []
         for n, obj in json_objects(path, SHAPE):
             words, english = obj.get("words"), obj.get("english")
-            if not (isinstance(words, list) and words and all(isinstance(w, str) and w.strip() for w in words)):
+            if not strings(words):
                 raise IngestError(f'{path}:{n}: "words" must be a list of non-empty strings {SHAPE}')
             if not isinstance(english, str) or not english.strip():
                 raise IngestError(f'{path}:{n}: "english" must be a non-empty string {SHAPE}')

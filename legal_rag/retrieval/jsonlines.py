@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TypeGuard
 
 from graph_schema.errors import IngestError
 
@@ -27,3 +28,8 @@ def json_objects(path: Path, shape: str = "") -> list[tuple[int, dict[str, objec
             raise IngestError(f"{path}:{n}: expected a JSON object{' ' + shape if shape else ''}")
         out.append((n, obj))
     return out
+
+
+def strings(value: object) -> TypeGuard[list[str]]:
+    """A non-empty list of non-blank strings (a field such as "terms" or "words")."""
+    return isinstance(value, list) and bool(value) and all(isinstance(t, str) and t.strip() for t in value)

@@ -442,6 +442,19 @@ def premises_in(question: str, checks: Sequence[CitationCheck], lapsed: Iterable
     return tuple(out.values())
 
 
+def _unknown_acts(checks: Sequence[CitationCheck], known_act: Callable[[str], bool] | None) -> tuple[str, ...]:
+    """The Acts the checker could not name (``QuestionFacts.unknown_acts``), each by its name without the sentence's
+    words, once; a name that differs without them is unknown only if ``known_act`` does not know it either."""
+    out: dict[str, None] = {}
+    for c in checks:
+        if c.label is not Label.STATUTE or c.status is not CitationStatus.UNKNOWN_ACT or c.act is not None:
+            continue
+        name = act_name(c.text)
+        if known_act is None or name == c.text.strip() or not known_act(name):
+            out.setdefault(name)
+    return tuple(out)
+
+
 def read_facts(
     question: str, as_of: str, *, comparison: bool, checks_for: CheckFn, lapsed: Iterable[Lapsed] = (),
     known_act: Callable[[str], bool] | None = None,
@@ -497,10 +510,7 @@ def read_facts(
                 for e in events))),
         asks=asks, acts_named=acts, provisions_named=provisions,
         premises=premises, checks=checks,
-        unknown_acts=tuple(dict.fromkeys(
-            name for c in checks if c.label is Label.STATUTE and c.status is CitationStatus.UNKNOWN_ACT
-            and c.act is None for name in (act_name(c.text),)
-            if known_act is None or (name == c.text.strip() or not known_act(name)))),
+        unknown_acts=_unknown_acts(checks, known_act),
     )  # fmt: skip
 
 
