@@ -102,6 +102,13 @@ def test_real_statute_text_keeps_every_section_reference() -> None:
     assert "section" not in terms and "the" not in terms
 
 
+def test_a_word_whose_stem_is_a_stopword_is_dropped_like_the_stopword() -> None:
+    # Hypothesis once drew "SSES" (stem "ss"); the statutes hold "others", "beings", "wills".
+    for word in ("SSES", "others", "beings"):
+        assert legal_tokens(word) == [], word
+    assert legal_tokens("other persons") == legal_tokens("others persons") == ["person"]
+
+
 def test_tokenizer_id_is_stable() -> None:
     assert TOKENIZER_ID.startswith("legal-tokens/1:")
     assert TOKENIZER_ID.strip() == TOKENIZER_ID and len(TOKENIZER_ID.split(":")[1]) == 12
