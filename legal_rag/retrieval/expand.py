@@ -35,7 +35,10 @@ ASKS_OFFENCE = re.compile(
     r"|\bwhat\s+(?:criminal|police)\s+(?:action|case|complaint)\b"
     rf"|\bcan\s+{_ASKER}\s+(?:file|lodge|register|bring)\s+(?:a\s+)?"
     r"(?:police|criminal)\s+(?:case|complaint)\b|\b(?:send|put)\s+(?:him|her|them)\s+(?:to|in|behind)\s+(?:jail|prison|bars)\b"
-    r"|\b(?:he|she|they|accused)\s+be\s+(?:jailed|imprisoned|prosecuted)\b"
+    r"|\b(?:he|she|they|accused)\s+be\s+(?:jailed|imprisoned|prosecuted|tried)\b"
+    # which penal code an offence is tried under: "will the accused be tried under IPC or BNS?"
+    r"|\b(?:tried|prosecuted|charged|booked|punished|convicted)\s+under\s+(?:the\s+)?(?:old\s+|new\s+)?"
+    r"(?:ipc|bns|i\.p\.c\.?|indian\s+penal\s+code|bharatiya\s+nyaya\s+sanhita|penal\s+code)\b"
     r"|\bis\s+(?:it|this|that)\s+(?:illegal|punishable|against\s+the\s+law)\b"
     r"|\bis\s+(?:\w+\s+){1,6}(?:a\s+crime|an\s+offen[cs]e|punishable)\s*\?",
     re.IGNORECASE,

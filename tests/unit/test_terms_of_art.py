@@ -116,6 +116,11 @@ def test_no_offence_wording_where_no_offence_is_asked_about(question: str) -> No
          "common intention"),
         ("He cheated the buyer into paying Rs 3 lakh for land he did not own. Under which law should he be charged?",
          "induces the person so deceived to deliver any property"),
+        # which penal code the offence told of is tried under: the story is the offence
+        ("A man stole my scooter from the parking in 2022 and the case comes up next month. Will he be tried under "
+         "the old IPC?", "dishonestly takes any movable property"),
+        ("Our employee walked off with the cash box in January 2024. Is he prosecuted under the Indian Penal Code or "
+         "the BNS?", "dishonestly takes any movable property"),
     ],
 )  # fmt: skip
 def test_the_question_asks_about_an_offence_in_the_ways_lawyers_put_it(question: str, wording: str) -> None:
