@@ -149,10 +149,11 @@ class TermsOfArt:
                             context=_pattern(context) if context else None))
         return cls(tuple(out), words)
 
-    def matches(self, query: str) -> list[tuple[re.Match[str], Term]]:
-        """The terms that apply to ``query``, each with where it first matched."""
+    def matches(self, query: str, *, offence_told: bool = False) -> list[tuple[re.Match[str], Term]]:
+        """The terms that apply to ``query``, each with where it first matched. ``offence_told``: the caller knows the
+        question tells of an offence (its facts date one), so the offence terms apply whatever it asks."""
         out: list[tuple[re.Match[str], Term]] = []
-        offence: bool | None = None  # computed once, and only if an offence term matches
+        offence: bool | None = True if offence_told else None  # computed once, and only if an offence term matches
         for t in self.terms:
             m = t.pattern.search(query)
             if m is None or (t.context is not None and not t.context.search(query)):
@@ -164,13 +165,13 @@ class TermsOfArt:
             out.append((m, t))
         return out
 
-    def expand(self, query: str) -> str:
+    def expand(self, query: str, *, offence_told: bool = False) -> str:
         """``query`` plus its English gloss when it is Hinglish, plus the statutory wording of each term of art
-        either uses (each once)."""
+        either uses (each once; ``offence_told``: as for ``matches``)."""
         glossed = self.glossary.gloss(query)
         if glossed is not None:
             query = f"{query.rstrip()} {glossed}"
-        extra = [t.expansion for _, t in self.matches(query)]
+        extra = [t.expansion for _, t in self.matches(query, offence_told=offence_told)]
         extra = [e for e in dict.fromkeys(extra) if e.lower() not in query.lower()]
         if not extra:
             return query

@@ -287,14 +287,17 @@ class HybridRetriever:
         statuses: Collection[str] | None = None,
         include_repealed: bool = False,
         vectors: QueryVectors | None = None,
+        offence_told: bool = False,
     ) -> list[Retrieved]:
         """The ``k`` best chunks for ``query`` (provisions it names pinned first), on the newest
-        index version: a version published by another process since the last call is picked up."""
+        index version: a version published by another process since the last call is picked up.
+        ``offence_told``: the caller knows ``query`` tells of an offence, so the statutes' wording for the story it
+        tells is searched whatever it asks (``TermsOfArt.matches``)."""
         self.index.refresh()
         day = day_or_today(as_of)
         pinned = self._pinned(query, day)
         allow = self.allowed(as_of=day, acts=acts, statuses=statuses, include_repealed=include_repealed)
-        text = self.search_text(query)
+        text = self.search_text(query, offence_told=offence_told)
         qv = vectors or query_vectors(self.index.embedder, text)
         if allow is not None and not allow:
             runs: dict[str, list[Hit]] = {"bm25": [], "dense": []}
@@ -329,12 +332,12 @@ class HybridRetriever:
                     r.scores["dense"] = round(sims[r.chunk.id], 6)
         return out
 
-    def search_text(self, query: str) -> str:
+    def search_text(self, query: str, *, offence_told: bool = False) -> str:
         """What goes to BM25 and the embedder: the query without the provisions it names (they are
         pinned instead) unless too little is left, plus the statutory wording of its terms of art."""
         rest = _without_spans(query, [(s, e) for s, e, _ in self._named(query).provisions])
         text = rest if len(rest.split()) >= 3 else query
-        return self.terms.expand(text) if self.terms is not None else text
+        return self.terms.expand(text, offence_told=offence_told) if self.terms is not None else text
 
     def retrieve_many(
         self, queries: Sequence[str], k: int = 10, *, as_of: str | None = None

@@ -26,6 +26,7 @@ class Retriever(Protocol):
         acts: Collection[str] | None = None,
         statuses: Collection[str] | None = None,
         include_repealed: bool = False,
+        offence_told: bool = False,
     ) -> list[Retrieved]: ...
 
     def retrieve_many(self, queries: Sequence[str], k: int = 10, *, as_of: str | None = None) -> list[list[Retrieved]]:

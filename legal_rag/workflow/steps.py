@@ -240,8 +240,9 @@ def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, 
 
 def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:
     """An offence committed on ``day``, before 2024-07-01, and tried after is governed by the IPC (BNS 358(2)):
-    the BNS cannot punish an act done before it came into force (``_with_old_codes``)."""
-    return _with_old_codes(ctx, passages, question, day, [SAVINGS["offence"]])
+    the BNS cannot punish an act done before it came into force (``_with_old_codes``). The question's facts date an
+    offence, so the statutes' wording for the story it tells is searched whatever it asks ("which code applies?")."""
+    return _with_old_codes(ctx, passages, question, day, [SAVINGS["offence"]], offence_told=True)
 
 
 def _with_old_procedure(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:
@@ -252,7 +253,7 @@ def _with_old_procedure(ctx: WorkflowContext, passages: list[Passage], question:
 
 
 def _with_old_codes(ctx: WorkflowContext, passages: list[Passage], question: str, day: str,
-                    saved: Sequence[tuple[str, str]]) -> list[Passage]:
+                    saved: Sequence[tuple[str, str]], *, offence_told: bool = False) -> list[Passage]:
     """The old codes whose new codes' savings provisions are ``saved`` govern the matter, which the date filter
     hides: their best ``SECTIONS_EXPANDED`` sections for the question, as in force on ``day``, come first, and the
     new codes' sections retrieval found leave, except their savings sections and a provision the question names
@@ -260,7 +261,7 @@ def _with_old_codes(ctx: WorkflowContext, passages: list[Passage], question: str
     olds = {old for old, savings in EXISTENCE_SAVINGS.items() if savings in saved}
     news = {new for new, _ in saved}
     kept = [p for p in passages if p.act not in news or (p.act, p.section) in saved or p.pinned is not None]
-    found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts=olds)
+    found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts=olds, offence_told=offence_told)
     return _union([to_passage(r) for r in found], kept)
 
 

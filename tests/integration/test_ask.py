@@ -147,6 +147,24 @@ def test_an_offence_committed_before_the_new_codes_and_tried_after_is_answered_u
     assert "in force on 2024-01-31" in ipc.message and any(s.act == "BNS" for s in ipc.successors)
 
 
+@pytest.mark.parametrize(
+    ("question", "offence"),
+    [
+        # the ask names no offence ("which code applies"), but the dated facts tell of one: the IPC's provision for
+        # what they tell is quoted, not only the savings
+        ("My neighbour punched me in the face in March 2023 and broke my tooth. The case is listed next week. Which "
+         "code applies to it?", {"IPC 320", "IPC 322", "IPC 325"}),
+        ("My shop was broken into at night and goods stolen in March 2023. The trial is starting now. Will the "
+         "accused be tried under IPC or the new BNS?", {"IPC 380", "IPC 457"}),
+    ],
+)  # fmt: skip
+def test_the_offence_a_pre_2024_story_tells_is_quoted_from_the_ipc(service: AskService, question: str,
+                                                                   offence: set[str]) -> None:
+    r = service.ask(question)
+    assert cited(r) & offence, cited(r)
+    assert "BNS 358" in cited(r)
+
+
 def test_each_ask_of_a_multi_part_question_gets_its_provision(service: AskService) -> None:
     r = service.ask("What is the punishment for theft, and can a Magistrate release the accused on bail?",
                     "2025-03-01")  # fmt: skip

@@ -126,6 +126,7 @@ class FakeRetriever:
         acts: Collection[str] | None = None,
         statuses: Collection[str] | None = None,
         include_repealed: bool = False,
+        offence_told: bool = False,
     ) -> list[Retrieved]:
         self.queries.append((query, k))
         self.acts_asked.append((query, frozenset(acts) if acts is not None else None))
