@@ -178,7 +178,7 @@ RETURN count(DISTINCT c) AS n
 SET_NO_SUCCESSOR = """
 UNWIND $rows AS r
 MATCH (s:Section {key: r.key})
-SET s.no_successor = r.reason, s.no_successor_authority = r.authority
+SET s.no_successor = r.reason, s.no_successor_authority = r.authority, s.no_successor_today = r.today
 RETURN count(s) AS n
 """
 
@@ -216,7 +216,7 @@ LAPSED_SECTIONS = """
 MATCH (s:Section)
 WHERE s.no_successor IS NOT NULL
 RETURN s.act AS act, s.number AS section, s.title AS title, s.text AS text, s.no_successor AS reason,
-       s.no_successor_authority AS authority
+       s.no_successor_authority AS authority, coalesce(s.no_successor_today, []) AS today
 ORDER BY act, section
 """
 

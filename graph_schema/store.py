@@ -81,7 +81,7 @@ class GraphWriter(Protocol):
 
     def upsert_act_repeals(self, rows: Sequence[tuple[str, str, str, str]]) -> None: ...
 
-    def set_no_successor(self, rows: Sequence[tuple[str, str, str]]) -> None: ...
+    def set_no_successor(self, rows: Sequence[tuple[str, str, str, Sequence[str]]]) -> None: ...
 
     def upsert_cases(self, cases: Sequence[Case]) -> None: ...
 
@@ -191,12 +191,12 @@ class CypherGraphStore(ABC):
                 {"rows": [{"old": o, "new": n, "effective": e, "provision": p} for o, n, e, p in rows]},
             )
 
-    def set_no_successor(self, rows: Sequence[tuple[str, str, str]]) -> None:
-        """Rows of (section key, reason, authority)."""
+    def set_no_successor(self, rows: Sequence[tuple[str, str, str, Sequence[str]]]) -> None:
+        """Rows of (section key, reason, authority, the provisions that govern its subject today: "BNS 226")."""
         if rows:
             self._write(
                 cypher.SET_NO_SUCCESSOR,
-                {"rows": [{"key": k, "reason": r, "authority": a} for k, r, a in rows]},
+                {"rows": [{"key": k, "reason": r, "authority": a, "today": list(t)} for k, r, a, t in rows]},
             )
 
     def upsert_cases(self, cases: Sequence[Case]) -> None:
@@ -269,7 +269,8 @@ class CypherGraphStore(ABC):
 
     def lapsed_sections(self) -> list[dict[str, str | None]]:
         """Sections that are not law today and have nothing in their place (curated ``no_successor`` records):
-        ``{"act", "section", "title", "text", "reason", "authority"}`` each, ordered by act and section."""
+        ``{"act", "section", "title", "text", "reason", "authority", "today"}`` each (``today``: the provisions that
+        govern the subject now, as "BNS 226", or ``[]``), ordered by act and section."""
         return [dict(r) for r in self._read(cypher.LAPSED_SECTIONS)]
 
     def section_numbers(self, act: str) -> set[str]:

@@ -150,7 +150,7 @@ class Merged:
     chapters: dict[str, Chapter] = field(default_factory=dict)
     amendments: dict[str, Amendment] = field(default_factory=dict)
     replacements: dict[str, Replacement] = field(default_factory=dict)
-    no_successor: list[tuple[str, str, str]] = field(default_factory=list)
+    no_successor: list[tuple[str, str, str, list[str]]] = field(default_factory=list)
     act_repeals: list[tuple[str, str, str, str]] = field(default_factory=list)
     cases: dict[str, Case] = field(default_factory=dict)
     rejects: list[Reject] = field(default_factory=list)
@@ -399,7 +399,14 @@ def _read_correspondence_family(kind: Kind, path: Path, m: Merged, store: GraphS
                 out.rejects.append(Reject(path.name, 0, f"no-successor entry for {ns.act} {ns.section}, not loaded",
                                           ns.act))
                 continue
-            m.no_successor.append((section_key(ns.act, ns.section), ns.reason, ns.authority))
+            today = []
+            for act, ref in ns.today:
+                if ref.split("(")[0] not in _known_sections(m, store, act):
+                    out.rejects.append(Reject(path.name, 0, f"no-successor entry for {ns.act} {ns.section}: its "
+                                              f"'today' provision {act} {ref} is not in the graph, left out", ns.act))
+                    continue
+                today.append(f"{act} {ref}")
+            m.no_successor.append((section_key(ns.act, ns.section), ns.reason, ns.authority, today))
     return out
 
 

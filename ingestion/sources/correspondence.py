@@ -105,6 +105,9 @@ class NoSuccessor:
     section: str
     reason: str
     authority: str
+    today: tuple[tuple[str, str], ...] = ()
+    """(Act code, reference) of the provisions that govern its subject today, where some do though none replaced it
+    (IPC 309, attempt to suicide: BNS 226 punishes only an attempt to compel a public servant)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,17 +182,19 @@ def load_table(
 
 def load_no_successor(path: Path) -> tuple[NoSuccessor, ...]:
     """Read ``no_successor.jsonl``: one old provision per line with ``act``, ``section``, ``reason``,
-    ``authority``.
+    ``authority`` and, optionally, ``today``: ``[act, reference]`` pairs of the provisions that govern its subject
+    now (``[["BNS", "226"]]``, ``[["HMA", "13(1)(i)"]]``), which its reason explains.
 
     Raises:
-        IngestError: a line is not JSON, lacks a field, has an empty reason or authority, or repeats
-            an (act, section) already listed; the message gives file and line.
+        IngestError: a line is not JSON, lacks a field, has an empty reason or authority, a ``today`` that is not a
+            list of ``[act, reference]`` pairs or names an unreadable reference, or repeats an (act, section) already
+            listed; the message gives file and line.
     """
     out: list[NoSuccessor] = []
     seen: set[tuple[str, str]] = set()
     for n, rec in _jsonl(path):
         act, section, reason, authority = _fields(rec, ("act", "section", "reason", "authority"), path, n)
-        entry = NoSuccessor(act, _canonical(section, path, n), reason, authority)
+        entry = NoSuccessor(act, _canonical(section, path, n), reason, authority, _today(rec.get("today"), path, n))
         if (entry.act, entry.section) in seen:
             raise IngestError(f"{path.name}:{n}: {entry.act} {entry.section} listed twice")
         seen.add((entry.act, entry.section))
@@ -366,6 +371,25 @@ def _fields(rec: dict[str, object], names: tuple[str, ...], path: Path, n: int) 
             raise IngestError(f"{path.name}:{n}: field {name!r} is missing or empty")
         values.append(str(value).strip())
     return tuple(values)
+
+
+def _today(value: object, path: Path, n: int) -> tuple[tuple[str, str], ...]:
+    """The ``today`` field of a no-successor line: ``[act, reference]`` pairs, each reference readable."""
+    if value is None:
+        return ()
+    pairs = value if isinstance(value, list) else None
+    if not pairs or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) and x.strip() for x in p)
+                            for p in pairs):
+        raise IngestError(f'{path.name}:{n}: "today" must be a non-empty list of [act, reference] pairs, '
+                          f"not {value!r}")
+    out = []
+    for act, ref in pairs:
+        try:
+            parse_reference(ref.strip(), act.strip())
+        except InvalidSectionNumberError as exc:
+            raise IngestError(f'{path.name}:{n}: "today" {act} {ref}: {exc}') from exc
+        out.append((act.strip(), ref.strip()))
+    return tuple(out)
 
 
 def _canonical(section: str, path: Path, n: int) -> str:

@@ -155,6 +155,9 @@ class Lapsed:
     authority: str | None = None
     offence: bool = False
     """Its text made or punished an offence: only then can a question name it by its heading ("adultery")."""
+    today: tuple[tuple[str, str], ...] = ()
+    """(Act code, reference) of the provisions that govern its subject now, though none replaced it (IPC 309: BNS 226,
+    which punishes only an attempt to compel a public servant): quoted after the statement that it is not law."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,8 +188,12 @@ class Premise:
         if self.checked:
             return (f"The question rests on {p.act} s.{p.section}{title}, which is not law on the date of the facts: "
                     f"{reason}.{authority}")
+        today = ""
+        if p.today:
+            listed = ", ".join(f"{a} s.{r}" for a, r in p.today)
+            today = f" Quoted below for what governs its subject today: {listed}."
         return (f"The question rests on {p.act} s.{p.section}{title}, which is no longer law and has no successor: "
-                f"{reason}.{authority}")
+                f"{reason}.{authority}{today}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,8 +402,8 @@ def names_heading(question: str, words: Sequence[str]) -> bool:
     return hit >= len(words) - 1
 
 
-_CRIMINAL = re.compile(r"\b(?:offen[cs]es?|crim\w*|FIR|police|jail|arrest\w*|IPC|BNS|penal|punish\w*|prosecut\w*|"
-                       r"charged?|booked|illegal)\b", re.IGNORECASE)
+_CRIMINAL = re.compile(r"\b(?:offen[cs]es?|crim\w*|FIR|police|jail\w*|imprison\w*|arrest\w*|IPC|BNS|penal|punish\w*|"
+                       r"prosecut\w*|charged?|booked|illegal)\b", re.IGNORECASE)
 """A question about an offence: only then does naming a lapsed offence's heading rest on it ("Is adultery still an
 offence?"; not "Is adultery a ground for divorce?", which rests on the Hindu Marriage Act)."""
 

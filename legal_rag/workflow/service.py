@@ -148,7 +148,8 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
     if verifier is None:
         verifier = Verifier(store, fuzzy_threshold=settings.verification.fuzzy_threshold)
     lapsed = [Lapsed(act=str(r["act"]), section=str(r["section"]), title=r["title"], reason=str(r["reason"]),
-                     authority=r["authority"], offence=makes_offence(r["title"], r["text"] or ""))
+                     authority=r["authority"], offence=makes_offence(r["title"], r["text"] or ""),
+                     today=tuple(_act_and_reference(t) for t in r.get("today") or ()))
               for r in store.lapsed_sections()]
     ctx = WorkflowContext(
         retriever=retriever,
@@ -163,3 +164,9 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
         similarity=embedding_similarity(embedder),
     )
     return AskService(ctx)
+
+
+def _act_and_reference(provision: Any) -> tuple[str, str]:
+    """ "HMA 13(1)(i)", as the graph stores a no-successor record's ``today`` provisions -> ("HMA", "13(1)(i)")."""
+    act, _, reference = str(provision).partition(" ")
+    return act, reference

@@ -179,6 +179,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     if state["facts"].pending_since is not None:
         found = _with_old_procedure(ctx, found, state["question"], EVE)
     found = _with_meant(ctx, found, state["facts"].mixups)
+    found = _with_today(ctx, found, state["facts"])
     found = _with_ask_forms(ctx, found, state["facts"])
     top = SECTIONS_EXPANDED + PART_K * len(parts)
     passages = _with_partners(ctx, _with_siblings(ctx, found, top=top), top=top)
@@ -279,6 +280,29 @@ def _with_meant(ctx: WorkflowContext, passages: list[Passage], mixups: Sequence[
     placed = {p.chunk_id for p in first}
     return first + [p for p in passages if p.chunk_id not in placed
                     and (p.pinned is None or (p.act, p.section) not in wrong)]
+
+
+def _with_today(ctx: WorkflowContext, passages: list[Passage], facts: QuestionFacts) -> list[Passage]:
+    """A question resting on a provision that is no longer law and has no successor gets what governs its subject
+    today, where its curated record names some (``Lapsed.today``: IPC 309, attempt to suicide -> BNS 226): the unit
+    named, as in force on the facts' date, pinned ``Pin.TODAY`` so that it is quoted after the statement that the
+    provision is not law."""
+    additions: list[tuple[Chunk, float, Pin | None, float]] = []
+    for act, reference in dict.fromkeys(t for p in facts.premises if not p.checked for t in p.lapsed.today):
+        section, _, rest = reference.partition("(")
+        units = re.findall(r"\(([^)]+)\)", "(" + rest) if rest else []
+        chunks = [c for c in ctx.retriever.section_chunks(act, section) if _in_force(c, facts.as_of)]
+        prefix = f"{act}:{section}:" + (f"{units[0]}{''.join('/' + u for u in units[1:])}:" if units else "")
+        unit = [c for c in chunks if c.id.startswith(prefix)] or chunks  # a unit the chunks do not split: all
+        additions.extend((c, float("inf"), Pin.TODAY, 1.0) for c in unit[:SIBLINGS])
+    wanted = {c.id for c, *_ in additions}
+    # retrieval may have found them already (the question's words are theirs): pinned where they are
+    marked = [replace(p, pinned=Pin.TODAY) if p.pinned is None and p.chunk_id in wanted else p for p in passages]
+    return _with_chunks(marked, additions)
+
+
+def _in_force(c: Chunk, day: str) -> bool:
+    return (c.in_force_from or "") <= day and (c.in_force_to is None or day < c.in_force_to)
 
 
 def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: QuestionFacts) -> list[Passage]:

@@ -219,11 +219,11 @@ def test_lapsed_sections_are_those_with_a_no_successor_record(graph_store: Graph
     graph_store.upsert_sections([adultery])
     # The shipped curation row (data/corpus/curation/no_successor.jsonl), as ingestion writes it.
     graph_store.set_no_successor([("IPC:497", "Adultery; struck down before the BNS and not re-enacted.",
-                                   "Joseph Shine v. Union of India, (2019) 3 SCC 39")])
+                                   "Joseph Shine v. Union of India, (2019) 3 SCC 39", ["HMA 13(1)(i)"])])
     assert graph_store.lapsed_sections() == [{
         "act": "IPC", "section": "497", "title": "Adultery", "text": "Whoever has sexual intercourse ...",
         "reason": "Adultery; struck down before the BNS and not re-enacted.",
-        "authority": "Joseph Shine v. Union of India, (2019) 3 SCC 39",
+        "authority": "Joseph Shine v. Union of India, (2019) 3 SCC 39", "today": ["HMA 13(1)(i)"],
     }]  # fmt: skip
 
 
@@ -296,7 +296,7 @@ def test_section_enrichment_returns_what_curation_contributed(graph_store: Graph
 
 def test_set_no_successor_shows_on_the_section_record(graph_store: GraphStore) -> None:
     _load(graph_store)
-    graph_store.set_no_successor([("IPC:302", "test reason", "test authority"), ("IPC:999", "absent", "none")])
+    graph_store.set_no_successor([("IPC:302", "test reason", "test authority", []), ("IPC:999", "absent", "none", [])])
     rec = graph_store.get_section("IPC", "302")
     assert rec is not None and rec.no_successor == "test reason"
     assert graph_store.get_section("IPC", "999") is None  # a row for a section that is not stored creates nothing

@@ -381,6 +381,29 @@ def test_a_question_resting_on_lapsed_law_is_told_so_first(service: AskService) 
     assert "rests on" not in other.answer and "HMA 13" in cited(other)
 
 
+@pytest.mark.parametrize(
+    ("question", "today"),
+    [
+        # retrieval alone finds none of these for the question's words: the curated record brings them
+        ("Is section 497 IPC still in force? My client wants to prosecute his wife's lover.", {"HMA 13"}),
+        ("Can the police still arrest someone under section 309 IPC?", {"BNS 226"}),
+        ("My client was charged under 124A IPC for a Facebook post in 2025. Is that valid?", {"BNS 152"}),
+        # by the lapsed offence's name (the test index holds the HMA, not the Special Marriage Act the record names)
+        ("My husband is in a relationship with another woman. Can I have him jailed for adultery?", {"HMA 13"}),
+    ],
+)  # fmt: skip
+def test_what_governs_a_lapsed_provisions_subject_today_is_quoted_after_the_premise(
+    service: AskService, question: str, today: set[str],
+) -> None:
+    r = service.ask(question, "2025-06-01")
+    lines = [line for line in r.answer.splitlines() if line and not line.startswith(LOW_WARNING)]
+    assert lines[0].startswith("The question rests on IPC s.")  # said first ...
+    assert "Quoted below for what governs its subject today" in lines[0]
+    quoted = {f"{c.act} {c.section.split('(')[0]}" for c in r.citations
+              if c.where == "answer" and c.status == "verified"}  # fmt: skip
+    assert today <= quoted, quoted  # ... then quoted
+
+
 def test_an_offence_dated_before_the_new_codes_is_answered_under_the_ipc_first(service: AskService) -> None:
     r = service.ask("Is an offence under section 498A IPC committed in 2023 still tried under the IPC?", "2026-11-26")
     lines = r.answer.splitlines()

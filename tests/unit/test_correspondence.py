@@ -439,6 +439,48 @@ def test_no_successor_entries(act: str, section: str, word: str) -> None:
     assert word in entry.reason + entry.authority
 
 
+# (old section, what governs its subject today) for every no-successor entry that names some
+TODAY = {
+    ("IPC", "124A"): (("BNS", "152"),),
+    ("IPC", "309"): (("BNS", "226"),),
+    ("IPC", "497"): (("HMA", "13(1)(i)"), ("SMA", "27(1)(a)")),
+    ("IPC", "161"): (("PCA", "7"),),
+    ("IPC", "162"): (("PCA", "7A"),),
+    ("IPC", "163"): (("PCA", "7A"),),
+    ("IPC", "164"): (("PCA", "12"),),
+    ("IPC", "165"): (("PCA", "11"),),
+    ("IPC", "165A"): (("PCA", "12"),),
+}
+
+
+def test_what_governs_a_lapsed_subject_today_is_listed_and_explained() -> None:
+    _, no_successor = curated()
+    assert {(e.act, e.section): e.today for e in no_successor if e.today} == TODAY
+    for e in no_successor:
+        for act, ref in e.today:  # the reason or authority says why it is named ("BNS 226", "Prevention of Corruption")
+            assert f"{act} {ref}" in e.reason or (act == "PCA" and "Prevention of Corruption Act" in e.reason)
+    bns = new_sections("BNS")
+    assert {ref for e in no_successor for act, ref in e.today if act == "BNS"} <= bns
+
+
+@pytest.mark.parametrize(
+    ("today", "message"),
+    [
+        ('"BNS 226"', r'no_successor.jsonl:1: "today" must be a non-empty list of \[act, reference\] pairs'),
+        ("[]", r'"today" must be a non-empty list'),
+        ('[["BNS"]]', r'"today" must be a non-empty list'),
+        ('[["BNS", ""]]', r'"today" must be a non-empty list'),
+        ('[["BNS", "226(("]]', r'no_successor.jsonl:1: "today" BNS 226\(\('),
+    ],
+)  # fmt: skip
+def test_a_bad_today_field_is_refused_with_its_line(tmp_path: Path, today: str, message: str) -> None:
+    path = tmp_path / "no_successor.jsonl"
+    path.write_text('{"act": "IPC", "section": "309", "reason": "r", "authority": "a", "today": ' + today + "}\n",
+                    encoding="utf-8")
+    with pytest.raises(IngestError, match=message):
+        load_no_successor(path)
+
+
 def test_coverage_reports_what_is_missing() -> None:
     corrections, no_successor = curated()
     without_124a = [e for e in no_successor if (e.act, e.section) != ("IPC", "124A")]

@@ -3,6 +3,8 @@ the premise said first, a direct answer per ask quoted from the deciding clause,
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from legal_rag.retrieval.offences import makes_offence
@@ -104,6 +106,7 @@ def _check(act: str, section: str, status: CitationStatus) -> CitationCheck:
 @pytest.mark.parametrize(("question", "checks", "old", "want"), [
     ("Is adultery still an offence?", [], False, ["IPC 497"]),
     ("Can my wife be prosecuted for adultery?", [], False, ["IPC 497"]),
+    ("My husband is seeing another woman. Can I have him jailed or imprisoned for adultery?", [], False, ["IPC 497"]),
     ("Is section 497 IPC still valid?", [_check("IPC", "497", CitationStatus.REPEALED)], False, ["IPC 497"]),
     # adultery as a ground for divorce rests on the Hindu Marriage Act, not on the lapsed offence
     ("Is adultery a ground for divorce under the Hindu Marriage Act?", [], False, []),
@@ -135,6 +138,13 @@ def test_the_premise_statement_says_what_is_not_law_why_and_on_whose_authority()
     (p,) = premises_in("Is adultery still an offence?", [], LAPSED)
     text = p.statement()
     assert "IPC s.497 (Adultery)" in text and "no longer law" in text and "Joseph Shine" in text
+    assert "today" not in text  # the record names nothing that governs the subject now
+
+
+def test_the_premise_statement_names_what_governs_the_subject_today() -> None:
+    suicide = replace(SUICIDE, today=(("BNS", "226"),))
+    (p,) = premises_in("The police say they will book my uncle for attempt to suicide. Can they?", [], (suicide,))
+    assert p.statement().endswith("Quoted below for what governs its subject today: BNS s.226.")
 
 
 def test_a_named_provision_not_law_on_the_date_is_a_premise_in_the_checkers_words() -> None:

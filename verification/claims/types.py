@@ -37,6 +37,9 @@ class Pin(StrEnum):
     ASK = "ask"
     """The provision of a retrieved Act whose heading names what an ask wants (its jurisdiction, its time limit:
     ``legal_rag.workflow.forms``); quoted after the provisions the question names and before the rest."""
+    TODAY = "today"
+    """What governs today the subject of a provision the question rests on that is no longer law and has no successor
+    (its curated no-successor record names it: IPC 309, attempt to suicide -> BNS 226)."""
 
 
 @dataclass(frozen=True, slots=True)

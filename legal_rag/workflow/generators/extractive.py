@@ -481,11 +481,13 @@ SAVED_CODES = frozenset(OLD_TO_NEW)
 for such facts, they provide."""
 
 
-LEADING = frozenset({Pin.CITED, Pin.SUCCESSOR, Pin.PREDECESSOR, Pin.SAVINGS, Pin.ATTEMPT, Pin.DEFINITION, Pin.MEANT})
+LEADING = frozenset({Pin.CITED, Pin.SUCCESSOR, Pin.PREDECESSOR, Pin.SAVINGS, Pin.ATTEMPT, Pin.DEFINITION, Pin.MEANT,
+                     Pin.TODAY})
 """Provisions named in the question, what replaced them or what they replaced, the repeal-and-savings
 provision of a matter pending across 2024-07-01, the general attempt provision for an attempt the offence's
 own section does not provide for, the clause defining the term a definition question asks about, and what a section
-named by the other code's number was meant to be (``mixups.py``): quoted first. (A definitions section is quoted
+named by the other code's number was meant to be (``mixups.py``), and what governs today the subject of a lapsed
+provision the question rests on: quoted first. (A definitions section is quoted
 at the clause that matches, not from its start.) (COUNTERPART, the other side of the 2024 replacement added for
 ANALYTICAL questions, competes with the rest on how well it covers the question.)"""
 
