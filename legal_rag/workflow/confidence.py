@@ -18,7 +18,8 @@ Each ask of the question must be answered too (``unanswered``): an ask that want
 court or a definition is answered only by kept text that states one ("imprisonment", "within thirty days", "Court
 of Session", "means"). An answer that leaves an ask unanswered scores at most ``ASK_UNANSWERED_CAP`` (never High),
 one that answers none of its asks at most ``NOT_ADDRESSED_CAP``. One given from the section the question was read to
-mean rather than the one it cites (a number taken from the other code) at most ``MIXUP_CAP``.
+mean rather than the one it cites (a number taken from the other code) at most ``MIXUP_CAP``; one to a question citing
+a section that holds nothing of what it tells at most ``UNCONFIRMED_CAP``.
 
 Factors that did not separate right from wrong answers on the development set are not in the model (the README
 lists them with the cross-validation figures): retrieval relevance, provisions cited, the route taken, whether
@@ -62,6 +63,9 @@ ASK_UNANSWERED_CAP = 0.75
 MIXUP_CAP = 0.75
 """Below High: an answer given from the section we read the question to mean, not the one it cites ("murder under
 section 302 BNS" answered from BNS 103, ``mixups.py``), rests on that reading, which the user must confirm."""
+UNCONFIRMED_CAP = 0.75
+"""Below High: an answer to a question citing a section whose heading and text hold nothing of the facts it tells
+(``mixups.unconfirmed``) quotes what the section says, not that it fits them."""
 
 ANSWERS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE) for k, p in (
     (AskKind.PUNISHMENT, r"\b(?:punish\w*|imprisonment|fine|death|penalty)\b"),
@@ -105,6 +109,7 @@ def score(
     asks_unanswered: int = 0,
     number_mixup: bool = False,
     unknown_acts: int = 0,
+    unconfirmed: bool = False,
 ) -> Confidence:
     """Combine the factors. ``coverage`` is 0 when nothing supports the answer; ``citation_statuses`` are the
     statuses of the provisions the answer cites (only for the cap on unverifiable citations); ``old_law_facts``:
@@ -112,7 +117,8 @@ def score(
     ``asks_unanswered`` of the question's ``asks`` got no answer of their kind (``unanswered``); ``number_mixup``: the
     answer is given from the section the question was read to mean, not the one it cites (``MIXUP_CAP``);
     ``unknown_acts``: Acts the question names that the graph could not find (``UNVERIFIED_CAP``: the answer is from
-    other Acts, and what the question rests on was never checked)."""
+    other Acts, and what the question rests on was never checked); ``unconfirmed``: a section the question cites holds
+    nothing of what it tells (``UNCONFIRMED_CAP``)."""
     old = as_of < CUTOVER if old_law_facts is None else old_law_facts
     values = {
         "question_coverage": max(0.0, min(1.0, coverage)),
@@ -132,6 +138,8 @@ def score(
         total = min(total, NOT_ADDRESSED_CAP if asks_unanswered >= asks else ASK_UNANSWERED_CAP)
     if number_mixup:
         total = min(total, MIXUP_CAP)
+    if unconfirmed:
+        total = min(total, UNCONFIRMED_CAP)
     total = round(total, 4)
     factors = [ConfidenceFactor(name=k, weight=WEIGHTS[k], value=v) for k, v in values.items()]
     return Confidence(score=total, label=label_for(total), factors=factors)

@@ -223,6 +223,9 @@ class QuestionFacts:
     mixups: tuple[NumberMixup, ...] = ()
     """Sections the question names whose number belongs, for the subject it describes, to the other code
     ("murder under section 302 BNS": IPC 302, now BNS 103)."""
+    unconfirmed: tuple[str, ...] = ()
+    """Sections the question cites ("BSA s.32") whose heading and text hold nothing of what it tells
+    (``mixups.unconfirmed``): whether they fit its facts is not shown by quoting them."""
     checks: tuple[CitationCheck, ...] = field(default=(), compare=False)
     """The question's citations, checked for the date (the offence's day for the penal codes)."""
 

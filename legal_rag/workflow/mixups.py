@@ -241,3 +241,31 @@ def embedding_similarity(embedder: Any) -> Similarity:
         return [float(vectors[0] @ v) for v in vectors[1:]]
 
     return similarity
+
+
+UNCONFIRMED_MIN_SUBJECT = 4
+"""Subject words a question must tell, beyond its citations, for a cited section that holds none of them to be
+unconfirmed (``unconfirmed``): "What does section 41A CrPC provide?" tells nothing the section could hold."""
+
+
+def unconfirmed(question: str, checks: Sequence[CitationCheck], text: Callable[[str, str], str]) -> tuple[str, ...]:
+    """The sections the question cites ("Act s.N") whose heading and text hold none of the at least
+    ``UNCONFIRMED_MIN_SUBJECT`` subject words it tells beyond its citations (words any long section holds,
+    ``_COMMONPLACE``, not counted): "Victim told the treating doctor who set her on fire shortly before she died.
+    Admissible as a dying declaration under s. 32 BSA?" (BSA 32: statements of law in law books). Quoting such a
+    section answers what it says, not whether it fits what the question tells; the answer is not High. On the
+    development sets this took 11 answers below High: the 3 wrong ones there (two number mix-ups the mix-up check
+    missed) and 8 right ones whose story uses other words than the section ("punched" for voluntarily causing hurt)."""
+    rest = _without_spans(question, [(c.start, c.end) for c in checks])
+    subject = subject_stems(rest) - _COMMONPLACE
+    if len(subject) < UNCONFIRMED_MIN_SUBJECT:
+        return ()
+    out: dict[str, None] = {}
+    for c in checks:
+        if c.label is not Label.PROVISION or not c.act or not c.section:
+            continue
+        number = c.section.split("(")[0]
+        held = text(c.act, number)
+        if held and not subject & subject_stems(held):
+            out.setdefault(f"{c.act} s.{number}")
+    return tuple(out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from functools import partial
 
 from langgraph.runtime import Runtime
 
@@ -30,7 +31,7 @@ from legal_rag.workflow.facts import (
 )
 from legal_rag.workflow.forms import about, decides, form_query, formed_asks, prosecutes
 from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
-from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups
+from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups, unconfirmed
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import (
     Claim,
@@ -78,6 +79,8 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
                        known_act=known_act)
     if not comparison:  # a comparison names both codes' numbers on purpose
         facts = replace(facts, mixups=_mixups(ctx, question, facts))
+        if not facts.mixups:  # a mix-up is said already, and answered from the section meant
+            facts = replace(facts, unconfirmed=unconfirmed(question, facts.checks, partial(_section_text, ctx)))
     checks = list(facts.checks)
     # A confused number's own check would send the user to its successor ("IPC s.318 ... cite BNS s.94", concealment
     # of birth) beside the mix-up warning pointing elsewhere: the mix-up warning replaces it.
@@ -85,6 +88,8 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
                 and not facts.confused(c)]
     warnings += [unknown_act_warning(name) for name in facts.unknown_acts]
     warnings += [p.warning() for p in facts.premises] + [m.warning() for m in facts.mixups]
+    warnings += [f"The text of {name} shares no word with the facts the question tells: check that it fits them "
+                 "before relying on it." for name in facts.unconfirmed]
     return {"facts": facts, "question_checks": checks, "warnings": warnings}
 
 
@@ -115,6 +120,13 @@ def _mixups(ctx: WorkflowContext, question: str, facts: QuestionFacts) -> tuple[
     return find_mixups(question, facts.checks, title=title,
                        exists=lambda act, section: bool(ctx.retriever.section_chunks(act, section)),
                        targets=targets, similarity=ctx.similarity, text=text)  # fmt: skip
+
+
+def _section_text(ctx: WorkflowContext, act: str, section: str) -> str:
+    """A section's heading and whole text ("" when the index does not hold it)."""
+    chunks = ctx.retriever.section_chunks(act, section)
+    title = next((c.title for c in chunks if c.title), "")
+    return " ".join([title or "", *(c.text for c in chunks)]).strip()
 
 
 def after_understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> str:
@@ -755,6 +767,7 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         old_law_facts=facts.old_law_facts if facts is not None else None,
         asks=len(facts.asks) if facts is not None else 1, asks_unanswered=len(missed),
         number_mixup=facts is not None and bool(facts.mixups),
+        unconfirmed=facts is not None and bool(facts.unconfirmed),
         unknown_acts=len(facts.unknown_acts) if facts is not None else 0,
     )  # fmt: skip
 

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.mixups import (
     MEANING_ONLY_MARGIN,
     MISSING_MIN_SIMILARITY,
     TEXT_MIN_SHARED,
+    UNCONFIRMED_MIN_SUBJECT,
     NumberMixup,
     Side,
     find_mixups,
+    unconfirmed,
 )
 from verification.model import CitationCheck, CitationStatus, Label
 
@@ -190,3 +193,43 @@ def test_a_preposition_is_no_subject_word() -> None:
     (m,) = find_mixups(q, [check(q, "u/s 85", "IPC", "85")], title=lambda a, s: headings.get((a, s)),
                        exists=lambda a, s: (a, s) in headings, targets=lambda m: ((m.act, m.section),))
     assert m.meant == Side("BNS", "85", headings[("BNS", "85")])
+
+
+# --- a cited section that holds nothing of what the question tells ---------------------------------------------
+
+STORY_TEXTS = {
+    ("BNS", "131"): "Assault. Whoever makes any gesture, or any preparation intending or knowing it to be likely that "
+                    "such gesture or preparation will cause any person present to apprehend criminal force ...",
+    ("BNS", "324"): "Mischief. Whoever with intent to cause, or knowing that he is likely to cause, wrongful loss or "
+                    "damage to the public or to any person, causes the destruction of any property ...",
+}  # fmt: skip
+
+
+def _unconfirmed(question: str, cited: str, act: str, section: str) -> tuple[str, ...]:
+    return unconfirmed(question, [check(question, cited, act, section)], lambda a, s: STORY_TEXTS.get((a, s), ""))
+
+
+def test_a_cited_section_holding_nothing_the_question_tells_is_unconfirmed() -> None:
+    q = "My tenant smashed the windows and broke the door of my flat before leaving. Is it an offence u/s 131 BNS?"
+    assert _unconfirmed(q, "u/s 131 BNS", "BNS", "131") == ("BNS s.131",)
+
+
+def test_a_cited_section_holding_a_word_the_question_tells_is_not() -> None:
+    q = "My tenant smashed the windows and caused damage to my flat before leaving. Is it an offence u/s 324 BNS?"
+    assert _unconfirmed(q, "u/s 324 BNS", "BNS", "324") == ()
+
+
+def test_a_lookup_tells_too_little_to_judge_and_an_unknown_section_has_nothing_to_compare() -> None:
+    q = "What does section 131 BNS provide?"
+    assert len(q.split()) < 2 * UNCONFIRMED_MIN_SUBJECT
+    assert _unconfirmed(q, "section 131 BNS", "BNS", "131") == ()
+    story = "My tenant smashed the windows and broke the door of my flat before leaving. Offence u/s 999 BNS?"
+    assert _unconfirmed(story, "u/s 999 BNS", "BNS", "999") == ()
+
+
+def test_an_answer_to_a_question_citing_an_unconfirmed_section_is_not_high() -> None:
+    kw = {"question": "My tenant smashed the windows. Is it an offence u/s 131 BNS?", "as_of": "2025-03-01",
+          "names_provision": True, "coverage": 1.0}
+    assert conf.score(**kw).score >= 0.8  # type: ignore[arg-type]
+    capped = conf.score(**kw, unconfirmed=True)  # type: ignore[arg-type]
+    assert capped.score <= conf.UNCONFIRMED_CAP < 0.8
