@@ -83,7 +83,12 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                     r"tried\s+by|triable|"
                     # "can I file the complaint in my own city?": the place of filing
                     r"(?:file|sue|lodge|complain|complaint|case|petition)\b[^?.]{0,40}?\b(?:in|at|from)\s+"
-                    r"(?:my|our|his|her|their)\s+(?:own\s+|home\s+)?(?:city|town|district|state|village))\b"),
+                    r"(?:my|our|his|her|their)\s+(?:own\s+|home\s+)?(?:city|town|district|state|village)|"
+                    # "can I file it in Kochi itself, or do I have to go to Bangalore?": which of two places
+                    r"(?:file|sue|lodge|complain|complaint|case|petition)\b[^?.]{0,40}?\b(?:in|at)\s+\w+\s+itself|"
+                    r"(?:have|need)\s+to\s+(?:go|travel)\s+(?:all\s+the\s+way\s+)?to\s+\w+\s+(?:to\s+)?"
+                    r"(?:file|sue|lodge|complain)|or\s+(?:do|must|should)\s+(?:i|we|he|she|they)\s+(?:have\s+to\s+)?"
+                    r"(?:go|travel)\s+to)\b"),
     (AskKind.PROCEDURE, r"\b(?:procedure|process|steps?|how\s+(?:to|do|does|can|is)|bail\w*|cogni[sz]able|"
                         r"compoundable|arrest\w*|FIR|investigat\w*|charge\s*-?sheet|summons|warrant|custody)\b"),
     (AskKind.REMEDY, r"\b(?:remed\w*|what\s+can\s+(?:i|we|he|she|they|my\s+client)\s+do|options?|relief|"

@@ -83,6 +83,12 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("He lives in another state. Can I sue him from my home town?", {AskKind.FORUM, AskKind.REMEDY}),
     ("In our state, is gambling at home an offence?", set()),  # a place, not where to file
     ("Do I have to go to the police station to give my statement?", set()),
+    # which of two places: "here itself", or must I go there
+    ("The company is in Hyderabad. Can I file the complaint in Jaipur itself?", {AskKind.FORUM}),
+    ("My landlord moved to Kolkata. Do I need to travel to Kolkata to sue him for the deposit?",
+     {AskKind.FORUM, AskKind.REMEDY}),
+    ("Can the case be heard here or do we have to go to Lucknow?", {AskKind.FORUM}),
+    ("I have to go to Chennai for work next week. Can my lawyer appear for me?", set()),
 ])  # fmt: skip
 def test_what_each_ask_wants(ask: str, kinds: set[AskKind]) -> None:
     assert set(ask_kinds(ask)) == kinds
