@@ -195,6 +195,8 @@ def load_no_successor(path: Path) -> tuple[NoSuccessor, ...]:
     for n, rec in _jsonl(path):
         act, section, reason, authority = _fields(rec, ("act", "section", "reason", "authority"), path, n)
         entry = NoSuccessor(act, _canonical(section, path, n), reason, authority, _today(rec.get("today"), path, n))
+        if any((a, r.split("(")[0]) == (entry.act, entry.section) for a, r in entry.today):
+            raise IngestError(f'{path.name}:{n}: "today" names {entry.act} {entry.section} itself')
         if (entry.act, entry.section) in seen:
             raise IngestError(f"{path.name}:{n}: {entry.act} {entry.section} listed twice")
         seen.add((entry.act, entry.section))
@@ -382,13 +384,18 @@ def _today(value: object, path: Path, n: int) -> tuple[tuple[str, str], ...]:
                             for p in pairs):
         raise IngestError(f'{path.name}:{n}: "today" must be a non-empty list of [act, reference] pairs, '
                           f"not {value!r}")
-    out = []
+    out: list[tuple[str, str]] = []
     for act, ref in pairs:
         try:
-            parse_reference(ref.strip(), act.strip())
+            key = parse_reference(ref.strip(), act.strip().upper())
         except InvalidSectionNumberError as exc:
             raise IngestError(f'{path.name}:{n}: "today" {act} {ref}: {exc}') from exc
-        out.append((act.strip(), ref.strip()))
+        if key.label != ref.strip() or act.strip() != act.strip().upper():
+            raise IngestError(f'{path.name}:{n}: "today" {act} {ref} is not written as the graph writes it: '
+                              f'"{key.act}", "{key.label}"')
+        if (key.act, key.label) in out:
+            raise IngestError(f'{path.name}:{n}: "today" lists {key} twice')
+        out.append((key.act, key.label))
     return tuple(out)
 
 

@@ -22,6 +22,7 @@ from legal_rag.retrieval.jsonlines import json_objects, strings
 
 _ASKER = r"(?:i|we|she|he|they|(?:my|the|our|her|his)\s+\w+)"
 """Who asks whether a case can be brought: "can I", "can my client", "can the victim"."""
+_PENAL = r"(?:ipc|bns|i\.p\.c\.?|indian\s+penal\s+code|bharatiya\s+nyaya\s+sanhita|penal\s+code)\b"
 ASKS_OFFENCE = re.compile(
     r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?)\b|\bcharged?\s+(?:(?:him|her|them)\s+)?with\b"
     r"|\bguilty\s+of\b|\bcriminal(?:ly)?\s+liab(?:le|ility)\b|\bprosecuted\s+(?:for|under)\b"
@@ -35,10 +36,12 @@ ASKS_OFFENCE = re.compile(
     r"|\bwhat\s+(?:criminal|police)\s+(?:action|case|complaint)\b"
     rf"|\bcan\s+{_ASKER}\s+(?:file|lodge|register|bring)\s+(?:a\s+)?"
     r"(?:police|criminal)\s+(?:case|complaint)\b|\b(?:send|put)\s+(?:him|her|them)\s+(?:to|in|behind)\s+(?:jail|prison|bars)\b"
-    r"|\b(?:he|she|they|accused)\s+be\s+(?:jailed|imprisoned|prosecuted|tried)\b"
-    # which penal code an offence is tried under: "will the accused be tried under IPC or BNS?"
-    r"|\b(?:tried|prosecuted|charged|booked|punished|convicted)\s+under\s+(?:the\s+)?(?:old\s+|new\s+)?"
-    r"(?:ipc|bns|i\.p\.c\.?|indian\s+penal\s+code|bharatiya\s+nyaya\s+sanhita|penal\s+code)\b"
+    r"|\b(?:he|she|they|accused)\s+be\s+(?:jailed|imprisoned|prosecuted)\b"
+    # which penal code the offence told is tried under: "will he be tried under the old IPC?", "prosecuted under the IPC
+    # or the BNS?" ("tried in absentia", "convicted under the IPC in 2015 ... a government job?" are not)
+    rf"|\bbe\s+(?:tried|prosecuted|charged|booked|punished)\s+under\s+(?:the\s+)?(?:old\s+|new\s+)?{_PENAL}"
+    rf"|\b(?:tried|prosecuted|charged|booked|punished)\s+under\s+(?:the\s+)?(?:old\s+|new\s+)?{_PENAL}\s+or\s+"
+    rf"(?:under\s+)?(?:the\s+)?(?:old\s+|new\s+)?{_PENAL}"
     r"|\bis\s+(?:it|this|that)\s+(?:illegal|punishable|against\s+the\s+law)\b"
     r"|\bis\s+(?:\w+\s+){1,6}(?:a\s+crime|an\s+offen[cs]e|punishable)\s*\?",
     re.IGNORECASE,

@@ -84,11 +84,12 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                     # "can I file the complaint in my own city?": the place of filing
                     r"(?:file|sue|lodge|complain|complaint|case|petition)\b[^?.]{0,40}?\b(?:in|at|from)\s+"
                     r"(?:my|our|his|her|their)\s+(?:own\s+|home\s+)?(?:city|town|district|state|village)|"
-                    # "can I file it in Kochi itself, or do I have to go to Bangalore?": which of two places
-                    r"(?:file|sue|lodge|complain|complaint|case|petition)\b[^?.]{0,40}?\b(?:in|at)\s+\w+\s+itself|"
+                    # "can I file it in Kochi itself, or do I have to go to Bangalore?": which of two places, a place
+                    # being a name ("go to jail", "go to court", "my complaint at Andheri itself was rejected" are not)
+                    r"(?:file|sue|lodge|complain)\b[^?.]{0,40}?\b(?:in|at)\s+(?-i:[A-Z][a-z]+)\s+itself|"
                     r"(?:have|need)\s+to\s+(?:go|travel)\s+(?:all\s+the\s+way\s+)?to\s+\w+\s+(?:to\s+)?"
-                    r"(?:file|sue|lodge|complain)|or\s+(?:do|must|should)\s+(?:i|we|he|she|they)\s+(?:have\s+to\s+)?"
-                    r"(?:go|travel)\s+to)\b"),
+                    r"(?:file|sue|lodge|complain)|(?:file|sue|lodge|complain|case)\b[^?]{0,60}?\bor\s+(?:do|must|should)\s+"
+                    r"(?:i|we|he|she|they)\s+(?:have\s+to\s+)?(?:go|travel)\s+to\s+(?-i:[A-Z][a-z]+))\b"),
     (AskKind.PROCEDURE, r"\b(?:procedure|process|steps?|how\s+(?:to|do|does|can|is)|bail\w*|cogni[sz]able|"
                         r"compoundable|arrest\w*|FIR|investigat\w*|charge\s*-?sheet|summons|warrant|custody)\b"),
     (AskKind.REMEDY, r"\b(?:remed\w*|what\s+can\s+(?:i|we|he|she|they|my\s+client)\s+do|options?|relief|"

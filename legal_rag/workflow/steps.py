@@ -80,7 +80,9 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     if not comparison:  # a comparison names both codes' numbers on purpose
         facts = replace(facts, mixups=_mixups(ctx, question, facts))
         if not facts.mixups:  # a mix-up is said already, and answered from the section meant
-            facts = replace(facts, unconfirmed=unconfirmed(question, facts.checks, partial(_section_text, ctx)))
+            lapsed = {(p.lapsed.act, p.lapsed.section) for p in facts.premises}
+            facts = replace(facts, unconfirmed=unconfirmed(question, facts.checks, partial(_section_text, ctx),
+                                                           similarity=ctx.similarity, skip=lapsed))
     checks = list(facts.checks)
     # A confused number's own check would send the user to its successor ("IPC s.318 ... cite BNS s.94", concealment
     # of birth) beside the mix-up warning pointing elsewhere: the mix-up warning replaces it.
@@ -88,8 +90,8 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
                 and not facts.confused(c)]
     warnings += [unknown_act_warning(name) for name in facts.unknown_acts]
     warnings += [p.warning() for p in facts.premises] + [m.warning() for m in facts.mixups]
-    warnings += [f"The text of {name} shares no word with the facts the question tells: check that it fits them "
-                 "before relying on it." for name in facts.unconfirmed]
+    warnings += [f"Check that {name} fits the facts told: its text uses none of the question's own words for them, "
+                 "and is far from them in meaning." for name in facts.unconfirmed]
     return {"facts": facts, "question_checks": checks, "warnings": warnings}
 
 
@@ -304,8 +306,9 @@ def _with_today(ctx: WorkflowContext, passages: list[Passage], facts: QuestionFa
         section, _, rest = reference.partition("(")
         units = re.findall(r"\(([^)]+)\)", "(" + rest) if rest else []
         chunks = [c for c in ctx.retriever.section_chunks(act, section) if _in_force(c, facts.as_of)]
-        prefix = f"{act}:{section}:" + (f"{units[0]}{''.join('/' + u for u in units[1:])}:" if units else "")
-        unit = [c for c in chunks if c.id.startswith(prefix)] or chunks  # a unit the chunks do not split: all
+        # "13(1)(i)" is the chunk "HMA:13:1/i:0"; "13(1)" its chunk "HMA:13:1:0" and its clauses "HMA:13:1/i:0", ...
+        prefix = f"{act}:{section}:{'/'.join(units)}"
+        unit = [c for c in chunks if c.id.startswith((prefix + ":", prefix + "/"))] if units else chunks
         additions.extend((c, float("inf"), Pin.TODAY, 1.0) for c in unit[:SIBLINGS])
     wanted = {c.id for c, *_ in additions}
     # retrieval may have found them already (the question's words are theirs): pinned where they are

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -66,6 +67,15 @@ def test_old_codes_and_their_successors(
     assert r["status_on_date"] == status
     assert [(s["act"], s["section"]) for s in r["successors"]] == successors
     assert all(s["relation"] in {"same", "modified", "merged", "split", "partial"} for s in r["successors"])
+
+
+def test_what_governs_a_lapsed_subject_today_is_in_the_graph_and_in_force(svc: LookupService) -> None:
+    rows = [json.loads(line) for line in (CORPUS / "curation" / "no_successor.jsonl").read_text().splitlines()]
+    today = [(act, ref) for r in rows for act, ref in r.get("today", [])]
+    assert len(today) >= 9
+    for act, ref in today:  # every unit named exists (a made-up clause would quote nothing)
+        r = look(svc, act, ref, "2025-01-01")
+        assert r["found"] is True and r["status_on_date"] == "in_force", (act, ref)
 
 
 def test_ipc_124a_has_a_cited_no_successor_entry(svc: LookupService) -> None:

@@ -471,6 +471,10 @@ def test_what_governs_a_lapsed_subject_today_is_listed_and_explained() -> None:
         ('[["BNS"]]', r'"today" must be a non-empty list'),
         ('[["BNS", ""]]', r'"today" must be a non-empty list'),
         ('[["BNS", "226(("]]', r'no_successor.jsonl:1: "today" BNS 226\(\('),
+        ('[["BNS", "s. 226"]]', r'"today" BNS s. 226 is not written as the graph writes it: "BNS", "226"'),
+        ('[["bns", "226"]]', r'"today" bns 226 is not written as the graph writes it'),
+        ('[["BNS", "226"], ["BNS", "226"]]', r'"today" lists BNS 226 twice'),
+        ('[["IPC", "309"]]', r'"today" names IPC 309 itself'),
     ],
 )  # fmt: skip
 def test_a_bad_today_field_is_refused_with_its_line(tmp_path: Path, today: str, message: str) -> None:

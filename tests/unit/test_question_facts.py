@@ -89,6 +89,11 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
      {AskKind.FORUM, AskKind.REMEDY}),
     ("Can the case be heard here or do we have to go to Lucknow?", {AskKind.FORUM}),
     ("I have to go to Chennai for work next week. Can my lawyer appear for me?", set()),
+    # going somewhere that is no place of filing, or a place told of, not asked about
+    ("Should I pay the fine or do I have to go to jail for this?", {AskKind.PUNISHMENT}),
+    ("Can I stay in the house, or must I go to my parents' place?", set()),
+    ("My complaint at Andheri itself was rejected by the police; what next?", set()),
+    ("Can we settle the cheque bounce matter outside, or do we have to go to court?", set()),
 ])  # fmt: skip
 def test_what_each_ask_wants(ask: str, kinds: set[AskKind]) -> None:
     assert set(ask_kinds(ask)) == kinds

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from graph_schema.errors import IngestError
-from legal_rag.retrieval.expand import TermsOfArt
+from legal_rag.retrieval.expand import TermsOfArt, asks_offence
 from legal_rag.settings import Settings
 
 TERMS = TermsOfArt.load(Settings().retrieval.terms_of_art)
@@ -125,6 +125,21 @@ def test_no_offence_wording_where_no_offence_is_asked_about(question: str) -> No
 )  # fmt: skip
 def test_the_question_asks_about_an_offence_in_the_ways_lawyers_put_it(question: str, wording: str) -> None:
     assert wording in TERMS.expand(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # being tried, in any other sense than which penal code governs the offence, asks about procedure
+        "Can the accused be tried in absentia if he has absconded after he stole a car?",
+        "He hit me with a stick. Can the accused be tried jointly with his brother?",
+        "Will she be tried in English or Marathi?",
+        "He was convicted under the IPC in 2015. Can he now get a government job?",
+        "What is the limitation for appeal if he was convicted under IPC?",
+    ],
+)  # fmt: skip
+def test_being_tried_is_no_question_about_the_offence_unless_the_codes_are_the_choice(question: str) -> None:
+    assert not asks_offence(question)
 
 
 def _load(tmp_path: Path, *lines: str) -> TermsOfArt:
