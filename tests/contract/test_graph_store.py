@@ -225,6 +225,9 @@ def test_lapsed_sections_are_those_with_a_no_successor_record(graph_store: Graph
         "reason": "Adultery; struck down before the BNS and not re-enacted.",
         "authority": "Joseph Shine v. Union of India, (2019) 3 SCC 39", "today": ["HMA 13(1)(i)"],
     }]  # fmt: skip
+    # a record naming nothing that governs the subject today reads back as an empty list
+    graph_store.set_no_successor([("IPC:497", "Adultery; struck down.", "Joseph Shine", [])])
+    assert graph_store.lapsed_sections()[0]["today"] == []
 
 
 # Real registry row: data/corpus/cases/landmark_cases.jsonl line 2, as ingestion/sources/cases.py reads it.
