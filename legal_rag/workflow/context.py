@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from graph_schema.model import SectionRecord
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.types import Chunk
 from legal_rag.settings import WorkflowSettings
@@ -66,3 +67,5 @@ class WorkflowContext:
     similarity: Similarity | None = None
     """Meaning similarity (the embedder), for telling a section named by the other code's number from one named
     right (``mixups.py``); by shared words alone when None."""
+    section_record: Callable[[str, str], SectionRecord | None] | None = None
+    """The graph's record of a section (its heading), for a named provision whose text the index does not hold."""

@@ -229,6 +229,10 @@ class QuestionFacts:
     mixups: tuple[NumberMixup, ...] = ()
     """Sections the question names whose number belongs, for the subject it describes, to the other code
     ("murder under section 302 BNS": IPC 302, now BNS 103)."""
+    textless: tuple[tuple[str, str, str | None], ...] = ()
+    """(Act code, section, heading) of the provisions the question names that the graph records but holds no text of
+    (CrPC 41A, missing from the legacy source; a section of an Act held by its headings only, "section 9 of the POSH
+    Act"): nothing can be quoted from them or checked against their words, and the answer says so first."""
     unconfirmed: tuple[str, ...] = ()
     """Sections the question cites ("BSA s.32") whose heading and text hold nothing of what it tells
     (``mixups.unconfirmed``): whether they fit its facts is not shown by quoting them."""
@@ -248,8 +252,13 @@ class QuestionFacts:
     def corrections(self) -> list[str]:
         """What the answer says first about the law the question rests on: Acts not found, lapsed provisions,
         confused numbers."""
-        return ([unknown_act_statement(a) for a in self.unknown_acts] + [p.statement() for p in self.premises]
-                + [m.statement() for m in self.mixups])
+        return ([unknown_act_statement(a) for a in self.unknown_acts] + [textless_statement(*t) for t in self.textless]
+                + [p.statement() for p in self.premises] + [m.statement() for m in self.mixups])
+
+    def is_textless(self, check: CitationCheck) -> bool:
+        """The question names this provision, and the graph holds no text of it (``textless``)."""
+        number = (check.section or "").split("(")[0]
+        return any((act, section) == (check.act, number) for act, section, _ in self.textless)
 
     def old_law_governs(self, act: str) -> bool:
         """The repealed code ``act`` governs these facts: the IPC an offence dated before 2024-07-01, the CrPC and
@@ -289,6 +298,22 @@ def unknown_act_statement(name: str) -> str:
     return (f'"{name}" is not an Act the statute graph holds (it holds the central Acts of the India Code), so '
             "nothing about it could be checked: it may be misnamed, a State Act, repealed, or not exist. Nothing "
             "below is from it; check its exact title.")
+
+
+def textless_statement(act: str, section: str, title: str | None) -> str:
+    """What the answer says first about a provision the question names that the graph records without its text."""
+    heading = f' ("{title.rstrip(".")}")' if title else ""
+    return (f"The statute graph records {_provision(act, section)}{heading} but holds no text of it, so it can be "
+            "neither quoted nor checked word for word; nothing below is quoted from it. Read it in the official text.")
+
+
+def textless_warning(act: str, section: str) -> str:
+    return f"{_provision(act, section)}: the statute graph holds no text of it; it could not be quoted or checked"
+
+
+def _provision(act: str, section: str) -> str:
+    """ "CRPC s.41A"; a unit that is no section is named as it is ("CPC Order 39 Rule 1")."""
+    return f"{act} s.{section}" if section[:1].isdigit() else f"{act} {section}"
 
 
 def unknown_act_warning(name: str) -> str:

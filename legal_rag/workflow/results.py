@@ -77,6 +77,8 @@ class VerificationMethod(StrEnum):
     GENGROUND = "genground"
     """Every other route: each claim re-retrieves its own evidence."""
     NONE = "none: the named provisions do not exist"
+    NOT_HELD = "none: the graph holds no text of the named provisions"
+    """A lookup of provisions the graph records without their text: nothing was quoted, so nothing to verify."""
 
 
 class VerificationSummary(BaseModel):

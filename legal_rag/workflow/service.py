@@ -162,6 +162,7 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
         act_titles=titles,
         lapsed=lapsed,
         similarity=embedding_similarity(embedder),
+        section_record=store.get_section,
     )
     return AskService(ctx)
 

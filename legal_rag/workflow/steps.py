@@ -27,6 +27,8 @@ from legal_rag.workflow.facts import (
     QuestionFacts,
     asking_text,
     read_facts,
+    textless_statement,
+    textless_warning,
     unknown_act_warning,
 )
 from legal_rag.workflow.forms import about, decides, form_query, formed_asks, prosecutes
@@ -79,6 +81,7 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
                        known_act=known_act)
     if not comparison:  # a comparison names both codes' numbers on purpose
         facts = replace(facts, mixups=_mixups(ctx, question, facts))
+        facts = replace(facts, textless=_textless(ctx, facts))
         if not facts.mixups:  # a mix-up is said already, and answered from the section meant
             lapsed = {(p.lapsed.act, p.lapsed.section) for p in facts.premises}
             facts = replace(facts, unconfirmed=unconfirmed(question, facts.checks, partial(_section_text, ctx),
@@ -89,6 +92,7 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     warnings = [c.message for c in checks if c.status is not CitationStatus.VERIFIED and c.label is Label.PROVISION
                 and not facts.confused(c)]
     warnings += [unknown_act_warning(name) for name in facts.unknown_acts]
+    warnings += [textless_warning(act, section) for act, section, _ in facts.textless]
     warnings += [p.warning() for p in facts.premises] + [m.warning() for m in facts.mixups]
     warnings += [f"Check that {name} fits the facts told: its text uses none of the question's own words for them, "
                  "and is far from them in meaning." for name in facts.unconfirmed]
@@ -124,6 +128,24 @@ def _mixups(ctx: WorkflowContext, question: str, facts: QuestionFacts) -> tuple[
                        targets=targets, similarity=ctx.similarity, text=text)  # fmt: skip
 
 
+def _textless(ctx: WorkflowContext, facts: QuestionFacts) -> tuple[tuple[str, str, str | None], ...]:
+    """The provisions the question names that the graph records (the check found them) without their text
+    (``QuestionFacts.textless``: its record says so), with their headings."""
+    if ctx.section_record is None:
+        return ()
+    out: dict[tuple[str, str], str | None] = {}
+    for c in facts.checks:
+        if c.label is not Label.PROVISION or not c.act or not c.section or c.status in FABRICATED:
+            continue
+        number = c.section.split("(")[0]
+        if (c.act, number) in out or facts.confused(c):
+            continue
+        record = ctx.section_record(c.act, number)
+        if record is not None and not record.has_text:
+            out[(c.act, number)] = record.title
+    return tuple((act, section, title) for (act, section), title in out.items())
+
+
 def _section_text(ctx: WorkflowContext, act: str, section: str) -> str:
     """A section's heading and whole text ("" when the index does not hold it)."""
     chunks = ctx.retriever.section_chunks(act, section)
@@ -137,7 +159,10 @@ def after_understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
     simple = state["classification"].complexity is Complexity.SIMPLE
     facts = state.get("facts")
     meant = facts is not None and bool(facts.mixups)  # "theft under section 379 BNS": answered from IPC 379's successor
-    if provisions and simple and all(c.status in FABRICATED for c in provisions) and not meant:
+    # a lookup of provisions the graph holds no text of, in force on the date (or replaced by nothing), likewise
+    unquotable = [c for c in provisions if c.status in FABRICATED or (
+        facts is not None and facts.is_textless(c) and (c.status is CitationStatus.VERIFIED or not c.successors))]
+    if provisions and simple and len(unquotable) == len(provisions) and not meant:
         return "finalise"
     return "retrieve"
 
@@ -771,7 +796,7 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         asks=len(facts.asks) if facts is not None else 1, asks_unanswered=len(missed),
         number_mixup=facts is not None and bool(facts.mixups),
         unconfirmed=facts is not None and bool(facts.unconfirmed),
-        unknown_acts=len(facts.unknown_acts) if facts is not None else 0,
+        unknown_acts=len(facts.unknown_acts) + len(facts.textless) if facts is not None else 0,
     )  # fmt: skip
 
 
@@ -779,19 +804,22 @@ def _names_provision(state: WorkflowState) -> bool:
     """The question names a provision that is what it asks about: one whose number it took from the other code
     ("murder under section 302 BNS") is not."""
     facts = state.get("facts")
-    return any(c.label is Label.PROVISION and not (facts is not None and facts.confused(c))
+    return any(c.label is Label.PROVISION and not (facts is not None and (facts.confused(c) or facts.is_textless(c)))
                for c in state.get("question_checks", []))
 
 
 def finalise(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
-    if "answer" not in state:  # the question named only provisions that do not exist
+    if "answer" not in state:  # the question named only provisions that do not exist or whose text is not held
+        facts = state.get("facts")
         missing = [c.message for c in state.get("question_checks", []) if c.status in FABRICATED]
+        unheld = [textless_statement(*t) for t in facts.textless] if facts is not None else []
+        method = VerificationMethod.NONE if missing else VerificationMethod.NOT_HELD
         return {
-            "answer": " ".join(missing),
+            "answer": " ".join([*missing, *unheld]),
             "sources": [],
             "kept": [],
             "claims": [],
-            "summary": VerificationSummary(method=VerificationMethod.NONE),
+            "summary": VerificationSummary(method=method),
             "confidence": _confidence(state, []),
         }
     if state["confidence"].label is ConfidenceLabel.LOW and state.get("kept") and not state["generation"].insufficient:

@@ -17,7 +17,7 @@ import pytest
 from legal_rag.retrieval.build import build_retriever, embedder
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.settings import LLMSettings, Settings
-from legal_rag.workflow.confidence import LOW_WARNING, WEIGHTS
+from legal_rag.workflow.confidence import LOW_WARNING, UNVERIFIED_CAP, WEIGHTS
 from legal_rag.workflow.graph import STAGES as GRAPH_STAGES
 from legal_rag.workflow.results import ConfidenceLabel, VerificationMethod
 from legal_rag.workflow.service import AskResult, AskService, build_service
@@ -402,6 +402,22 @@ def test_what_governs_a_lapsed_provisions_subject_today_is_quoted_after_the_prem
     quoted = {f"{c.act} {c.section.split('(')[0]}" for c in r.citations
               if c.where == "answer" and c.status == "verified"}  # fmt: skip
     assert today <= quoted, quoted  # ... then quoted
+
+
+def test_a_named_provision_the_graph_holds_no_text_of_is_said_first_and_never_high(service: AskService) -> None:
+    # CrPC 41A is missing from the legacy CrPC source; the graph records it from the correspondence table
+    lookup = service.ask("What does section 41A CrPC provide?", "2022-03-10")
+    assert lookup.answer.startswith('The statute graph records CRPC s.41A ("Notice of appearance before police '
+                                    'officer") but holds no text of it')
+    assert lookup.sources == [] and lookup.confidence.score < 0.6  # nothing else quoted as if it answered
+    assert lookup.verification_summary.method is VerificationMethod.NOT_HELD
+    # a section of an Act held by its headings only, asked about: said first, and the answer from elsewhere is not High
+    r = service.ask("Under section 9 of the POSH Act, within what time must a complaint of sexual harassment be made?")
+    first = next(line for line in r.answer.splitlines() if line and not line.startswith(LOW_WARNING))
+    assert first.startswith("The statute graph records SHWWPPRA2013 s.9") and r.confidence.score <= UNVERIFIED_CAP
+    # a provision with text is quoted as ever
+    held = service.ask("What does section 103 BNS provide?")
+    assert "holds no text" not in held.answer and "BNS 103" in cited(held)
 
 
 def test_an_offence_dated_before_the_new_codes_is_answered_under_the_ipc_first(service: AskService) -> None:

@@ -504,3 +504,15 @@ def test_words_of_the_sentence_taken_into_an_acts_name_do_not_make_it_unknown() 
     assert facts.unknown_acts == ("Rent Control Act",)
     assert read_facts(q, "2025-03-01", comparison=False, checks_for=checks_for,
                       known_act=lambda n: True).unknown_acts == ()
+
+
+def test_a_provision_held_without_text_is_said_first_and_known_by_its_citation() -> None:
+    facts = QuestionFacts(as_of="2025-03-01", textless=(("CRPC", "41A", "Notice of appearance before police officer"),),
+                          unknown_acts=("Digital Fraud Prevention Act",))
+    first, second = facts.corrections()
+    assert first.startswith('"Digital Fraud Prevention Act" is not an Act')
+    assert second.startswith('The statute graph records CRPC s.41A ("Notice of appearance before police officer") '
+                             "but holds no text of it")
+    cited = CitationCheck(start=0, end=15, text="section 41A(1)", label=Label.PROVISION, act="CRPC", section="41A(1)",
+                          status=CitationStatus.VERIFIED, message="")
+    assert facts.is_textless(cited) and not facts.is_textless(cited.model_copy(update={"section": "41"}))
