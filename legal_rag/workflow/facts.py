@@ -23,6 +23,7 @@ from datetime import date, timedelta
 from enum import StrEnum
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
+from graph_schema.model import CitationKey
 from legal_rag.workflow.dates import DatedEvent, EventKind, offence_day, pending_since, read_dates
 from legal_rag.workflow.mixups import OLD_CODES, NumberMixup
 from legal_rag.workflow.parts import question_parts
@@ -161,8 +162,8 @@ class Lapsed:
     authority: str | None = None
     offence: bool = False
     """Its text made or punished an offence: only then can a question name it by its heading ("adultery")."""
-    today: tuple[tuple[str, str], ...] = ()
-    """(Act code, reference) of the provisions that govern its subject now, though none replaced it (IPC 309: BNS 226,
+    today: tuple[CitationKey, ...] = ()
+    """The provisions (and units) that govern its subject now, though none replaced it (IPC 309: BNS 226,
     which punishes only an attempt to compel a public servant): quoted after the statement that it is not law."""
 
 
@@ -196,7 +197,7 @@ class Premise:
                     f"{reason}.{authority}")
         today = ""
         if p.today:
-            listed = ", ".join(f"{a} s.{r}" for a, r in p.today)
+            listed = ", ".join(f"{k.act} s.{k.label}" for k in p.today)
             today = f" Quoted below for what governs its subject today: {listed}."
         return (f"The question rests on {p.act} s.{p.section}{title}, which is no longer law and has no successor: "
                 f"{reason}.{authority}{today}")

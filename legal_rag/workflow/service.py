@@ -16,6 +16,8 @@ from typing import Any
 
 from graph_schema.dates import day_or_today
 from graph_schema.errors import ConfigurationError
+from graph_schema.model import CitationKey
+from graph_schema.numbering import parse_reference
 from graph_schema.store import GraphStore
 from legal_rag.retrieval.offences import makes_offence
 from legal_rag.settings import Settings
@@ -149,7 +151,7 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
         verifier = Verifier(store, fuzzy_threshold=settings.verification.fuzzy_threshold)
     lapsed = [Lapsed(act=str(r["act"]), section=str(r["section"]), title=r["title"], reason=str(r["reason"]),
                      authority=r["authority"], offence=makes_offence(r["title"], r["text"] or ""),
-                     today=tuple(_act_and_reference(t) for t in r.get("today") or ()))
+                     today=tuple(_today_key(t) for t in r.get("today") or ()))
               for r in store.lapsed_sections()]
     ctx = WorkflowContext(
         retriever=retriever,
@@ -167,7 +169,8 @@ def build_service(settings: Settings, store: GraphStore, retriever: Any, embedde
     return AskService(ctx)
 
 
-def _act_and_reference(provision: Any) -> tuple[str, str]:
-    """ "HMA 13(1)(i)", as the graph stores a no-successor record's ``today`` provisions -> ("HMA", "13(1)(i)")."""
+def _today_key(provision: Any) -> CitationKey:
+    """ "HMA 13(1)(i)", as the graph stores a no-successor record's ``today`` provisions (ingestion wrote it from
+    ``parse_reference``) -> ``CitationKey("HMA", "13", ("1", "i"))``."""
     act, _, reference = str(provision).partition(" ")
-    return act, reference
+    return parse_reference(reference, act)

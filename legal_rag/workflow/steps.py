@@ -327,13 +327,11 @@ def _with_today(ctx: WorkflowContext, passages: list[Passage], facts: QuestionFa
     named, as in force on the facts' date, pinned ``Pin.TODAY`` so that it is quoted after the statement that the
     provision is not law."""
     additions: list[tuple[Chunk, float, Pin | None, float]] = []
-    for act, reference in dict.fromkeys(t for p in facts.premises if not p.checked for t in p.lapsed.today):
-        section, _, rest = reference.partition("(")
-        units = re.findall(r"\(([^)]+)\)", "(" + rest) if rest else []
-        chunks = [c for c in ctx.retriever.section_chunks(act, section) if _in_force(c, facts.as_of)]
+    for key in dict.fromkeys(k for p in facts.premises if not p.checked for k in p.lapsed.today):
+        chunks = [c for c in ctx.retriever.section_chunks(key.act, key.section) if _in_force(c, facts.as_of)]
         # "13(1)(i)" is the chunk "HMA:13:1/i:0"; "13(1)" its chunk "HMA:13:1:0" and its clauses "HMA:13:1/i:0", ...
-        prefix = f"{act}:{section}:{'/'.join(units)}"
-        unit = [c for c in chunks if c.id.startswith((prefix + ":", prefix + "/"))] if units else chunks
+        prefix = f"{key.act}:{key.section}:{'/'.join(key.sub)}"
+        unit = [c for c in chunks if c.id.startswith((prefix + ":", prefix + "/"))] if key.sub else chunks
         additions.extend((c, float("inf"), Pin.TODAY, 1.0) for c in unit[:SIBLINGS])
     wanted = {c.id for c, *_ in additions}
     # retrieval may have found them already (the question's words are theirs): pinned where they are

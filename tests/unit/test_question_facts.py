@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from graph_schema.model import CitationKey
 from legal_rag.retrieval.offences import makes_offence
 from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.direct import with_direct_answers
@@ -153,7 +154,7 @@ def test_the_premise_statement_says_what_is_not_law_why_and_on_whose_authority()
 
 
 def test_the_premise_statement_names_what_governs_the_subject_today() -> None:
-    suicide = replace(SUICIDE, today=(("BNS", "226"),))
+    suicide = replace(SUICIDE, today=(CitationKey("BNS", "226"),))
     (p,) = premises_in("The police say they will book my uncle for attempt to suicide. Can they?", [], (suicide,))
     assert p.statement().endswith("Quoted below for what governs its subject today: BNS s.226.")
 
