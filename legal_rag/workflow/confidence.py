@@ -66,6 +66,9 @@ section 302 BNS" answered from BNS 103, ``mixups.py``), rests on that reading, w
 UNCONFIRMED_CAP = 0.75
 """Below High: an answer to a question citing a section whose heading and text hold nothing of the facts it tells
 (``mixups.unconfirmed``) quotes what the section says, not that it fits them."""
+INFERRED_DATE_CAP = 0.75
+"""The code that governs an offence rests on a day read from the story ("In 2022 a man in a crowded bus grabbed my
+daughter's hand"), not one the question gives the offence itself: never High."""
 
 ANSWERS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE) for k, p in (
     (AskKind.PUNISHMENT, r"\b(?:punish\w*|imprisonment|fine|death|penalty)\b"),
@@ -110,6 +113,7 @@ def score(
     number_mixup: bool = False,
     unknown_acts: int = 0,
     unconfirmed: bool = False,
+    inferred_date: bool = False,
 ) -> Confidence:
     """Combine the factors. ``coverage`` is 0 when nothing supports the answer; ``citation_statuses`` are the
     statuses of the provisions the answer cites (only for the cap on unverifiable citations); ``old_law_facts``:
@@ -119,7 +123,8 @@ def score(
     ``unknown_acts``: Acts the question names that the graph could not find, and provisions it names whose text the
     graph does not hold (``UNVERIFIED_CAP``: the answer is from other provisions, and what the question rests on was
     never checked); ``unconfirmed``: a section the question cites holds
-    nothing of what it tells (``UNCONFIRMED_CAP``)."""
+    nothing of what it tells (``UNCONFIRMED_CAP``); ``inferred_date``: the offence's day, which decides the code, is
+    the story's date, not one the question gives the offence (``INFERRED_DATE_CAP``)."""
     old = as_of < CUTOVER if old_law_facts is None else old_law_facts
     values = {
         "question_coverage": max(0.0, min(1.0, coverage)),
@@ -141,6 +146,8 @@ def score(
         total = min(total, MIXUP_CAP)
     if unconfirmed:
         total = min(total, UNCONFIRMED_CAP)
+    if inferred_date:
+        total = min(total, INFERRED_DATE_CAP)
     total = round(total, 4)
     factors = [ConfidenceFactor(name=k, weight=WEIGHTS[k], value=v) for k, v in values.items()]
     return Confidence(score=total, label=label_for(total), factors=factors)

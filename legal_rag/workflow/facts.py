@@ -24,6 +24,7 @@ from enum import StrEnum
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from graph_schema.model import CitationKey
+from legal_rag.retrieval.expand import asks_offence
 from legal_rag.workflow.dates import DatedEvent, EventKind, offence_day, pending_since, read_dates
 from legal_rag.workflow.mixups import OLD_CODES, NumberMixup
 from legal_rag.workflow.parts import question_parts
@@ -90,7 +91,11 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                     r"(?:file|sue|lodge|complain)\b[^?.]{0,40}?\b(?:in|at)\s+(?-i:[A-Z][a-z]+)\s+itself|"
                     r"(?:have|need)\s+to\s+(?:go|travel)\s+(?:all\s+the\s+way\s+)?to\s+\w+\s+(?:to\s+)?"
                     r"(?:file|sue|lodge|complain)|(?:file|sue|lodge|complain|case)\b[^?]{0,60}?\bor\s+(?:do|must|should)\s+"
-                    r"(?:i|we|he|she|they)\s+(?:have\s+to\s+)?(?:go|travel)\s+to\s+(?-i:[A-Z][a-z]+))\b"),
+                    r"(?:i|we|he|she|they)\s+(?:have\s+to\s+)?(?:go|travel)\s+to\s+(?-i:[A-Z][a-z]+)|"
+                    # "can she file the divorce petition in Lucknow?": whether the case can be brought in that place
+                    r"can\s+(?:i|we|he|she|they|(?:my|our|her|his|the)\s+\w+)\s+(?:file|sue|lodge|institute|bring|"
+                    r"register)\b[^?.]{0,50}?\b(?:in|at)\s+(?-i:(?!(?:January|February|March|April|May|June|July|August|September|"
+                    r"October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)[A-Z][a-z]+))\b"),
     (AskKind.PROCEDURE, r"\b(?:procedure|process|steps?|how\s+(?:to|do|does|can|is)|bail\w*|cogni[sz]able|"
                         r"compoundable|arrest\w*|FIR|investigat\w*|charge\s*-?sheet|summons|warrant|custody)\b"),
     (AskKind.REMEDY, r"\b(?:remed\w*|what\s+can\s+(?:i|we|he|she|they|my\s+client)\s+do|options?|relief|"
@@ -122,7 +127,12 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       r"how\s+(?:many|much)\s+(?:more\s+)?(?:months|years|days|weeks|time)\s+(?:till|until|before|"
                       r"for|to)\s+(?:the\s+|a\s+)?(?:judge?ment|verdict|decision|disposal|final\s+order)|"
                       r"when\s+will\s+(?:the\s+|my\s+)?(?:judge?ment|verdict|case|trial)\s+(?:come|end|be\s+decided|"
-                      r"finish))\b"),
+                      r"finish)|"
+                      # the sum a court will award: the statutes give heads and caps, the amount is the court's
+                      r"how\s+much\s+(?:compensation|damages|alimony|maintenance|money)\s+(?:will|would|might)\s+"
+                      r"(?:(?:the\s+)?(?:court|tribunal|commission|judge|mact|magistrate)\s+(?:award|grant|give|order|"
+                      r"fix|allow)|(?:i|we|she|he|they|my\s+\w+|our\s+\w+)\s+(?:get|receive|be\s+(?:awarded|paid|"
+                      r"given))))\b"),
 ))  # fmt: skip
 
 
@@ -216,6 +226,10 @@ class QuestionFacts:
     pending_since: str | None = None
     """The day proceedings began, when they were pending on 2024-07-01 (the CrPC governs them: BNSS 531(2)(a)).
     The old procedure and evidence codes are checked and retrieved as they stood on ``EVE``, not on that day."""
+    closed_on: str | None = None
+    """The day the matter the question tells was over, before 2024-07-01 (``closed_day``): read as of that day."""
+    offence_by_story: bool = False
+    """``offence_on`` is the story's date, not a date the question gives the offence itself (``story_day``)."""
     pending: bool = False
     """A matter that began before 2024-07-01 and is still being dealt with (the savings provisions govern it)."""
     asks: tuple[Ask, ...] = ()
@@ -276,9 +290,20 @@ class QuestionFacts:
         answer: a date misread is then seen at once ("Read from the question: the offence was committed in
         March 2023, before 2024-07-01: the IPC governs it (BNS s.358(2))")."""
         out = []
+        if self.closed_on is not None:
+            phrase = next((e.phrase for e in self.dates if e.phrase and e.end.isoformat() == self.closed_on),
+                          self.closed_on)
+            out.append(f"Read from the question: the matter was over by {phrase}, before the new codes came into force "
+                       f"on 2024-07-01, so the law is read as it stood on {self.closed_on}.")
         if self.offence_on is not None and self.offence_on == self.pending_since:
             out.append("Read from the question: the offence came before the proceedings for it, which began before "
                        "2024-07-01, so the IPC governs it (BNS s.358(2)).")
+        elif self.offence_on is not None and self.offence_by_story:
+            phrase = next((e.phrase for e in self.dates if e.phrase and e.end.isoformat() == self.offence_on),
+                          self.offence_on)
+            out.append(f"Read from the question: what it tells happened {_when(phrase)}, before the new codes came "
+                       "into force on 2024-07-01; taken as the day of the offence, the IPC governs it (BNS s.358(2)). "
+                       "An offence committed on or after 2024-07-01 is tried under the BNS.")
         elif self.offence_on is not None:
             phrase = next((e.phrase for e in self.dates if e.kind is EventKind.OFFENCE and e.phrase
                            and e.end.isoformat() == self.offence_on), self.offence_on)
@@ -381,7 +406,7 @@ def names_penal_section(question: str) -> bool:
 
 
 _ENDED = re.compile(r"\b(?:closed|disposed\s+of|acquitted|discharged|quashed|withdrawn|dismissed|decided|"
-                    r"convicted|sentenced|ended|compounded|settled)\b", re.IGNORECASE)
+                    r"convicted|sentenced|ended|concluded|compounded|settled|acquittal)\b", re.IGNORECASE)
 """Words by which a question says a proceeding is over."""
 
 CheckFn = Callable[[str | None, str | None], Sequence[CitationCheck]]
@@ -497,6 +522,57 @@ def _unknown_acts(checks: Sequence[CitationCheck], known_act: Callable[[str], bo
     return tuple(out)
 
 
+_BACKGROUND = re.compile(
+    r"\b(?:i|we)\s+(?:\w+\s+)?(?:bought|purchased|(?:got\s+)?married|joined|was\s+born|were\s+born|rented|leased|lent|"
+    r"borrowed|took\s+(?:a|the)\s+loan|retired|shifted|moved|started|signed|executed|gifted|built)\b", re.IGNORECASE)
+"""A clause of the teller's own life ("I bought the plot in 2019", "we got married in 2018"): background to a story,
+not the day of what was done to them."""
+_GOES_ON = re.compile(r"\b(?:still(?!\s+(?:married|alive|unmarried|a\s+minor|legally))|keeps|kept\s+on|"
+                      r"continu(?:es|ing)|ongoing|since|every\s+(?:day|week|month)|daily|"
+                      r"regularly|till\s+(?:date|now)|until\s+now|ha(?:s|ve)\s+been\s+\w+ing)\b", re.IGNORECASE)
+
+
+def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date | None:
+    """The day of an offence the question asks about but dates only by its story: every date it writes is of what
+    happened (no offence, proceeding, conviction or law dated), each before 2024-07-01 and none of the teller's own
+    background ("I bought the plot in 2019"), and nothing told goes on ("still", "keeps", "since"). "In 2022 a man in
+    a crowded bus grabbed my daughter's hand", "My husband married another woman in Jan 2024": the offence verbs
+    are open-ended, the dates are not. The latest such day; None otherwise (or before 2024-07-01, when the old code
+    is simply in force)."""
+    cutover = date.fromisoformat(CUTOVER)
+    if today < cutover or _GOES_ON.search(question):
+        return None
+    if any(e.kind not in (EventKind.UNKNOWN, EventKind.LIFE) for e in events):
+        return None
+    story = [e for e in events if e.phrase and not (e.kind is EventKind.LIFE and _BACKGROUND.search(e.clause))]
+    if not story or any(e.end >= cutover or e.ongoing for e in story):
+        return None
+    return max(e.end for e in story)
+
+
+_OVER_WITH = re.compile(r"\b(?:trial|case|proceedings?|appeal|prosecution|inquiry|investigation|suit|petition)\b",
+                        re.IGNORECASE)
+_NOT_OVER = re.compile(r"\b(?:pending|now|today|currently|still|yet|is\s+being|are\s+being|will|shall)\b",
+                       re.IGNORECASE)
+
+
+def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date | None:
+    """The day a matter the question tells was over, when it was over before 2024-07-01 and nothing in it is left
+    to do ("Trial for a 2022 offence ended in early 2024 ... Were those printouts admissible?"): its law is the law as
+    it stood then, the old codes. Every date written ends before 2024-07-01, a clause ends a proceeding ("the trial
+    ended", "the appeal was dismissed"), and the question speaks of nothing pending or to come ("now", "still",
+    "will"). None otherwise."""
+    cutover = date.fromisoformat(CUTOVER)
+    if today < cutover or _NOT_OVER.search(question) or _GOES_ON.search(question):
+        return None
+    dated = [e for e in events if e.phrase]
+    if not dated or any(e.end >= cutover or e.ongoing for e in dated):
+        return None
+    if not any(_ENDED.search(e.clause) and _OVER_WITH.search(e.clause) for e in dated):
+        return None
+    return max(e.end for e in dated)
+
+
 def read_facts(
     question: str, as_of: str, *, comparison: bool, checks_for: CheckFn, lapsed: Iterable[Lapsed] = (),
     known_act: Callable[[str], bool] | None = None,
@@ -534,6 +610,13 @@ def read_facts(
         # dowry ... FIR was registered in Nov 2023") came before its FIR all the same; one still going on ("my
         # husband is still harassing me") goes on under the BNS.
         offence = proceedings
+    closed = closed_day(question, events, today)
+    story_dated = False
+    if closed is not None:  # the caller reads the question again on that day
+        offence = proceedings = None
+    elif offence is None and proceedings is None and (offence_asked or asks_offence(question)) and not comparison:
+        offence = story_day(question, events, today)
+        story_dated = offence is not None
     offence_on = offence.isoformat() if offence is not None else None
     proceedings_on = proceedings.isoformat() if proceedings is not None else None
     # BNSS 531(2)(a): pending proceedings go on "as if this Sanhita had not come into force", under the CrPC as it
@@ -551,7 +634,8 @@ def read_facts(
                 e.kind in (EventKind.OFFENCE, EventKind.PROCEEDING) and e.phrase and e.start >= today_cutover
                 for e in events))),
         asks=asks, acts_named=acts, provisions_named=provisions,
-        premises=premises, checks=checks,
+        premises=premises, checks=checks, offence_by_story=story_dated,
+        closed_on=closed.isoformat() if closed is not None else None,
         unknown_acts=_unknown_acts(checks, known_act),
     )  # fmt: skip
 

@@ -11,6 +11,8 @@ from functools import partial
 from langgraph.runtime import Runtime
 
 from graph_schema.errors import GenerationError
+from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
+from legal_rag.retrieval.expand import asks_offence
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.offences import PENAL_CODES
 from legal_rag.retrieval.types import Chunk
@@ -79,6 +81,11 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
 
     facts = read_facts(question, as_of, comparison=comparison, checks_for=checks_for, lapsed=ctx.lapsed,
                        known_act=known_act)
+    closed_on = facts.closed_on
+    if closed_on is not None:  # a matter over before 2024-07-01: its law is the law of that day
+        as_of = closed_on
+        facts = replace(read_facts(question, as_of, comparison=comparison, checks_for=checks_for, lapsed=ctx.lapsed,
+                                   known_act=known_act), closed_on=closed_on)
     if not comparison:  # a comparison names both codes' numbers on purpose
         facts = replace(facts, mixups=_mixups(ctx, question, facts))
         facts = replace(facts, textless=_textless(ctx, facts))
@@ -96,7 +103,7 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     warnings += [p.warning() for p in facts.premises] + [m.warning() for m in facts.mixups]
     warnings += [f"Check that {name} fits the facts told: its text uses none of the question's own words for them, "
                  "and is far from them in meaning." for name in facts.unconfirmed]
-    return {"facts": facts, "question_checks": checks, "warnings": warnings}
+    return {"facts": facts, "question_checks": checks, "warnings": warnings, "as_of": as_of}
 
 
 def _mixups(ctx: WorkflowContext, question: str, facts: QuestionFacts) -> tuple[NumberMixup, ...]:
@@ -215,6 +222,8 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     day = state["facts"].offence_on
     if day is not None:
         found = _with_old_penal_code(ctx, found, state["question"], day)
+    else:
+        found = _with_penal_code(ctx, found, state["question"], state["facts"])
     if state["facts"].pending_since is not None:
         found = _with_old_procedure(ctx, found, state["question"], EVE)
     found = _with_meant(ctx, found, state["facts"].mixups)
@@ -283,6 +292,19 @@ def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question
     the BNS cannot punish an act done before it came into force (``_with_old_codes``). The question's facts date an
     offence, so the statutes' wording for the story it tells is searched whatever it asks ("which code applies?")."""
     return _with_old_codes(ctx, passages, question, day, [SAVINGS["offence"]], offence_told=True)
+
+
+def _with_penal_code(ctx: WorkflowContext, passages: list[Passage], question: str,
+                     facts: QuestionFacts) -> list[Passage]:
+    """A question that asks what offence its facts make out, or its punishment, and names no provision: the best
+    ``SECTIONS_EXPANDED`` sections of the penal code in force on the day of the facts come first. Over every Act,
+    a client's words ("took 12 lakh ... gave a fake allotment letter ... how much jail") draw registers, contracts
+    and jail rules; among the penal code's sections the conduct is what is left to match."""
+    if facts.provisions_named or not asks_offence(question) or set(facts.acts_named) - PENAL_CODES:
+        return passages
+    code = "IPC" if facts.as_of < CUTOVER else "BNS"
+    found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=facts.as_of, acts={code}, offence_told=True)
+    return _union([to_passage(r) for r in found], passages)
 
 
 def _with_old_procedure(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:
@@ -795,6 +817,7 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         number_mixup=facts is not None and bool(facts.mixups),
         unconfirmed=facts is not None and bool(facts.unconfirmed),
         unknown_acts=len(facts.unknown_acts) + len(facts.textless) if facts is not None else 0,
+        inferred_date=facts is not None and facts.offence_by_story,
     )  # fmt: skip
 
 

@@ -517,3 +517,92 @@ def test_a_provision_held_without_text_is_said_first_and_known_by_its_citation()
     cited = CitationCheck(start=0, end=15, text="section 41A(1)", label=Label.PROVISION, act="CRPC", section="41A(1)",
                           status=CitationStatus.VERIFIED, message="")
     assert facts.is_textless(cited) and not facts.is_textless(cited.model_copy(update={"section": "41"}))
+
+
+def _read(question: str, as_of: str = "2026-11-27") -> QuestionFacts:
+    return read_facts(question, as_of, comparison=False, checks_for=lambda *_: [])
+
+
+# None of these is a question of an evaluation set: each tells a story dated only by what happened, in verbs the
+# offence triggers do not list.
+@pytest.mark.parametrize(("question", "day"), [
+    ("In March 2023 a stranger at the railway station lifted my bag and vanished into the crowd. What offence?",
+     "2023-03-31"),
+    ("Back in 2021 my tenant's son scratched my car all over with a key. What is the punishment?", "2021-12-31"),
+    ("On 5 May 2024 my neighbour poured kerosene on our haystack and lit it. What offence has he committed?",
+     "2024-05-05"),
+    ("My brother-in-law married a second time in Feb 2023 without divorcing my sister. Can she get him punished?",
+     "2023-02-28"),
+])
+def test_an_offence_asked_about_is_dated_by_its_story(question: str, day: str) -> None:
+    facts = _read(question)
+    assert facts.offence_on == day and facts.offence_by_story
+    assert facts.old_law_governs("IPC")
+    assert any("taken as the day of the offence, the IPC governs it" in r for r in facts.reading())
+
+
+@pytest.mark.parametrize("question", [
+    # the teller's own background, then an undated act
+    "I bought a plot in 2019. My neighbour encroached and built a wall on it. What offence is this?",
+    "We got married in 2018 and my husband beats me for dowry. What case can I file and what punishment?",
+    # the story goes on, or reaches the new codes
+    "In 2021 my uncle grabbed our land and he is still sitting on it. What offence?",
+    "Since 2022 my colleague sends me vulgar messages. What offence is this?",
+    "In 2023 my cousin borrowed my bike, and in Sept 2024 he sold it. What offence is this?",
+    # nothing asked of an offence
+    "In March 2023 my landlord cut off my water supply. What can I do?",
+])
+def test_a_story_is_no_offence_date_when_it_goes_on_is_background_or_asks_no_offence(question: str) -> None:
+    facts = _read(question)
+    assert facts.offence_on is None and not facts.offence_by_story
+
+
+@pytest.mark.parametrize(("question", "day"), [
+    ("The appeal in my 2021 theft case was dismissed in Feb 2023. Was the appellate court bound to hear me in person?",
+     "2023-02-28"),
+    ("My trial for an offence of 2019 concluded in 2022 with acquittal; the court had refused to summon a defence "
+     "witness. Was that allowed under the law then?", "2022-12-31"),
+])
+def test_a_matter_over_before_the_new_codes_is_read_on_the_day_it_was_over(question: str, day: str) -> None:
+    facts = _read(question)
+    assert facts.closed_on == day
+    assert facts.offence_on is None and facts.pending_since is None
+
+
+@pytest.mark.parametrize("question", [
+    "The trial ended in 2023 in conviction and the appeal is pending now. Which code governs the appeal?",
+    "My case was closed in 2022 but the police will reopen it. Can they?",
+    "The trial of a 2023 offence ended in March 2025. Were the printouts admissible?",
+    "My 2022 FIR case is still going on. Which law applies?",
+])
+def test_a_matter_not_over_or_over_after_the_new_codes_is_read_today(question: str) -> None:
+    assert _read(question).closed_on is None
+
+
+@pytest.mark.parametrize(("ask", "opinion"), [
+    ("How much compensation will the tribunal award for my husband's death? He was 38.", True),
+    ("How much damages would the court give me for the defamation?", True),
+    ("How much compensation will we get if the truck was uninsured?", True),
+    ("How much fine will he get for drunk driving?", False),
+    ("How much maintenance can a wife claim under section 144 BNSS?", False),
+    ("Can I claim compensation from the insurance company?", False),
+])
+def test_the_sum_a_court_will_award_is_an_opinion_no_statute_gives(ask: str, opinion: bool) -> None:
+    assert (AskKind.OPINION in ask_kinds(ask)) is opinion
+
+
+@pytest.mark.parametrize(("ask", "forum"), [
+    ("Can my sister file the custody petition in Nagpur, where she lives now?", True),
+    ("Can we sue the airline in Kolkata?", True),
+    ("Can I file for divorce in January?", False),
+    ("Can I file a complaint against my landlord?", False),
+])
+def test_whether_a_case_can_be_brought_in_a_named_place_asks_the_forum(ask: str, forum: bool) -> None:
+    assert (AskKind.FORUM in ask_kinds(ask)) is forum
+
+
+def test_an_answer_resting_on_an_offence_day_read_from_the_story_is_not_high() -> None:
+    question = "In 2021 my tenant's son scratched my car all over with a key. Which section of the IPC applies?"
+    kw = {"question": question, "as_of": "2026-11-27", "names_provision": True, "coverage": 1.0}
+    assert conf.score(**kw).score >= 0.8  # type: ignore[arg-type]
+    assert conf.score(**kw, inferred_date=True).score <= conf.INFERRED_DATE_CAP < 0.8  # type: ignore[arg-type]
