@@ -58,6 +58,12 @@ the new evidence law?" (whether something falls within a defined word is answere
 "are" the quoted word must be what the subject is said to be, not the subject ("Is 'theft' a compoundable offence?"
 asks about theft, not what it means)."""
 _QUOTED = re.compile(_QUOTED_TERM)
+_WITHIN_QUOTED = re.compile(
+    r"\b(?:does|do)\s+(?=[\"'\u2018\u201c])|"
+    r"\b(?:am\s+i|are\s+(?:we|they|you)|is\s+(?:he|she|it|this|that|(?:my|our|his|her|their|the)\s+\w+))\s+(?:an?\s+|the\s+)?"
+    r"(?=[\"'\u2018\u201c])", re.IGNORECASE)
+"""Whether someone or something falls within a quoted word: "Does 'domestic violence' mean only beating?", "am I a
+'consumer' who can file ...?", "is my tenant a 'workman'?" (its definition answers it)."""
 _WORDS = re.compile(r"[A-Za-z][A-Za-z\-']*")
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 MAX_TERM_WORDS = 8
@@ -103,7 +109,7 @@ def asked_terms(question: str) -> list[str]:
     caller keeps the first the index defines. Plurals also as singulars. [] when it asks for no definition."""
     cue = _STRONG_CUE.search(question) or _WHAT_IS.search(question)
     quoted = [normalise(q) for q in _QUOTED.findall(question)]
-    if quoted and (cue is not None or _WHEN_IS.search(question)):
+    if quoted and (cue is not None or _WHEN_IS.search(question) or _WITHIN_QUOTED.search(question)):
         return _with_singulars(quoted)
     if cue is None:
         return []

@@ -469,8 +469,21 @@ class HybridRetriever:
             ids = [d.chunk_id for d in self._definitions[1].get(term, [])
                    if d.general and (allow is None or d.chunk_id in allow)]  # fmt: skip
             if ids:
-                return sorted(ids, key=order)[:MAX_DEFINITIONS]
+                return self._with_referred(sorted(ids, key=order)[:MAX_DEFINITIONS])
         return []
+
+    def _with_referred(self, ids: list[str]) -> list[str]:
+        """Each defining clause followed by the section of its own Act it refers the term to ("(g) "domestic
+        violence" has the same meaning as assigned to it in section 3": PWDVA 2(g), then PWDVA 3), which holds what
+        the term means."""
+        out: list[str] = []
+        for cid in ids:
+            out.append(cid)
+            chunk = self.index.get(cid)
+            m = _REFERRED.search(chunk.text) if chunk is not None else None
+            if chunk is not None and m is not None and m.group(1) != chunk.section.split("(")[0]:
+                out.extend(c for c in self.index.ids_for(chunk.act, m.group(1), ())[:2] if c not in out)
+        return out
 
     def counterparts(self, act: str, section: str) -> list[tuple[Pin, Chunk]]:
         """The chunks of what replaced an old-code section (SUCCESSOR) or what a new-code section replaced
@@ -514,6 +527,9 @@ class HybridRetriever:
 
 
 MAX_DEFINITIONS = 2
+_REFERRED = re.compile(r"\bhas\s+the\s+(?:same\s+)?meanings?\s+(?:as\s+)?assigned\s+to\s+it\s+(?:in|under|by)\s+"
+                       r"section\s+(\d+[A-Z]*)\b(?!(?:\s*\(\w+\))*\s+of\s+(?:the\s+)?(?-i:[A-Z]))", re.IGNORECASE)
+"""A defining clause that refers its term to a section of its own Act (not "section 2 of the Indian Penal Code")."""
 GENERAL_CODES = frozenset({"BNS", "BNSS", "BSA", "IPC", "CRPC", "IEA"})
 """Where a term defined in many Acts ("offence", "document") is looked up first."""
 SUBJECT_MAX_WORDS = 40

@@ -57,6 +57,12 @@ INTERCEPT = 1.854
 ADDRESSED = 0.5
 """Below this share of the question's subject words in the evidence, the answer says it may not answer."""
 NOT_ADDRESSED_CAP = 0.55
+PARTLY_ADDRESSED = 0.7
+PARTLY_ADDRESSED_CAP = 0.75
+"""Below High: an answer to a question that names no provision, with less than this share of its subject words in
+the evidence. On the development sets (2026-11-27: probe3, probe2, probe, questions) such answers that the model
+put at High were right 27 times in 37 (73%), against 51 of 54 (94%) above it; the blind probe3 set had all of its
+6 wrong answers at High among them."""
 UNVERIFIED_CAP = 0.59
 ASK_UNANSWERED_CAP = 0.75
 """Below High: an answer that leaves one of the question's asks unanswered is not one to rely on as it stands."""
@@ -138,6 +144,8 @@ def score(
     total = 1 / (1 + math.exp(-z))
     if values["question_coverage"] < ADDRESSED:
         total = min(total, NOT_ADDRESSED_CAP)
+    elif not names_provision and values["question_coverage"] < PARTLY_ADDRESSED:
+        total = min(total, PARTLY_ADDRESSED_CAP)
     if unknown_acts or any(s in UNVERIFIABLE for s in citation_statuses):
         total = min(total, UNVERIFIED_CAP)
     if asks_unanswered:

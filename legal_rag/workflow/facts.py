@@ -102,7 +102,11 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                      r"compensation|claim|recover\w*|sue|refund|file\s+a\s+(?:case|complaint|suit|petition)|"
                      r"action\s+can|legal\s+action|what\s+(?:case|complaint)|which\s+law\s+covers)\b"),
     (AskKind.DEFINITION, r"\b(?:defin\w*|meaning\s+of|what\s+is\s+meant|"
-                         r"what\s+does\s+[\"'\u201c]?\w+[\"'\u201d]?\s+mean|who\s+is\s+an?\b)\b"),
+                         r"what\s+does\s+[\"'\u201c]?\w+[\"'\u201d]?\s+mean|who\s+is\s+an?\b|"
+                         # whether someone or something falls within a quoted word
+                         r"(?:does|do)\s+[\"'\u2018\u201c][^\"'\u2019\u201d]{2,40}[\"'\u2019\u201d]\s+(?:mean|include|cover)|"
+                         r"(?:am\s+i|are\s+(?:we|they)|is\s+(?:he|she|it|this|that|(?:my|our|his|her|the)\s+\w+))\s+"
+                         r"(?:an?\s+|the\s+)?[\"'\u2018\u201c]\w)"),
     (AskKind.COMPARISON, r"\b(?:compar\w*|differ\w*|chang\w*|vs\.?|versus|old\s+and\s+(?:the\s+)?new|"
                          r"how\s+has|distinguish)\b"),
     (AskKind.STILL_LAW, r"\b(?:still\s+(?:an?\s+)?(?:offence|crime|law|valid|in\s+force|punishable|illegal|legal)|"

@@ -11,8 +11,6 @@ from functools import partial
 from langgraph.runtime import Runtime
 
 from graph_schema.errors import GenerationError
-from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
-from legal_rag.retrieval.expand import asks_offence
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.offences import PENAL_CODES
 from legal_rag.retrieval.types import Chunk
@@ -222,8 +220,6 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     day = state["facts"].offence_on
     if day is not None:
         found = _with_old_penal_code(ctx, found, state["question"], day)
-    else:
-        found = _with_penal_code(ctx, found, state["question"], state["facts"])
     if state["facts"].pending_since is not None:
         found = _with_old_procedure(ctx, found, state["question"], EVE)
     found = _with_meant(ctx, found, state["facts"].mixups)
@@ -292,19 +288,6 @@ def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question
     the BNS cannot punish an act done before it came into force (``_with_old_codes``). The question's facts date an
     offence, so the statutes' wording for the story it tells is searched whatever it asks ("which code applies?")."""
     return _with_old_codes(ctx, passages, question, day, [SAVINGS["offence"]], offence_told=True)
-
-
-def _with_penal_code(ctx: WorkflowContext, passages: list[Passage], question: str,
-                     facts: QuestionFacts) -> list[Passage]:
-    """A question that asks what offence its facts make out, or its punishment, and names no provision: the best
-    ``SECTIONS_EXPANDED`` sections of the penal code in force on the day of the facts come first. Over every Act,
-    a client's words ("took 12 lakh ... gave a fake allotment letter ... how much jail") draw registers, contracts
-    and jail rules; among the penal code's sections the conduct is what is left to match."""
-    if facts.provisions_named or not asks_offence(question) or set(facts.acts_named) - PENAL_CODES:
-        return passages
-    code = "IPC" if facts.as_of < CUTOVER else "BNS"
-    found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=facts.as_of, acts={code}, offence_told=True)
-    return _union([to_passage(r) for r in found], passages)
 
 
 def _with_old_procedure(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:

@@ -81,6 +81,17 @@ def test_a_definition_is_looked_up_first_in_the_act_the_question_names(
     assert sections(defining, 1) == [first]
 
 
+def test_a_definition_that_refers_its_term_to_a_section_brings_that_section(retriever: HybridRetriever) -> None:
+    # PWDVA 2(g): '"domestic violence" has the same meaning as assigned to it in section 3'; the clause alone says
+    # nothing of what the term covers. A term defined in full (BNS 2(3), 'child') brings nothing more.
+    query = "Does 'domestic violence' cover taunts about money, or only beatings?"
+    defining = [r for r in retriever.retrieve(query, 5, as_of="2025-03-01") if r.pinned is Pin.DEFINITION]
+    assert sections(defining, 2) == ["PWDVA 2", "PWDVA 3"]
+    child = [r for r in retriever.retrieve("Define 'child' under the BNS.", 5, as_of="2025-03-01")
+             if r.pinned is Pin.DEFINITION]  # fmt: skip
+    assert {r.chunk.act + " " + r.chunk.section.split("(")[0] for r in child} <= {"BNS 2", "PWDVA 2", "JJA 2"}
+
+
 # Fact descriptions as a client would give them, and the provision that should be in the top 5.
 FACT_QUERIES = [
     ("He knowingly used a forged sale deed as if it were genuine to claim the land", "BNS 340"),

@@ -146,3 +146,21 @@ def test_a_long_run_of_spaces_after_a_quoted_term_is_read_in_linear_time() -> No
     start = time.perf_counter()
     assert defined_terms([chunk("X:1:-:0", text)]) == {}
     assert time.perf_counter() - start < 5  # a hang guard: the quadratic pattern took 17 s
+
+
+@pytest.mark.parametrize(("question", "term"), [
+    ("Does 'cruelty' under the new penal code cover only physical beating, or taunts too?", "cruelty"),
+    ("I run a small printing press and bought a machine for it. Am I a 'consumer' for a complaint?", "consumer"),
+    ("Is my cook a 'domestic worker' under the law?", "domestic worker"),
+    ("Does 'document' include a WhatsApp message?", "document"),
+])
+def test_whether_something_falls_within_a_quoted_word_asks_for_its_definition(question: str, term: str) -> None:
+    assert asked_terms(question)[0] == term
+
+
+@pytest.mark.parametrize("question", [
+    "Is 'theft' a compoundable offence?",  # asks about theft, not what it means
+    "Did 'Ramesh' sign the agreement in my presence?",
+])
+def test_a_quoted_word_that_is_the_subject_is_not_asked_to_be_defined(question: str) -> None:
+    assert asked_terms(question) == []

@@ -378,3 +378,19 @@ def test_a_saved_old_code_section_still_provides_for_old_facts() -> None:
     gen = ExtractiveGenerator(TITLES).generate("Punishment for theft under section 379 IPC in 2022?", [p],
                                                as_of="2022-05-01", complexity=Complexity.SIMPLE)
     assert gen.sentences[0].text.split('"')[0].endswith(" provides: ")
+
+
+def test_the_last_place_never_splits_an_offence_from_its_punishment() -> None:
+    # A section that defines the offence, quoted in the last place, keeps the one that punishes it ("Murder"
+    # without "Punishment for murder" answers no punishment ask): the answer grows by one provision at most.
+    question = "In 2023 she entrusted her jewellery to a friend, who sold it. What offence has the friend committed?"
+    ps = [
+        passage("IPC:409:-:0", "IPC s.409 Criminal breach of trust by public servant, or by banker, merchant or "
+                "agent", IPC_409, 0.64),
+        passage("IPC:405:-:0", "IPC s.405 Criminal breach of trust", IPC_405, 0.62),
+        passage("IPC:406:-:0", "IPC s.406 Punishment for criminal breach of trust", IPC_406, 0.5),
+    ]  # fmt: skip
+    for complexity in Complexity:
+        gen = ExtractiveGenerator(TITLES).generate(question, ps, as_of="2023-03-01", complexity=complexity)
+        got = {s.chunk_ids[0] for s in gen.sentences}
+        assert "IPC:405:-:0" not in got or "IPC:406:-:0" in got, complexity

@@ -21,6 +21,7 @@ from legal_rag.workflow.confidence import (
     INTERCEPT,
     LOW_WARNING,
     NOT_ADDRESSED_CAP,
+    PARTLY_ADDRESSED_CAP,
     UNVERIFIED_CAP,
     WEIGHTS,
     label_for,
@@ -555,6 +556,11 @@ def test_confidence_is_the_fitted_logistic_model_with_its_caps() -> None:
     assert two_asks.factor("question_parts").value == 0.5 and two_asks.score < on_point.score
     # evidence that does not address the question, or a citation nobody could check: never Medium or High
     assert confidence_of(coverage=0.4, names_provision=True).score <= NOT_ADDRESSED_CAP
+    # a question naming no provision, partly addressed: never High (a named provision quoted answers what it asks)
+    assert confidence_of(coverage=0.65).score <= PARTLY_ADDRESSED_CAP < 0.8
+    seven = confidence_of(coverage=0.7)
+    z7 = INTERCEPT + sum(WEIGHTS[f.name] * f.value for f in seven.factors)
+    assert seven.score == pytest.approx(1 / (1 + math.exp(-z7)), abs=1e-4)
     unchecked = confidence_of(names_provision=True, citation_statuses=[CitationStatus.UNCHECKED])
     assert unchecked.score <= UNVERIFIED_CAP and unchecked.label is ConfidenceLabel.LOW
     # a repealed citation is flagged by a warning, not by the score: it is the right answer to "under IPC 384..."

@@ -436,8 +436,11 @@ class ExtractiveGenerator:
                 order = choose(hand, [m.probability(v) for v in vectors], m.threshold, m.mode,
                                placed_first=bool(first))
                 ranked = [rest[i] for i in order]
-        # A pair (definition and punishment) takes two of the n places: the answer grows by no more than n.
-        return _with_partners(first + [g for g in ranked if g not in first], groups, partners)[:n]
+        # A pair (definition and punishment) takes two of the n places; a pair the n-th place would split keeps its
+        # second half ("Murder" quoted without "Punishment for murder" answers no punishment ask): n + 1 at most.
+        paired = _with_partners(first + [g for g in ranked if g not in first], groups, partners)
+        keep = n + 1 if len(paired) > n and n and _pair(paired[n - 1], paired[n], partners) else n
+        return paired[:keep]
 
     def _sentences(
         self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool, from_start: bool
@@ -510,6 +513,12 @@ def _with_partners(
         if other is not None and not _leading(g[1]) and by_key[other] not in out:
             out.append(by_key[other])
     return out
+
+
+def _pair(first: tuple[tuple[str, str], list[Passage]], second: tuple[tuple[str, str], list[Passage]],
+          partners: Mapping[str, str]) -> bool:
+    """``second`` is ``first``'s offence partner, placed after it by ``_with_partners``."""
+    return partners.get(f"{first[0][0]}:{first[0][1]}") == f"{second[0][0]}:{second[0][1]}" and not _leading(first[1])
 
 
 def _partners(groups: Sequence[tuple[tuple[str, str], list[Passage]]]) -> dict[str, str]:
