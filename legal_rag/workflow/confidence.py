@@ -73,8 +73,9 @@ UNCONFIRMED_CAP = 0.75
 """Below High: an answer to a question citing a section whose heading and text hold nothing of the facts it tells
 (``mixups.unconfirmed``) quotes what the section says, not that it fits them."""
 INFERRED_DATE_CAP = 0.75
-"""The code that governs an offence rests on a day read from the story ("In 2022 a man in a crowded bus grabbed my
-daughter's hand"), not one the question gives the offence itself: never High."""
+"""The code that governs rests on a day read from the story, not one the question gives it: an offence dated by what
+happened ("In 2022 a man in a crowded bus grabbed my daughter's hand"), a matter read as of the day it was over
+("the trial ended in March 2024"): never High."""
 
 ANSWERS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE) for k, p in (
     (AskKind.PUNISHMENT, r"\b(?:punish\w*|imprisonment|fine|death|penalty)\b"),

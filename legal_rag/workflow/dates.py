@@ -27,7 +27,7 @@ from enum import Enum
 
 from legal_rag.workflow.date_spans import CUTOVER, OPEN_START, Span, find_spans
 
-__all__ = ["CUTOVER", "OPEN_START", "DatedEvent", "EventKind", "offence_day", "pending_since", "read_dates"]
+__all__ = ["CUTOVER", "OPEN_START", "DatedEvent", "EventKind", "goes_on", "offence_day", "pending_since", "read_dates"]
 
 
 class EventKind(Enum):
@@ -114,6 +114,14 @@ _ONGOING = _i(r"\b(?:still(?!\s+(?:be\s+|being\s+)?(?:tried|pending|investigat\w
               r"applicable|appl(?:y|ies)|punishable|heard|booked|valid|an?\s+offen[cs]e|a\s+crime|law|good\s+law)\b)|"
               r"continu(?:es|ing)|ongoing|till\s+date|to\s+date|till\s+now|until\s+now|so\s+far|"
               r"keeps|kept\s+on|every\s+(?:day|week|month)|daily|ha(?:s|ve)\s+been\s+\w+ing|(?:is|are)\s+\w+ing)\b")
+
+
+def goes_on(text: str) -> bool:
+    """Whether ``text`` tells of something still going on ("still", "keeps", "has been harassing"; not "can he still
+    be prosecuted", which speaks of the law)."""
+    return bool(_ONGOING.search(text))
+
+
 _SENTENCE = re.compile(r"(?<!\b[Nn]o)(?<!\b[Nn]os)(?<!\bRs)(?<!\b[Ss]ec)(?<!\bu/s)(?<!\b[Ss])(?<!\b[Dd]r)(?<!\bM[rs])"
                        r"(?<!\bMrs)(?<!\bSmt)(?<!\b[Vv]s)(?<!\b[Vv])(?<!\b[Aa]rt)(?<!\bLtd)(?<!\bPvt)(?<!\b[Cc]o)"
                        r"(?<!\bi\.e)(?<!\be\.g)(?<!\b[Cc]rl)(?<!\b[Ss]t)[.?!]+(?=\s|$)|\n+")

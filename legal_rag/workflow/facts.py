@@ -24,8 +24,7 @@ from enum import StrEnum
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from graph_schema.model import CitationKey
-from legal_rag.retrieval.expand import asks_offence
-from legal_rag.workflow.dates import DatedEvent, EventKind, offence_day, pending_since, read_dates
+from legal_rag.workflow.dates import DatedEvent, EventKind, goes_on, offence_day, pending_since, read_dates
 from legal_rag.workflow.mixups import OLD_CODES, NumberMixup
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.transition import named_pending
@@ -93,9 +92,10 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                     r"(?:file|sue|lodge|complain)|(?:file|sue|lodge|complain|case)\b[^?]{0,60}?\bor\s+(?:do|must|should)\s+"
                     r"(?:i|we|he|she|they)\s+(?:have\s+to\s+)?(?:go|travel)\s+to\s+(?-i:[A-Z][a-z]+)|"
                     # "can she file the divorce petition in Lucknow?": whether the case can be brought in that place
-                    r"can\s+(?:i|we|he|she|they|(?:my|our|her|his|the)\s+\w+)\s+(?:file|sue|lodge|institute|bring|"
-                    r"register)\b[^?.]{0,50}?\b(?:in|at)\s+(?-i:(?!(?:January|February|March|April|May|June|July|August|September|"
-                    r"October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b)[A-Z][a-z]+))\b"),
+                    r"can\s+(?:i|we|he|she|they|(?:my|our|her|his|the)\s+[\w-]+)\s+(?:file|sue|lodge|institute|bring|"
+                    r"register)\b[^?.]{0,50}?\b(?:in|at)\s+(?-i:(?!(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|"
+                    r"Mon|Tue|Wed|Thu|Fri|Sat|Sun|Form|Person|Writing|Hindi|English|Urdu|Marathi|Tamil|Telugu|Bengali|"
+                    r"Gujarati|Kannada|Malayalam|Punjabi|Odia|Assamese|Excel|Word)[a-z]*\b)[A-Z][a-z]+))\b"),
     (AskKind.PROCEDURE, r"\b(?:procedure|process|steps?|how\s+(?:to|do|does|can|is)|bail\w*|cogni[sz]able|"
                         r"compoundable|arrest\w*|FIR|investigat\w*|charge\s*-?sheet|summons|warrant|custody)\b"),
     (AskKind.REMEDY, r"\b(?:remed\w*|what\s+can\s+(?:i|we|he|she|they|my\s+client)\s+do|options?|relief|"
@@ -134,9 +134,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       r"finish)|"
                       # the sum a court will award: the statutes give heads and caps, the amount is the court's
                       r"how\s+much\s+(?:compensation|damages|alimony|maintenance|money)\s+(?:will|would|might)\s+"
-                      r"(?:(?:the\s+)?(?:court|tribunal|commission|judge|mact|magistrate)\s+(?:award|grant|give|order|"
-                      r"fix|allow)|(?:i|we|she|he|they|my\s+\w+|our\s+\w+)\s+(?:get|receive|be\s+(?:awarded|paid|"
-                      r"given))))\b"),
+                      r"(?:the\s+)?(?:court|tribunal|commission|judge|mact|magistrate)\s+(?:award|grant|give|order|"
+                      r"fix|allow))\b"),
 ))  # fmt: skip
 
 
@@ -297,8 +296,8 @@ class QuestionFacts:
         if self.closed_on is not None:
             phrase = next((e.phrase for e in self.dates if e.phrase and e.end.isoformat() == self.closed_on),
                           self.closed_on)
-            out.append(f"Read from the question: the matter was over by {phrase}, before the new codes came into force "
-                       f"on 2024-07-01, so the law is read as it stood on {self.closed_on}.")
+            out.append(f"Read from the question: the matter was over {_when(phrase)}, before the new codes came into "
+                       f"force on 2024-07-01, so the law is read as it stood on {self.closed_on}.")
         if self.offence_on is not None and self.offence_on == self.pending_since:
             out.append("Read from the question: the offence came before the proceedings for it, which began before "
                        "2024-07-01, so the IPC governs it (BNS s.358(2)).")
@@ -306,8 +305,8 @@ class QuestionFacts:
             phrase = next((e.phrase for e in self.dates if e.phrase and e.end.isoformat() == self.offence_on),
                           self.offence_on)
             out.append(f"Read from the question: what it tells happened {_when(phrase)}, before the new codes came "
-                       "into force on 2024-07-01; taken as the day of the offence, the IPC governs it (BNS s.358(2)). "
-                       "An offence committed on or after 2024-07-01 is tried under the BNS.")
+                       "into force on 2024-07-01; taken as the day of the offence, an offence under the penal code is "
+                       "the IPC's (BNS s.358(2)). One committed on or after 2024-07-01 is the BNS's.")
         elif self.offence_on is not None:
             phrase = next((e.phrase for e in self.dates if e.kind is EventKind.OFFENCE and e.phrase
                            and e.end.isoformat() == self.offence_on), self.offence_on)
@@ -410,7 +409,7 @@ def names_penal_section(question: str) -> bool:
 
 
 _ENDED = re.compile(r"\b(?:closed|disposed\s+of|acquitted|discharged|quashed|withdrawn|dismissed|decided|"
-                    r"convicted|sentenced|ended|concluded|compounded|settled|acquittal)\b", re.IGNORECASE)
+                    r"convicted|sentenced|ended|compounded|settled)\b", re.IGNORECASE)
 """Words by which a question says a proceeding is over."""
 
 CheckFn = Callable[[str | None, str | None], Sequence[CitationCheck]]
@@ -526,55 +525,83 @@ def _unknown_acts(checks: Sequence[CitationCheck], known_act: Callable[[str], bo
     return tuple(out)
 
 
-_BACKGROUND = re.compile(
-    r"\b(?:i|we)\s+(?:\w+\s+)?(?:bought|purchased|(?:got\s+)?married|joined|was\s+born|were\s+born|rented|leased|lent|"
-    r"borrowed|took\s+(?:a|the)\s+loan|retired|shifted|moved|started|signed|executed|gifted|built)\b", re.IGNORECASE)
-"""A clause of the teller's own life ("I bought the plot in 2019", "we got married in 2018"): background to a story,
-not the day of what was done to them."""
-_GOES_ON = re.compile(r"\b(?:still(?!\s+(?:married|alive|unmarried|a\s+minor|legally))|keeps|kept\s+on|"
-                      r"continu(?:es|ing)|ongoing|since|every\s+(?:day|week|month)|daily|"
-                      r"regularly|till\s+(?:date|now)|until\s+now|ha(?:s|ve)\s+been\s+\w+ing)\b", re.IGNORECASE)
+_TELLER = re.compile(r"\b(?:i|we)\b", re.IGNORECASE)
+"""The teller in a dated clause ("I bought the plot in 2019", "in 2021 I gave him 5 lakh"): their own part of the
+story, background to what was done to them, not its day."""
+_BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second|someone\s+else)\b", re.IGNORECASE)
+"""The one life event that is itself an offence: a marriage while married."""
+_NOW = re.compile(r"\b(?:is|are|am|keeps?|demands?|refuses?|won'?t|doesn'?t|don'?t|does\s+not|do\s+not|has|have|"
+                  r"continues?|threatens|harass(?:es)?|beats|wants?|says?|asks?|since|going\s+on|under\s+way)\b",
+                  re.IGNORECASE)
+"""A story told in the present ("her in-laws demand more dowry", "he refuses to return it", "the victim has an old
+injury"): what it tells may go on today."""
+_WHAT_OFFENCE = re.compile(
+    r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?)\b|\bis\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime)"
+    r"|\b(?:booked|charged|prosecuted)\s+(?:for|under|with)\b|\bsections?\s+(?:of\s+\w+\s+)?(?:apply|applies|attract)",
+    re.IGNORECASE)
+"""The question asks which offence its story makes out (not any case against someone: a suit is no offence; nor its
+punishment alone: "a cheque bounced in 2023, what is the punishment?" may be another Act's offence)."""
+
+
+def _narrative(question: str) -> str:
+    """The question's telling, without its asking sentences."""
+    return " ".join(p for p in _SENTENCES.split(question) if not p.rstrip().endswith("?"))
 
 
 def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date | None:
-    """The day of an offence the question asks about but dates only by its story: every date it writes is of what
-    happened (no offence, proceeding, conviction or law dated), each before 2024-07-01 and none of the teller's own
-    background ("I bought the plot in 2019"), and nothing told goes on ("still", "keeps", "since"). "In 2022 a man in
-    a crowded bus grabbed my daughter's hand", "My husband married another woman in Jan 2024": the offence verbs
-    are open-ended, the dates are not. The latest such day; None otherwise (or before 2024-07-01, when the old code
-    is simply in force)."""
+    """The day of an offence the question asks about but dates only by its story: the clause that carries the date
+    tells what someone did, not the teller's own part ("I bought ...") or a life event (a marriage, a birth, a death;
+    only a marriage while married is itself the offence); no offence, proceeding, conviction or law is dated, and no
+    offence is told undated; every date is before 2024-07-01; nothing is told in the present or as going on. "In 2022
+    a man in a crowded bus grabbed my daughter's hand", "My husband married another woman in Jan 2024": the offence
+    verbs are open-ended, the dates are not. The latest such day; None otherwise (or before 2024-07-01, when the old
+    code is simply in force)."""
     cutover = date.fromisoformat(CUTOVER)
-    if today < cutover or _GOES_ON.search(question):
+    if today < cutover or any(e.kind not in (EventKind.UNKNOWN, EventKind.LIFE) for e in events):
         return None
-    if any(e.kind not in (EventKind.UNKNOWN, EventKind.LIFE) for e in events):
+    told = _narrative(question)
+    if _NOW.search(told) or goes_on(told):
         return None
-    story = [e for e in events if e.phrase and not (e.kind is EventKind.LIFE and _BACKGROUND.search(e.clause))]
-    if not story or any(e.end >= cutover or e.ongoing for e in story):
+    dated = [e for e in events if e.phrase]
+    story = [e for e in dated if not _TELLER.search(e.clause)
+             and (e.kind is EventKind.UNKNOWN or _BIGAMY.search(e.clause))]  # fmt: skip
+    if not story or any(e.end >= cutover or e.ongoing for e in dated):
         return None
     return max(e.end for e in story)
 
 
-_OVER_WITH = re.compile(r"\b(?:trial|case|proceedings?|appeal|prosecution|inquiry|investigation|suit|petition)\b",
+_CLOSES = re.compile(r"\b(?:ended|concluded|(?:was|were)\s+(?:dismissed|decided|disposed\s+of|closed|settled|quashed|"
+                     r"withdrawn|compounded|allowed)|acquitted|convicted|discharged)\b", re.IGNORECASE)
+_OVER_WITH = re.compile(r"\b(?:trial|case|proceedings?|appeal|prosecution|inquiry|investigation|revision)\b",
                         re.IGNORECASE)
-_NOT_OVER = re.compile(r"\b(?:pending|now|today|currently|still|yet|is\s+being|are\s+being|will|shall)\b",
-                       re.IGNORECASE)
+_NOT_OVER = re.compile(r"\b(?:pending|now|today|currently|still|yet|going\s+on|under\s+way|is\s+on|will|shall|not|"
+                       r"again|reopen\w*)\b", re.IGNORECASE)
+_LOOKS_BACK = re.compile(r"^\W*(?:was|were|did|could|would|had)\b|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|"
+                         r"back\s+then)\b", re.IGNORECASE)
+"""An ask about what the law allowed then ("Were those printouts admissible?", "Was the arrest legal under the law
+then in force?"), not about a step still to take ("Can I file a revision?")."""
 
 
 def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date | None:
-    """The day a matter the question tells was over, when it was over before 2024-07-01 and nothing in it is left
-    to do ("Trial for a 2022 offence ended in early 2024 ... Were those printouts admissible?"): its law is the law as
-    it stood then, the old codes. Every date written ends before 2024-07-01, a clause ends a proceeding ("the trial
-    ended", "the appeal was dismissed"), and the question speaks of nothing pending or to come ("now", "still",
-    "will"). None otherwise."""
+    """The day a matter the question tells was over, when it was over before 2024-07-01, nothing in it is left to do,
+    and the question asks only what the law allowed then ("Trial for a 2022 offence ended in early 2024 ... Were those
+    printouts admissible?"): its law is the law as it stood on that day, the old codes. The date is the one of the
+    clause that ends a proceeding ("the trial ended in March 2024"); every date is before 2024-07-01; no offence is
+    told undated (a new one, after); nothing is pending, going on or to come ("now", "still", "will", "not", "again").
+    None otherwise."""
     cutover = date.fromisoformat(CUTOVER)
-    if today < cutover or _NOT_OVER.search(question) or _GOES_ON.search(question):
+    asking = [p for p in _SENTENCES.split(question) if p.rstrip().endswith("?")]
+    if today < cutover or not asking or not all(_LOOKS_BACK.search(p) for p in asking):
+        return None
+    if _NOT_OVER.search(question) or goes_on(question):
+        return None
+    if any(e.kind is EventKind.OFFENCE and not e.phrase for e in events):
         return None
     dated = [e for e in events if e.phrase]
     if not dated or any(e.end >= cutover or e.ongoing for e in dated):
         return None
-    if not any(_ENDED.search(e.clause) and _OVER_WITH.search(e.clause) for e in dated):
-        return None
-    return max(e.end for e in dated)
+    ends = [e.end for e in dated if _CLOSES.search(e.clause) and _OVER_WITH.search(e.clause)]
+    return max(ends) if ends else None
 
 
 def read_facts(
@@ -615,17 +642,22 @@ def read_facts(
         # husband is still harassing me") goes on under the BNS.
         offence = proceedings
     closed = closed_day(question, events, today)
-    story_dated = False
     if closed is not None:  # the caller reads the question again on that day
         offence = proceedings = None
-    elif offence is None and proceedings is None and (offence_asked or asks_offence(question)) and not comparison:
-        offence = story_day(question, events, today)
-        story_dated = offence is not None
     offence_on = offence.isoformat() if offence is not None else None
     proceedings_on = proceedings.isoformat() if proceedings is not None else None
     # BNSS 531(2)(a): pending proceedings go on "as if this Sanhita had not come into force", under the CrPC as it
     # stood on the eve of 2024-07-01, not as it stood the day they began.
     checks = tuple(checks_for(offence_on, EVE if proceedings_on is not None else None))
+    story_dated = False
+    if (offence is None and proceedings is None and closed is None and not comparison
+            and _WHAT_OFFENCE.search(question)
+            and all(c.act in ("IPC", "BNS") for c in checks if c.act)):  # another Act named: its own dates
+        story = story_day(question, events, today)
+        if story is not None:
+            offence, story_dated = story, True
+            offence_on = story.isoformat()
+            checks = tuple(checks_for(offence_on, None))
     provisions = tuple(dict.fromkeys(
         (c.act, c.section) for c in checks if c.label is Label.PROVISION and c.act and c.section))
     acts = tuple(dict.fromkeys(c.act for c in checks if c.act))

@@ -22,12 +22,12 @@ from graph_schema.store import GraphStore
 from legal_rag.retrieval.offences import makes_offence
 from legal_rag.settings import Settings
 from legal_rag.workflow.context import WorkflowContext
-from legal_rag.workflow.facts import Lapsed
+from legal_rag.workflow.facts import Lapsed, act_name
 from legal_rag.workflow.graph import StageDone, build_workflow
 from legal_rag.workflow.results import AskResult, CitationOut, ClaimOut, ClassificationOut
 from legal_rag.workflow.state import WorkflowState
 from legal_rag.workflow.types import Usage
-from verification.model import Label
+from verification.model import CitationStatus, Label
 
 __all__ = ["AskResult", "AskService", "StageCallback", "build_service", "to_result"]
 
@@ -76,7 +76,13 @@ def to_result(state: WorkflowState, total_ms: float) -> AskResult:
     gen = state.get("generation")
     kept = state.get("kept", [])
     kept_texts = {c.text for c in kept}
-    citations = [CitationOut.of(c, "question") for c in state.get("question_checks", []) if c.label is Label.PROVISION]
+    facts = state.get("facts")
+    unknown = set(facts.unknown_acts) if facts is not None else set()
+    # The question's provisions, and the Acts it names that the graph does not hold ("under the Payment of Gratuity
+    # Act, 1972"): a citation of the question nobody could verify is reported as one, not only said in the answer.
+    citations = [CitationOut.of(c, "question") for c in state.get("question_checks", [])
+                 if c.label is Label.PROVISION or (c.label is Label.STATUTE and c.status is CitationStatus.UNKNOWN_ACT
+                                                   and act_name(c.text) in unknown)]  # fmt: skip
     seen = set()
     for claim in kept:
         for c in claim.citations:

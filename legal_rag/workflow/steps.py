@@ -67,23 +67,27 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     ctx = runtime.context
     question, as_of = state["question"], state["as_of"]
 
-    def checks_for(offence_on: str | None, proceedings_on: str | None) -> list[CitationCheck]:
-        report = ctx.verifier.verify(question, [], as_of, offence_on=offence_on, proceedings_on=proceedings_on,
-                                     adjacent=True)
-        return [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
-
     comparison = state["classification"].complexity is Complexity.ANALYTICAL
-    def known_act(name: str) -> bool:
-        report = ctx.verifier.verify(name, [], as_of)
-        return any(c.label is Label.STATUTE and c.act for c in report.citations)
 
-    facts = read_facts(question, as_of, comparison=comparison, checks_for=checks_for, lapsed=ctx.lapsed,
-                       known_act=known_act)
-    closed_on = facts.closed_on
-    if closed_on is not None:  # a matter over before 2024-07-01: its law is the law of that day
-        as_of = closed_on
-        facts = replace(read_facts(question, as_of, comparison=comparison, checks_for=checks_for, lapsed=ctx.lapsed,
-                                   known_act=known_act), closed_on=closed_on)
+    def read(day: str) -> QuestionFacts:
+        """The question read for facts on ``day``, its citations checked for that day."""
+        def checks_for(offence_on: str | None, proceedings_on: str | None) -> list[CitationCheck]:
+            report = ctx.verifier.verify(question, [], day, offence_on=offence_on, proceedings_on=proceedings_on,
+                                         adjacent=True)
+            return [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
+
+        def known_act(name: str) -> bool:
+            report = ctx.verifier.verify(name, [], day)
+            return any(c.label is Label.STATUTE and c.act for c in report.citations)
+
+        return read_facts(question, day, comparison=comparison, checks_for=checks_for, lapsed=ctx.lapsed,
+                          known_act=known_act)
+
+    facts = read(as_of)
+    if facts.closed_on is not None:  # a matter over before 2024-07-01: its law is the law of that day
+        # read again on that day, its dates kept as read from today ("three years ago" is not re-anchored)
+        as_of = facts.closed_on
+        facts = replace(read(as_of), closed_on=facts.closed_on, dates=facts.dates)
     if not comparison:  # a comparison names both codes' numbers on purpose
         facts = replace(facts, mixups=_mixups(ctx, question, facts))
         facts = replace(facts, textless=_textless(ctx, facts))
@@ -800,7 +804,7 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         number_mixup=facts is not None and bool(facts.mixups),
         unconfirmed=facts is not None and bool(facts.unconfirmed),
         unknown_acts=len(facts.unknown_acts) + len(facts.textless) if facts is not None else 0,
-        inferred_date=facts is not None and facts.offence_by_story,
+        inferred_date=facts is not None and (facts.offence_by_story or facts.closed_on is not None),
     )  # fmt: skip
 
 

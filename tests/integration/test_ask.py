@@ -165,6 +165,26 @@ def test_the_offence_a_pre_2024_story_tells_is_quoted_from_the_ipc(service: AskS
     assert "BNS 358" in cited(r)
 
 
+def test_an_offence_dated_only_by_its_story_is_answered_under_the_ipc_and_says_so(service: AskService) -> None:
+    # no offence verb the date reader lists ("pickpocketed"), no date given to the offence itself: the story's date
+    r = service.ask("In March 2023 a man at the railway station pickpocketed my wallet from my back pocket and "
+                    "disappeared into the crowd. What offence did he commit?")  # fmt: skip
+    assert any("taken as the day of the offence" in s for s in r.answer.split("\n")), r.answer
+    assert {c.split("(")[0] for c in cited(r)} & {"IPC 378", "IPC 379"} and r.confidence.score < 0.8, cited(r)
+
+
+def test_a_matter_over_before_the_new_codes_is_answered_under_the_law_of_that_day(service: AskService) -> None:
+    r = service.ask("The trial for a 2021 offence ended in February 2024. The prosecution relied on a dying "
+                    "declaration recorded by a doctor. Was it admissible?")  # fmt: skip
+    assert r.as_of == "2024-02-29" and any(c.startswith("IEA 32") for c in cited(r)), (r.as_of, cited(r))
+
+
+def test_an_act_the_graph_does_not_hold_is_a_question_citation_nobody_could_verify(service: AskService) -> None:
+    r = service.ask("Can I file an application before the controlling authority under the Payment of Gratuity Act, "
+                    "1972?")  # fmt: skip
+    assert [(c.where, c.status) for c in r.citations if c.act is None] == [("question", "unknown_act")]
+
+
 def test_each_ask_of_a_multi_part_question_gets_its_provision(service: AskService) -> None:
     r = service.ask("What is the punishment for theft, and can a Magistrate release the accused on bail?",
                     "2025-03-01")  # fmt: skip

@@ -528,29 +528,39 @@ def _read(question: str, as_of: str = "2026-11-27") -> QuestionFacts:
 @pytest.mark.parametrize(("question", "day"), [
     ("In March 2023 a stranger at the railway station lifted my bag and vanished into the crowd. What offence?",
      "2023-03-31"),
-    ("Back in 2021 my tenant's son scratched my car all over with a key. What is the punishment?", "2021-12-31"),
+    ("Back in 2021 my tenant's son scratched my car all over with a key. Which sections apply?", "2021-12-31"),
     ("On 5 May 2024 my neighbour poured kerosene on our haystack and lit it. What offence has he committed?",
      "2024-05-05"),
-    ("My brother-in-law married a second time in Feb 2023 without divorcing my sister. Can she get him punished?",
+    ("My brother-in-law married a second time in Feb 2023 without divorcing my sister. What crime is that?",
      "2023-02-28"),
 ])
 def test_an_offence_asked_about_is_dated_by_its_story(question: str, day: str) -> None:
     facts = _read(question)
     assert facts.offence_on == day and facts.offence_by_story
     assert facts.old_law_governs("IPC")
-    assert any("taken as the day of the offence, the IPC governs it" in r for r in facts.reading())
+    assert any("taken as the day of the offence, an offence under the penal code is the IPC's" in r
+               for r in facts.reading())
 
 
 @pytest.mark.parametrize("question", [
     # the teller's own background, then an undated act
     "I bought a plot in 2019. My neighbour encroached and built a wall on it. What offence is this?",
+    "I opened a bank account in 2019. Someone withdrew 2 lakh from it using a cloned card. What offence is this?",
+    "In 2021 I gave my friend Rs 5 lakh to invest. He has not returned it. What offence is this?",
+    # a life event of someone else, then what is done now
+    "My sister got married in 2022. Her in-laws demand more dowry from her. What offence have they committed?",
+    "My father died in 2021. My uncle took over his shop and would not let us in. What offence is this?",
+    "The victim has an old knee injury from a fall in 2021, and her husband pushed her down the stairs. What offence?",
+    # another Act's matter
+    "In 2022 my builder did not hand over the flat. Can I file a case against him under the Consumer Protection Act?",
     "We got married in 2018 and my husband beats me for dowry. What case can I file and what punishment?",
     # the story goes on, or reaches the new codes
     "In 2021 my uncle grabbed our land and he is still sitting on it. What offence?",
     "Since 2022 my colleague sends me vulgar messages. What offence is this?",
     "In 2023 my cousin borrowed my bike, and in Sept 2024 he sold it. What offence is this?",
-    # nothing asked of an offence
+    # nothing asked of which offence
     "In March 2023 my landlord cut off my water supply. What can I do?",
+    "In 2023 a cheque given to me by a supplier bounced. What is the punishment?",
 ])
 def test_a_story_is_no_offence_date_when_it_goes_on_is_background_or_asks_no_offence(question: str) -> None:
     facts = _read(question)
@@ -560,6 +570,8 @@ def test_a_story_is_no_offence_date_when_it_goes_on_is_background_or_asks_no_off
 @pytest.mark.parametrize(("question", "day"), [
     ("The appeal in my 2021 theft case was dismissed in Feb 2023. Was the appellate court bound to hear me in person?",
      "2023-02-28"),
+    ("In 2019 the police seized my car, and the trial ended in 2021. Could the court order its sale then?",
+     "2021-12-31"),
     ("My trial for an offence of 2019 concluded in 2022 with acquittal; the court had refused to summon a defence "
      "witness. Was that allowed under the law then?", "2022-12-31"),
 ])
@@ -574,6 +586,13 @@ def test_a_matter_over_before_the_new_codes_is_read_on_the_day_it_was_over(quest
     "My case was closed in 2022 but the police will reopen it. Can they?",
     "The trial of a 2023 offence ended in March 2025. Were the printouts admissible?",
     "My 2022 FIR case is still going on. Which law applies?",
+    # the review's: not over, a step to take, a new offence after, an appeal against an acquittal
+    "The investigation concluded in 2023 with a charge sheet and the trial is going on. Which procedure law applies?",
+    "My appeal filed in 2023 has not been decided. Which code governs it?",
+    "The police closed the case against me in 2023 with a closure report. Can the police reopen the investigation?",
+    "The case was settled in 2023, but he threatened to kill me again. What offence is it?",
+    "The appeal was dismissed in March 2024. Can I file a revision in the High Court?",
+    "The State filed an appeal against my acquittal in 2023. Can the High Court convict me in that appeal?",
 ])
 def test_a_matter_not_over_or_over_after_the_new_codes_is_read_today(question: str) -> None:
     assert _read(question).closed_on is None
@@ -582,7 +601,7 @@ def test_a_matter_not_over_or_over_after_the_new_codes_is_read_today(question: s
 @pytest.mark.parametrize(("ask", "opinion"), [
     ("How much compensation will the tribunal award for my husband's death? He was 38.", True),
     ("How much damages would the court give me for the defamation?", True),
-    ("How much compensation will we get if the truck was uninsured?", True),
+    ("How much compensation will we get if the truck was uninsured?", False),  # a statute may fix it (MVA 161)
     ("How much fine will he get for drunk driving?", False),
     ("How much maintenance can a wife claim under section 144 BNSS?", False),
     ("Can I claim compensation from the insurance company?", False),
@@ -595,6 +614,9 @@ def test_the_sum_a_court_will_award_is_an_opinion_no_statute_gives(ask: str, opi
     ("Can my sister file the custody petition in Nagpur, where she lives now?", True),
     ("Can we sue the airline in Kolkata?", True),
     ("Can I file for divorce in January?", False),
+    ("Can I file the complaint in Hindi?", False),
+    ("Can I file the appeal in Form 36?", False),
+    ("Can my sister-in-law file the case in Pune?", True),
     ("Can I file a complaint against my landlord?", False),
 ])
 def test_whether_a_case_can_be_brought_in_a_named_place_asks_the_forum(ask: str, forum: bool) -> None:

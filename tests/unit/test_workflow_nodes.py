@@ -18,6 +18,7 @@ from legal_rag.retrieval.types import Chunk
 from legal_rag.settings import WorkflowSettings
 from legal_rag.workflow import steps as _steps
 from legal_rag.workflow.confidence import (
+    INFERRED_DATE_CAP,
     INTERCEPT,
     LOW_WARNING,
     NOT_ADDRESSED_CAP,
@@ -840,3 +841,41 @@ def test_a_question_naming_its_acts_is_answered_from_them() -> None:
     assert len(_steps._of_named_acts([mva, bsa], QuestionFacts(as_of="x"))) == 2
     # nothing but pinned passages of the named Acts: everything stays (the named Acts retrieved nothing)
     assert len(_steps._of_named_acts([mva, iea], facts)) == 2
+
+
+def test_a_matter_over_before_the_new_codes_is_answered_as_of_the_day_it_was_over_and_never_high() -> None:
+    question = "The trial for a 2019 offence ended in 2022. Were the printouts of the chats admissible then?"
+    simple = Classification(Complexity.SIMPLE, "fake")
+    verifier = FakeVerifier()
+    out = steps.understand({"question": question, "as_of": "2025-03-01",  # type: ignore[arg-type]
+                            "classification": simple}, Runtime(ctx(verifier=verifier)))  # fmt: skip
+    assert out["as_of"] == "2022-12-31" and out["facts"].closed_on == "2022-12-31"
+    assert out["facts"].as_of == "2022-12-31" and [e.end.isoformat() for e in out["facts"].dates][-1] == "2022-12-31"
+    whole = run_graph(ctx(), question=question)
+    assert whole["as_of"] == "2022-12-31" and whole["confidence"].score <= INFERRED_DATE_CAP
+    # an open matter keeps the day asked for
+    assert run_graph(ctx(), question="The trial for a 2019 offence is pending. Were the printouts admissible?"
+                     )["as_of"] == "2025-03-01"
+
+
+def test_an_offence_dated_by_its_story_is_checked_on_that_day_and_never_high() -> None:
+    question = "In 2022 a stranger in a crowded bus grabbed my daughter's hand. What offence is it?"
+    verifier = FakeVerifier()
+    whole = run_graph(ctx(verifier=verifier), question=question)
+    assert whole["facts"].offence_on == "2022-12-31" and "2022-12-31" in verifier.offence_days
+    assert whole["confidence"].score <= INFERRED_DATE_CAP
+
+
+@pytest.mark.parametrize("reading", [{"offence_by_story": True}, {"closed_on": "2022-12-31"}])
+def test_a_code_read_from_the_story_caps_the_answers_confidence(reading: dict[str, Any]) -> None:
+    from legal_rag.workflow.coverage import Coverage
+
+    question = "What is the punishment for extortion?"
+    facts = QuestionFacts(as_of="2025-03-01")
+    kept = [Claim(text=f'Section 308(2) of the BNS provides: "{BNS_308_2}"', verdict=Verdict.SUPPORTED,
+                  chunk_ids=["BNS:308:2:0"], citations=[])]  # fmt: skip
+    state: dict[str, Any] = {"question": question, "as_of": "2025-03-01", "facts": facts, "question_checks": []}
+    plain = steps._confidence(state, kept, Coverage(1.0, ()))  # type: ignore[arg-type]
+    read = steps._confidence({**state, "facts": dataclasses.replace(facts, **reading)}, kept,  # type: ignore[arg-type]
+                             Coverage(1.0, ()))
+    assert plain.score >= 0.8 > INFERRED_DATE_CAP >= read.score
