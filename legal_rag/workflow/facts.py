@@ -151,10 +151,17 @@ def ask_kinds(ask: str) -> tuple[AskKind, ...]:
     return tuple(k for k, pat in _KINDS if pat.search(asking))
 
 
+def _asking_and_telling(text: str) -> tuple[list[str], list[str]]:
+    """``text``'s sentences that ask (ending in "?") and those that tell."""
+    sentences = [s for s in _SENTENCES.split(text.strip()) if s]
+    asking = [s for s in sentences if s.rstrip().endswith("?")]
+    return asking, [s for s in sentences if not s.rstrip().endswith("?")]
+
+
 def asking_text(ask: str) -> str:
     """The sentences of an ask that ask (those ending in "?", else the last), without the facts told before them."""
-    sentences = [s for s in _SENTENCES.split(ask.strip()) if s]
-    return " ".join(s for s in sentences if s.rstrip().endswith("?")) or (sentences[-1] if sentences else "")
+    asking, telling = _asking_and_telling(ask)
+    return " ".join(asking) or (telling[-1] if telling else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,22 +301,19 @@ class QuestionFacts:
         March 2023, before 2024-07-01: the IPC governs it (BNS s.358(2))")."""
         out = []
         if self.closed_on is not None:
-            phrase = next((e.phrase for e in self.dates if e.phrase and e.end.isoformat() == self.closed_on),
-                          self.closed_on)
+            phrase = self._phrase_ending(self.closed_on)
             out.append(f"Read from the question: the matter was over {_when(phrase)}, before the new codes came into "
                        f"force on 2024-07-01, so the law is read as it stood on {self.closed_on}.")
         if self.offence_on is not None and self.offence_on == self.pending_since:
             out.append("Read from the question: the offence came before the proceedings for it, which began before "
                        "2024-07-01, so the IPC governs it (BNS s.358(2)).")
         elif self.offence_on is not None and self.offence_by_story:
-            phrase = next((e.phrase for e in self.dates if e.phrase and e.end.isoformat() == self.offence_on),
-                          self.offence_on)
+            phrase = self._phrase_ending(self.offence_on)
             out.append(f"Read from the question: what it tells happened {_when(phrase)}, before the new codes came "
                        "into force on 2024-07-01; taken as the day of the offence, an offence under the penal code is "
                        "the IPC's (BNS s.358(2)). One committed on or after 2024-07-01 is the BNS's.")
         elif self.offence_on is not None:
-            phrase = next((e.phrase for e in self.dates if e.kind is EventKind.OFFENCE and e.phrase
-                           and e.end.isoformat() == self.offence_on), self.offence_on)
+            phrase = self._phrase_ending(self.offence_on, EventKind.OFFENCE)
             out.append(f"Read from the question: the offence was committed {_when(phrase)}, before the new codes "
                        "came into force on 2024-07-01, so the IPC governs it (BNS s.358(2)).")
         if self.pending_since is not None:
@@ -320,6 +324,12 @@ class QuestionFacts:
             out.append(f"Read from the question: the proceedings {began} on 2024-07-01, and the CrPC governs them "
                        "(BNSS s.531(2)(a)).")
         return out
+
+    def _phrase_ending(self, day: str, kind: EventKind | None = None) -> str:
+        """The date as the question wrote it ("March 2023") for an event (of ``kind``) ending on ``day``; else the
+        ISO day."""
+        return next((e.phrase for e in self.dates if e.phrase and (kind is None or e.kind is kind)
+                     and e.end.isoformat() == day), day)  # fmt: skip
 
 
 def unknown_act_statement(name: str) -> str:
@@ -543,11 +553,6 @@ _WHAT_OFFENCE = re.compile(
 punishment alone: "a cheque bounced in 2023, what is the punishment?" may be another Act's offence)."""
 
 
-def _narrative(question: str) -> str:
-    """The question's telling, without its asking sentences."""
-    return " ".join(p for p in _SENTENCES.split(question) if not p.rstrip().endswith("?"))
-
-
 def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date | None:
     """The day of an offence the question asks about but dates only by its story: the clause that carries the date
     tells what someone did, not the teller's own part ("I bought ...") or a life event (a marriage, a birth, a death;
@@ -559,7 +564,7 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
     cutover = date.fromisoformat(CUTOVER)
     if today < cutover or any(e.kind not in (EventKind.UNKNOWN, EventKind.LIFE) for e in events):
         return None
-    told = _narrative(question)
+    told = " ".join(_asking_and_telling(question)[1])
     if _NOW.search(told) or goes_on(told):
         return None
     dated = [e for e in events if e.phrase]
@@ -590,7 +595,7 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     told undated (a new one, after); nothing is pending, going on or to come ("now", "still", "will", "not", "again").
     None otherwise."""
     cutover = date.fromisoformat(CUTOVER)
-    asking = [p for p in _SENTENCES.split(question) if p.rstrip().endswith("?")]
+    asking, _ = _asking_and_telling(question)
     if today < cutover or not asking or not all(_LOOKS_BACK.search(p) for p in asking):
         return None
     if _NOT_OVER.search(question) or goes_on(question):

@@ -503,22 +503,33 @@ def _with_partners(
     wherever it was): the section that punishes the offence it defines, or defines the one it punishes (IPC 405
     "Criminal breach of trust" and 406 "Punishment for criminal breach of trust"). A provision named in the
     question is quoted alone. ``partners``: ``_partners(groups)``."""
-    by_key = {f"{act}:{section}": g for g in groups for act, section in (g[0],)}
+    by_key = {_key(g): g for g in groups}
     out: list[tuple[tuple[str, str], list[Passage]]] = []
     for g in chosen:
         if g in out:
             continue
         out.append(g)
-        other = partners.get(f"{g[0][0]}:{g[0][1]}")
-        if other is not None and not _leading(g[1]) and by_key[other] not in out:
+        other = _partner_of(g, partners)
+        if other is not None and by_key[other] not in out:
             out.append(by_key[other])
     return out
+
+
+def _key(group: tuple[tuple[str, str], list[Passage]]) -> str:
+    """ "IPC:405": a group's section key, as ``partners`` holds it."""
+    return f"{group[0][0]}:{group[0][1]}"
+
+
+def _partner_of(group: tuple[tuple[str, str], list[Passage]], partners: Mapping[str, str]) -> str | None:
+    """The key of the section quoted with ``group`` as its offence partner; None for one the question names (quoted
+    alone) or one with no partner retrieved."""
+    return None if _leading(group[1]) else partners.get(_key(group))
 
 
 def _pair(first: tuple[tuple[str, str], list[Passage]], second: tuple[tuple[str, str], list[Passage]],
           partners: Mapping[str, str]) -> bool:
     """``second`` is ``first``'s offence partner, placed after it by ``_with_partners``."""
-    return partners.get(f"{first[0][0]}:{first[0][1]}") == f"{second[0][0]}:{second[0][1]}" and not _leading(first[1])
+    return _partner_of(first, partners) == _key(second)
 
 
 def _partners(groups: Sequence[tuple[tuple[str, str], list[Passage]]]) -> dict[str, str]:
