@@ -315,3 +315,14 @@ def test_a_question_writes_sections_beside_their_act(verifier: Verifier) -> None
     assert got == {("IPC", "302"): S.REPEALED, ("IPC", "376"): S.REPEALED, ("BNS", "64"): S.VERIFIED}
     plain = verifier.verify(text, as_of="2025-03-01")  # a draft is read as the extractor reads it
     assert not [c for c in plain.citations if c.label == "PROVISION"]
+
+
+def test_a_question_lists_sections_with_sub_units_before_their_act(verifier: Verifier) -> None:
+    # How FIRs and charge sheets are quoted: a list before the Act, a sub-section after a number. Each is checked for
+    # the date of the facts: the IPC's for 2025 facts are repealed, the BNS's for January 2024 facts not yet in force.
+    later = verifier.verify("Booked under 420/406 IPC for a deal in August 2025.", as_of="2025-09-01", adjacent=True)
+    assert {(c.act, c.section): c.status for c in later.citations if c.label == "PROVISION"} == {
+        ("IPC", "420"): S.REPEALED, ("IPC", "406"): S.REPEALED}
+    earlier = verifier.verify("Phone stolen in January 2024; FIR under 303(2) BNS.", as_of="2024-01-31", adjacent=True)
+    assert [(c.act, c.section, c.status) for c in earlier.citations if c.label == "PROVISION"] == [
+        ("BNS", "303", S.NOT_YET_IN_FORCE)]

@@ -573,6 +573,14 @@ def test_pathological_repetition_extracts_without_blowing_up(ex: CitationExtract
                                                        ("BNS", "317", "317")]),
     ("He filed a 138 NI Act complaint.", [("NIA", "138", "138")]),
     ("Accused arrested on 1 August 2024 under 307 IPC - what punishment does he face?", [("IPC", "307", "307")]),
+    # Sub-units and lists before the Act's name: each number is a section of it.
+    ("Police registered the FIR under 303(2) BNS. Is that correct?", [("BNS", "303", "303")]),
+    ("FIR registered under 420/406 IPC in May 2024", [("IPC", "420", "420"), ("IPC", "406", "406")]),
+    ("Charge sheet under 498A, 406 and 120B of IPC", [("IPC", "498A", "498A"), ("IPC", "406", "406"),
+                                                      ("IPC", "120B", "120B")]),
+    ("convicted under 302 r/w 34 IPC", [("IPC", "302", "302"), ("IPC", "34", "34")]),
+    ("a complaint punishable under 138 of the NI Act", [("NIA", "138", "138")]),
+    ("He took 1,50,000 and 420 IPC is what the FIR says", [("IPC", "420", "420")]),  # "1,50,000" is an amount
     # Already a provision, a year, or a number inside another citation: nothing more.
     ("What does Order 39 Rule 1 CPC provide?", []),
     ("Section 125 CrPC / Section 144 BNSS", []),

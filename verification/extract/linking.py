@@ -217,13 +217,20 @@ _NUMBER_AFTER = re.compile(
     r"persons?|times)\b))",  # "NDPS Act 20 grams" is a quantity
     re.IGNORECASE,
 )
-# "a 138 NI Act complaint", "under 307 IPC"; not a count ("Are 2 IPC offences ...").
-_NUMBER_BEFORE = re.compile(r"\b(?:an?|the|under|of)[ \t]+(\d{1,3}[A-Z]{0,2})[ \t]*$", re.IGNORECASE)
+# One number before an Act's name, with its sub-units ("303(2)"), and the numbers listed before it ("420/406",
+# "420, 406 and 120B", "302 r/w 34"), each a section of that Act; "of the" may stand between ("under 138 of the NI
+# Act").
+_BEFORE_ITEM = r"\d{1,3}[A-Z]{0,2}(?:\([0-9A-Za-z]{1,4}\))*(?!,\d)"  # not "50,000" nor "1,50,000": an amount
+_BEFORE_LIST = rf"(?:[ \t]*(?:,|and|&|r/w|read[ \t]+with|/|or)[ \t]*{_BEFORE_ITEM})*"
+_BEFORE_ACT = r"[ \t]*(?:of[ \t]+(?:the[ \t]+)?)?$"
+# "a 138 NI Act complaint", "under 307 IPC", "under 303(2) BNS", "under 420/406 IPC"; not a count ("Are 2 IPC
+# offences ...").
+_NUMBER_BEFORE = re.compile(rf"\b(?:an?|the|under|of)[ \t]+({_BEFORE_ITEM}{_BEFORE_LIST}){_BEFORE_ACT}", re.IGNORECASE)
 _BARE_BEFORE = re.compile(r"(?<![\d.,/])(?<!Rs )(?<!Rs\. )(?<!Rs)(?<!INR )(?<!\u20b9 )(?<!\u20b9)(?:^|(?<=[\s(\[]))"
-                          r"(\d{2,3}[A-Z]{0,2})[ \t]*$")
-"""A number of two or three digits right before an Act with any word before it ("will it be 376 IPC", "the charge
-sheet mentions 302 IPC"): lawyers write sections so. A single digit is a count ("Are 2 IPC offences ...") unless
-an article or "under" says otherwise (``_NUMBER_BEFORE``); an amount ("Rs 500 IPC") is no section."""
+                          rf"(\d{{2,3}}[A-Z]{{0,2}}(?:\([0-9A-Za-z]{{1,4}}\))*(?!,\d){_BEFORE_LIST}){_BEFORE_ACT}")
+"""Numbers of two or three digits right before an Act with any word before them ("will it be 376 IPC", "the charge
+sheet mentions 302 IPC", "420/406 IPC"): lawyers write sections so. A single digit is a count ("Are 2 IPC offences
+...") unless an article or "under" says otherwise (``_NUMBER_BEFORE``); an amount ("Rs 500 IPC") is no section."""
 _COUNTED = re.compile(r"[ \t]+(?:offen[cs]es|sections|provisions|cases|matters|charges)\b", re.IGNORECASE)
 """After the Act, a plural noun makes the number a count ("10 IPC offences")."""
 _NUMBER = re.compile(r"(?<![\d(])\d{1,3}[A-Z]{0,2}")  # a main number, not the "4" of "318(4)"
@@ -245,7 +252,8 @@ def adjacent_sections(text: str, cits: list[Citation]) -> list[tuple[int, Citati
             out.extend((m.start(1) + n.start(), c, n.group()) for n in _NUMBER.finditer(m.group(1)))
         m = _NUMBER_BEFORE.search(text, 0, c.start) or (
             None if _COUNTED.match(text, c.end) else _BARE_BEFORE.search(text, 0, c.start))
-        if m and not covered(m.start(1)):
-            out.append((m.start(1), c, m.group(1)))
-    return out
+        if m:
+            out.extend((m.start(1) + n.start(), c, n.group()) for n in _NUMBER.finditer(m.group(1))
+                       if not covered(m.start(1) + n.start()))
+    return sorted(out, key=lambda found: found[0])
 
