@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graph_schema.errors import IngestError
+from legal_rag.retrieval.ages import age_statuses
 from legal_rag.retrieval.hinglish import Glossary
 from legal_rag.retrieval.jsonlines import json_objects, strings
 
@@ -170,11 +171,12 @@ class TermsOfArt:
 
     def expand(self, query: str, *, offence_told: bool = False) -> str:
         """``query`` plus its English gloss when it is Hinglish, plus the statutory wording of each term of art
-        either uses (each once; ``offence_told``: as for ``matches``)."""
+        either uses and of the status each age it tells gives (``ages.py``) (each once; ``offence_told``: as for
+        ``matches``)."""
         glossed = self.glossary.gloss(query)
         if glossed is not None:
             query = f"{query.rstrip()} {glossed}"
-        extra = [t.expansion for _, t in self.matches(query, offence_told=offence_told)]
+        extra = [t.expansion for _, t in self.matches(query, offence_told=offence_told)] + age_statuses(query)
         extra = [e for e in dict.fromkeys(extra) if e.lower() not in query.lower()]
         if not extra:
             return query
