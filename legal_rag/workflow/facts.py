@@ -280,6 +280,11 @@ class QuestionFacts:
         return ([unknown_act_statement(a) for a in self.unknown_acts] + [textless_statement(*t) for t in self.textless]
                 + [p.statement() for p in self.premises] + [m.statement() for m in self.mixups])
 
+    def rests_on_lapsed(self, check: CitationCheck) -> bool:
+        """The question names this provision, and it is not law with nothing in its place (one of ``premises``)."""
+        number = (check.section or "").split("(")[0]
+        return any((p.lapsed.act, p.lapsed.section) == (check.act, number) for p in self.premises)
+
     def is_textless(self, check: CitationCheck) -> bool:
         """The question names this provision, and the graph holds no text of it (``textless``)."""
         number = (check.section or "").split("(")[0]

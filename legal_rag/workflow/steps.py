@@ -810,10 +810,13 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
 
 def _names_provision(state: WorkflowState) -> bool:
     """The question names a provision that is what it asks about: one whose number it took from the other code
-    ("murder under section 302 BNS") is not."""
+    ("murder under section 302 BNS") is not, nor one that is not law with nothing in its place ("no-fault
+    compensation under section 140 of the Motor Vehicles Act" for 2025 facts): what governs instead was found by
+    retrieval, not looked up."""
     facts = state.get("facts")
-    return any(c.label is Label.PROVISION and not (facts is not None and (facts.confused(c) or facts.is_textless(c)))
-               for c in state.get("question_checks", []))
+    return any(c.label is Label.PROVISION and not (facts is not None and (
+        facts.confused(c) or facts.is_textless(c) or facts.rests_on_lapsed(c)))
+        for c in state.get("question_checks", []))
 
 
 def finalise(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:

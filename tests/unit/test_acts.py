@@ -46,6 +46,13 @@ def resolver() -> ActResolver:
         ("CPC", "CPC"),
         ("Code of Civil Procedure, 1908", "CPC"),
         ("DV Act", "PWDVA"),
+        # short names practitioners write for the Acts a client's matter most often turns on
+        ("DP Act", "DPA"),
+        ("D.P. Act", "DPA"),
+        ("CP Act", "CPA"),
+        ("Consumer Act", "CPA"),
+        ("Motor Vehicle Act", "MVA"),
+        ("MWPSC Act", "MWPSCA"),
         ("SC/ST Act", "SCSTA"),
         ("POCSO", "POCSO"),
         ("The Companies Act, 2013", "CA2013"),

@@ -879,3 +879,19 @@ def test_a_code_read_from_the_story_caps_the_answers_confidence(reading: dict[st
     read = steps._confidence({**state, "facts": dataclasses.replace(facts, **reading)}, kept,  # type: ignore[arg-type]
                              Coverage(1.0, ()))
     assert plain.score >= 0.8 > INFERRED_DATE_CAP >= read.score
+
+
+def test_a_question_naming_a_lapsed_provision_does_not_count_as_naming_what_it_asks() -> None:
+    # "No-fault compensation under section 140 of the Motor Vehicles Act" for 2025 facts: s.140 is not law and nothing
+    # took its place, so what governs instead was found by retrieval, not looked up, and is scored as such.
+    from legal_rag.workflow.facts import Lapsed, Premise
+
+    mva_140 = check("PROVISION", "omitted", "MVA s.140 omitted").model_copy(update={"act": "MVA", "section": "140"})
+    bns_303 = check("PROVISION", "verified", "BNS s.303").model_copy(update={"act": "BNS", "section": "303(2)"})
+    lapsed = Premise(Lapsed("MVA", "140", "Liability to pay compensation in certain cases on the principle of no "
+                            "fault", "Omitted by Act 32 of 2019"), named_as="section 140 of the Motor Vehicles Act")
+    facts = QuestionFacts(as_of="2025-03-01", premises=(lapsed,))
+    assert not _steps._names_provision({"facts": facts, "question_checks": [mva_140]})  # type: ignore[typeddict-item]
+    assert _steps._names_provision({"facts": facts, "question_checks": [mva_140, bns_303]})  # type: ignore[typeddict-item]
+    assert _steps._names_provision({"facts": QuestionFacts(as_of="2025-03-01"),  # type: ignore[typeddict-item]
+                                    "question_checks": [mva_140]})
