@@ -63,6 +63,8 @@ _NEW_NAMES = r"BNS|BNSS|BSA|Bharatiya\s+\w+\s+\w+|Sakshya\s+Adhiniyam|Nyaya\s+Sa
 Sakshya Adhiniyam?")."""
 _NUMBER = r"(?:(?:section|sec\.?|s\.)\s*)?(?:\d{1,3}[A-Z]{0,2}(?:\(\w+\))*\s+)?"
 """A section written before the code's name ("376 IPC or 64 BNS?")."""
+_SECTION = r"(?:(?:section|sec\.?|s\.)\s*)?\d{1,3}[A-Z]{0,2}(?:\(\w+\))*"
+"""A section written after the code's name ("IPC 302 or BNS 103?")."""
 
 # What an ask wants, from the words that ask for it. Order does not matter: an ask may want several things
 # ("punishment and is it bailable"). Each pattern names the request, not the subject ("fine" as a penalty, not
@@ -113,10 +115,10 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                         r"no\s+longer|abolish\w*|struck\s+down|decriminali[sz]\w*|in\s+force|repealed|valid\s+law)\b"),
     (AskKind.WHICH_CODE, r"\b(?:which\s+(?:law|code|act|statute)s?\s+(?:applies|appl(?:y|ies)|will\s+\w+|would\s+\w+|"
                          r"governs?|decides?|is\s+applicable|should\s+\w+)|"
-                         r"(?:tried|charged|prosecuted|booked|registered|governed|decided|dealt\s+with)\s+under\s+"
-                         r"(?:the\s+)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA|Evidence\s+Act|old|new)|"
-                         rf"(?:{_OLD_NAMES})\s+or\s+(?:the\s+)?(?:new\s+)?{_NUMBER}(?:{_NEW_NAMES})|"
-                         rf"(?:{_NEW_NAMES})\s+or\s+(?:the\s+)?(?:old\s+)?{_NUMBER}(?:{_OLD_NAMES})|"
+                         r"(?:tried|charged|prosecuted|booked|registered|governed|decided|dealt\s+with|framed|filed|"
+                         r"lodged)\s+under\s+(?:the\s+)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA|Evidence\s+Act|old|new)|"
+                         rf"(?:{_OLD_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:the\s+)?(?:new\s+)?{_NUMBER}(?:{_NEW_NAMES})|"
+                         rf"(?:{_NEW_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:the\s+)?(?:old\s+)?{_NUMBER}(?:{_OLD_NAMES})|"
                          r"old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*)\b"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
                    r"kya\s+hai)\b"),

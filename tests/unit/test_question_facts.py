@@ -55,6 +55,8 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("Which law decides how it is proved: the Evidence Act or the new Sakshya Adhiniyam?", {AskKind.WHICH_CODE}),
     ("Will the Cr.P.C. or the BNSS govern the appeal?", {AskKind.WHICH_CODE}),
     ("Will it be 376 IPC or 64 BNS?", {AskKind.WHICH_CODE}),
+    ("Should the charge be under IPC 307 or BNS 109?", {AskKind.WHICH_CODE}),
+    ("Must the charge now be framed under BNS 109 instead?", {AskKind.WHICH_CODE}),
     ("My 138 NI Act case is at evidence stage. How many more months till judgment?", {AskKind.OPINION}),
     ("What are the ingredients of criminal breach of trust?", {AskKind.INGREDIENTS}),
     ("Define 'document' under the BSA.", {AskKind.DEFINITION}),
