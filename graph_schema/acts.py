@@ -56,7 +56,8 @@ CURATED: tuple[CuratedAct, ...] = (
                                                                           "Identification Act")),
     CuratedAct("DMMA", "the-dissolution-of-muslim-marriages-act-1939", ("Dissolution of Muslim Marriages Act",)),
     CuratedAct("IDA", "the-divorce-act-1869", ("Divorce Act", "Indian Divorce Act", "Indian Divorce Act, 1869")),
-    CuratedAct("DPA", "the-dowry-prohibition-act-1961", ("Dowry Prohibition Act", "Dowry Act", "DP Act", "D.P. Act")),
+    # Not "DP Act": Delhi FIRs write "u/s 92/97 D.P. Act" for the Delhi Police Act, 1978.
+    CuratedAct("DPA", "the-dowry-prohibition-act-1961", ("Dowry Prohibition Act", "Dowry Act")),
     CuratedAct("FCA", "the-family-courts-act-1984", ("Family Courts Act",)),
     CuratedAct("GWA", "the-guardians-and-wards-act-1890", ("Guardians and Wards Act", "G&W Act")),
     CuratedAct("HAMA", "the-hindu-adoptions-and-maintenance-act-1956", ("Hindu Adoptions and Maintenance Act",

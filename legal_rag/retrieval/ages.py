@@ -1,11 +1,16 @@
 """A person's age, read from a question, put in the words the statutes use for it.
 
-People tell ages ("I am 74", "my father, 70,", "a 15-year-old girl"); statutes name the status the age gives:
-a *senior citizen* has attained sixty years (Maintenance and Welfare of Parents and Senior Citizens Act, 2007,
-s.2(h)), a *child* is below eighteen (BNS s.2(3); Juvenile Justice Act, 2015, s.2(12); POCSO Act, 2012,
-s.2(1)(d)), which the IPC called a *minor* (IPC s.361). The status is appended to what retrieval and the answer's
-relevance read (``TermsOfArt.expand``), so that "I am 74 ... can I get my house back?" meets the Act that protects
-senior citizens. A reading of the facts by the statutes' own definitions, not a lexicon entry.
+People tell ages ("I am 74", "my father, 70,", "a 72-year-old widow"); the statute that protects them names the
+status the age gives: a *senior citizen* has attained sixty years (Maintenance and Welfare of Parents and Senior
+Citizens Act, 2007, s.2(h)). When the question is about that person's maintenance, care or property, the status is
+appended to what retrieval and the answer's relevance read (``TermsOfArt.expand``), so that "I am 74 ... my son took
+my house, can I get it back?" meets the Act that protects senior citizens. A reading of the facts by the statute's
+own definition.
+
+Only the senior citizen. A review of the first version, which also called anyone under eighteen a *child* (BNS s.2(3))
+and appended each definition's words, found it pulling age-threshold sections (JJA s.6, BNS s.20) into questions about
+custody, a 17-year-old's driving and a kidnapping, and reading "a 10 year old case" or "my 3 year old car" as
+people: a child's age is told beside words the statutes already use ("minor", "daughter", "girl").
 """
 
 from __future__ import annotations
@@ -14,30 +19,32 @@ import re
 
 SENIOR_AGE = 60
 """MWPSCA s.2(h): "senior citizen" means any person ... who has attained the age of sixty years or above."""
-ADULT_AGE = 18
-"""BNS s.2(3): "child" means any person below the age of eighteen years."""
-
-SENIOR = "senior citizen: a person who has attained the age of sixty years or above"
-CHILD = "child: a minor, any person below the age of eighteen years"
+SENIOR = "senior citizen"
 
 _N = r"(\d{1,3})"
-_KIN = (r"(?:father|mother|dad|mom|mum|grandfather|grandmother|grandpa|grandma|parents?|husband|wife|son|daughter|"
-        r"brother|sister|uncle|aunt|nephew|niece|cousin|man|woman|girl|boy|client|victim|accused|neighbour|neighbor|"
-        r"tenant|landlord|friend|employee|widow|widower)")
+_PERSON = (r"(?:father|mother|dad|mom|mum|grandfather|grandmother|grandpa|grandma|parents?|husband|wife|uncle|aunt|"
+           r"man|woman|lady|gentleman|person|citizen|widow|widower|pensioner|client|i)")
+"""Who an age is told of; a thing ("a 99 year old lease", "my 3 year old car") is no person."""
 _AGE = re.compile(
-    rf"\b{_N}[ \t]*[- ]?[ \t]*(?:years?|yrs?|yr)[- \t]*old\b"  # "15-year-old", "70 years old", "16 yr old"
-    rf"|\b{_N}[ \t]*(?:yo|y/o)\b"  # "15yo", "70 y/o"
+    rf"\b{_N}[ \t]*[- ]?[ \t]*(?:years?|yrs?|yr)[- \t]*old[ \t]+(?:\w+[ \t]+)?{_PERSON}\b"  # "a 72-year-old widow"
+    rf"|\b{_PERSON}[ \t]+(?:is|was|am|aged)[ \t]+(?:now[ \t]+|about[ \t]+)?{_N}\b(?![ \t]*(?:days?|weeks?|months?|%))"
     rf"|\baged[ \t]+(?:about[ \t]+)?{_N}\b"  # "aged 70", "aged about 65"
     rf"|\b{_N}[ \t]+years[ \t]+of[ \t]+age\b"  # "70 years of age"
-    rf"|\bage[ \t]+(?:is[ \t]+|of[ \t]+)?{_N}\b(?![ \t]*(?:%|lakh|rupees|days|months))"  # "age 70", "age of 70"
-    rf"|\bI(?:'m|[ \t]+am)[ \t]+{_N}(?=[ \t]*(?:[.,;!?]|years\b|yrs\b|now\b|and\b|$))"  # "I am 74.", "I'm 70 and"
-    rf"|\b{_KIN}[ \t]*,[ \t]*{_N}[ \t]*,",  # "my father, 70, lives ..."
+    rf"|\bI(?:'m|\u2019m|[ \t]+am)[ \t]+{_N}(?=[ \t]*(?:[.,;!?]|years\b|yrs\b|now\b|and\b|$))"  # "I am 74.", "I’m 70"
+    rf"|\b{_PERSON}[ \t]*,[ \t]*{_N}[ \t]*,",  # "my father, 70, lives ..."
     re.IGNORECASE,
 )
+_CARE = re.compile(
+    r"\b(?:maint\w*|support\w*|look(?:s|ing)?\s+after|looked\s+after|neglect\w*|abandon\w*|old\s+age\s+home|"
+    r"care|food|medical|expenses|property|house|flat|home|land|gift\w*|pension|evict\w*|thr[eo]w\w*\s+(?:\w+\s+)?out|"
+    r"tribunal)\b",
+    re.IGNORECASE,
+)
+"""What a question about a senior citizen's welfare turns on: maintenance, care, or property given or taken."""
 
 
 def ages(question: str) -> list[int]:
-    """The ages a question tells, in order (0 to 120)."""
+    """The ages of people the question tells, in order (1 to 120)."""
     out = []
     for m in _AGE.finditer(question):
         value = int(next(g for g in m.groups() if g is not None))
@@ -47,11 +54,8 @@ def ages(question: str) -> list[int]:
 
 
 def age_statuses(question: str) -> list[str]:
-    """The statutes' words for the ages told: ``SENIOR`` for sixty or more, ``CHILD`` below eighteen."""
-    told = ages(question)
-    out = []
-    if any(a >= SENIOR_AGE for a in told):
-        out.append(SENIOR)
-    if any(a < ADULT_AGE for a in told):
-        out.append(CHILD)
-    return out
+    """``SENIOR`` when the question tells of someone sixty or older and turns on their maintenance, care or property;
+    nothing otherwise (an accident or an offence against them is answered by its own Act)."""
+    if any(a >= SENIOR_AGE for a in ages(question)) and _CARE.search(question):
+        return [SENIOR]
+    return []

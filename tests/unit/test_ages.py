@@ -1,25 +1,26 @@
-"""Ages told in a question, and the statutory status they give (senior citizen, child)."""
+"""Ages told in a question, and the statutory status they give (a senior citizen, MWPSCA s.2(h))."""
 
 from __future__ import annotations
 
 import pytest
 
-from legal_rag.retrieval.ages import CHILD, SENIOR, age_statuses, ages
+from legal_rag.retrieval.ages import SENIOR, age_statuses, ages
 from legal_rag.retrieval.expand import TermsOfArt
 
 
 @pytest.mark.parametrize(("text", "told"), [
-    ("My grandmother is 82 years old and lives alone", [82]),
-    ("a 17-year-old boy was caught driving", [17]),
-    ("my 9 yr old son", [9]),
+    ("My grandmother is 82 and lives alone", [82]),
+    ("a 67-year-old widow was cheated", [67]),
     ("He is aged about 66 and a widower", [66]),
     ("I'm 61, retired, and my daughter-in-law", [61]),
+    ("I\u2019m 61, retired", [61]),
     ("I am 68 and my son does not visit", [68]),
     ("My mother, 75, was pushed out", [75]),
     ("a complainant 70 years of age", [70]),
-    ("the victim, 14, told her teacher", [14]),
-    ("the accused was a 15yo", [15]),
-    # Not ages: durations, amounts, counts.
+    # Not people's ages: things, durations, amounts, counts.
+    ("a 99 year old lease of the temple land", []),
+    ("my 3 year old car was sold to me as new", []),
+    ("a 10 year old case is still pending", []),
     ("We married 12 years ago and have lived apart for 2 years", []),
     ("I am 30 days late in filing the appeal", []),
     ("He owes me Rs 70,000 for 3 months", []),
@@ -29,17 +30,17 @@ def test_ages_are_read_in_the_forms_people_write(text: str, told: list[int]) -> 
     assert ages(text) == told
 
 
-def test_statuses_follow_the_statutory_thresholds() -> None:
-    # MWPSCA s.2(h): sixty years or above; BNS s.2(3): below eighteen years.
+def test_the_status_follows_the_statutory_threshold_and_the_question_about_care() -> None:
+    # MWPSCA s.2(h): sixty years or above; only when the question turns on maintenance, care or property.
     assert age_statuses("I am 60 and my son refuses to maintain me") == [SENIOR]
     assert age_statuses("I am 59 and my son refuses to maintain me") == []
-    assert age_statuses("a 17-year-old girl") == [CHILD]
-    assert age_statuses("an 18-year-old girl") == []
-    assert age_statuses("My father, 71, and my 6 year old nephew") == [SENIOR, CHILD]
+    assert age_statuses("My father, 71, gifted his flat to my brother, who now ignores him") == [SENIOR]
+    assert age_statuses("My father, 70, was injured by a rash driver on the highway") == []
+    assert age_statuses("a 16-year-old girl was taken from her parents' house") == []
 
 
 def test_the_expansion_carries_the_status_once() -> None:
     terms = TermsOfArt(())
-    expanded = terms.expand("My uncle is 77 years old; his son took his pension card. What can he do?")
+    expanded = terms.expand("My uncle is 77 and his son took his pension card and property papers. What can he do?")
     assert expanded.count("senior citizen") == 1
     assert terms.expand("What is the punishment for theft?") == "What is the punishment for theft?"

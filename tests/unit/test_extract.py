@@ -581,6 +581,17 @@ def test_pathological_repetition_extracts_without_blowing_up(ex: CitationExtract
     ("convicted under 302 r/w 34 IPC", [("IPC", "302", "302"), ("IPC", "34", "34")]),
     ("a complaint punishable under 138 of the NI Act", [("NIA", "138", "138")]),
     ("He took 1,50,000 and 420 IPC is what the FIR says", [("IPC", "420", "420")]),  # "1,50,000" is an amount
+    ("FIR under 420,406 IPC", [("IPC", "420", "420"), ("IPC", "406", "406")]),
+    ("booked under 498A, 406, and 120B IPC", [("IPC", "498A", "498A"), ("IPC", "406", "406"),
+                                             ("IPC", "120B", "120B")]),
+    # Outside a list after "under", only the number next to the Act: before it in a story are ages, amounts, counts
+    ("I paid him 500 and 420 IPC was registered against him", [("IPC", "420", "420")]),
+    ("I have 2 kids aged 10 and 12 and a 498A IPC case is pending", [("IPC", "498A", "498A")]),
+    ("FIR No. 112/23 IPC was registered in 2023", []),
+    ("Serial No. 23 of the NDPS Act Schedule lists heroin", []),
+    ("para 12 of the Hindu Marriage Act", []),
+    ("a total of 20 of the IPC offences are compoundable", []),
+    ("He owes under 50,000 IPC fine", []),
     # Already a provision, a year, or a number inside another citation: nothing more.
     ("What does Order 39 Rule 1 CPC provide?", []),
     ("Section 125 CrPC / Section 144 BNSS", []),
@@ -597,6 +608,13 @@ def test_pathological_repetition_extracts_without_blowing_up(ex: CitationExtract
 def test_adjacent_sections(ex: CitationExtractor, text: str, expected: list[tuple[str, str, str]]) -> None:
     got = adjacent_sections(text, ex.extract(text))
     assert [(statute.act, number, text[pos : pos + len(number)]) for pos, statute, number in got] == expected
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("text", ["10, " * 25_000 + "x IPC", "10, " * 250 + "x " + "IPC " * 249])
+def test_numbers_before_many_acts_are_read_in_linear_time(ex: CitationExtractor, text: str) -> None:
+    """Each Act's name is searched back a bounded window, not from the start of the text (quadratic in a long one)."""
+    adjacent_sections(text, ex.extract(text))
 
 
 def test_the_retriever_pins_a_section_written_beside_its_act() -> None:

@@ -217,20 +217,29 @@ _NUMBER_AFTER = re.compile(
     r"persons?|times)\b))",  # "NDPS Act 20 grams" is a quantity
     re.IGNORECASE,
 )
-# One number before an Act's name, with its sub-units ("303(2)"), and the numbers listed before it ("420/406",
-# "420, 406 and 120B", "302 r/w 34"), each a section of that Act; "of the" may stand between ("under 138 of the NI
-# Act").
-_BEFORE_ITEM = r"\d{1,3}[A-Z]{0,2}(?:\([0-9A-Za-z]{1,4}\))*(?!,\d)"  # not "50,000" nor "1,50,000": an amount
-_BEFORE_LIST = rf"(?:[ \t]*(?:,|and|&|r/w|read[ \t]+with|/|or)[ \t]*{_BEFORE_ITEM})*"
-_BEFORE_ACT = r"[ \t]*(?:of[ \t]+(?:the[ \t]+)?)?$"
-# "a 138 NI Act complaint", "under 307 IPC", "under 303(2) BNS", "under 420/406 IPC"; not a count ("Are 2 IPC
-# offences ...").
-_NUMBER_BEFORE = re.compile(rf"\b(?:an?|the|under|of)[ \t]+({_BEFORE_ITEM}{_BEFORE_LIST}){_BEFORE_ACT}", re.IGNORECASE)
+# A number before an Act's name, with its sub-units ("303(2)"). After "under" (how FIRs and charge sheets are quoted)
+# also the numbers listed before it ("under 420/406 IPC", "under 498A, 406, and 120B IPC", "under 302 r/w 34 IPC") and
+# "of the" before the Act ("under 138 of the NI Act"). Elsewhere only the number next to the name: in a story the
+# numbers before it are ages, amounts and counts ("aged 10 and 12 and 498A IPC", "FIR No. 112/23 IPC", "Serial No. 23
+# of the NDPS Act").
+_BEFORE_ITEM = r"\d{1,3}[A-Z]{0,2}(?:\([0-9A-Za-z]{1,4}\))*"
+_NUMBER_BEFORE = re.compile(rf"\b(?:an?|the|under|of)[ \t]+({_BEFORE_ITEM}(?!,\d))[ \t]*$", re.IGNORECASE)
+"""'a 138 NI Act complaint', 'under 307 IPC', 'under 303(2) BNS'; not "50,000" or "1,50,000", an amount."""
+_LIST_ITEM = r"[1-9]\d{0,2}[A-Z]{0,2}(?:\([0-9A-Za-z]{1,4}\))*"  # "under 50,000" lists no section "000"
+_UNDER_LIST = re.compile(
+    rf"\bunder[ \t]+({_LIST_ITEM}(?:[ \t]*(?:,[ \t]*(?:(?:and|or|&)[ \t]+)?|and[ \t]|or[ \t]|&|r/w|read[ \t]+with|/)"
+    rf"[ \t]*{_LIST_ITEM})+)[ \t]*(?:of[ \t]+(?:the[ \t]+)?)?$"
+    rf"|\bunder[ \t]+({_BEFORE_ITEM})[ \t]+of[ \t]+(?:the[ \t]+)?$",
+    re.IGNORECASE,
+)
 _BARE_BEFORE = re.compile(r"(?<![\d.,/])(?<!Rs )(?<!Rs\. )(?<!Rs)(?<!INR )(?<!\u20b9 )(?<!\u20b9)(?:^|(?<=[\s(\[]))"
-                          rf"(\d{{2,3}}[A-Z]{{0,2}}(?:\([0-9A-Za-z]{{1,4}}\))*(?!,\d){_BEFORE_LIST}){_BEFORE_ACT}")
-"""Numbers of two or three digits right before an Act with any word before them ("will it be 376 IPC", "the charge
-sheet mentions 302 IPC", "420/406 IPC"): lawyers write sections so. A single digit is a count ("Are 2 IPC offences
-...") unless an article or "under" says otherwise (``_NUMBER_BEFORE``); an amount ("Rs 500 IPC") is no section."""
+                          r"(\d{2,3}[A-Z]{0,2}(?:\([0-9A-Za-z]{1,4}\))*)(?![,/]\d)[ \t]*$")
+"""A number of two or three digits right before an Act with any word before it ("will it be 376 IPC", "the charge
+sheet mentions 302 IPC"): lawyers write sections so. A single digit is a count ("Are 2 IPC offences ...") unless
+an article or "under" says otherwise (``_NUMBER_BEFORE``); an amount ("Rs 500 IPC") is no section."""
+_BEFORE_WINDOW = 160
+"""Characters before an Act's name searched for its numbers: the longest list after "under" is well within it, and
+the search costs no more for a long text with many Acts named (a question of 2,000 characters names hundreds)."""
 _COUNTED = re.compile(r"[ \t]+(?:offen[cs]es|sections|provisions|cases|matters|charges)\b", re.IGNORECASE)
 """After the Act, a plural noun makes the number a count ("10 IPC offences")."""
 _NUMBER = re.compile(r"(?<![\d(])\d{1,3}[A-Z]{0,2}")  # a main number, not the "4" of "318(4)"
@@ -250,10 +259,14 @@ def adjacent_sections(text: str, cits: list[Citation]) -> list[tuple[int, Citati
             continue
         if (m := _NUMBER_AFTER.match(text, c.end)) and not covered(m.start(1)):
             out.extend((m.start(1) + n.start(), c, n.group()) for n in _NUMBER.finditer(m.group(1)))
-        m = _NUMBER_BEFORE.search(text, 0, c.start) or (
-            None if _COUNTED.match(text, c.end) else _BARE_BEFORE.search(text, 0, c.start))
+        if _COUNTED.match(text, c.end):
+            continue  # "10 IPC offences", "the 20 of the IPC offences": a count
+        window = max(0, c.start - _BEFORE_WINDOW)
+        m = (_UNDER_LIST.search(text, window, c.start) or _NUMBER_BEFORE.search(text, window, c.start)
+             or _BARE_BEFORE.search(text, window, c.start))
         if m:
-            out.extend((m.start(1) + n.start(), c, n.group()) for n in _NUMBER.finditer(m.group(1))
-                       if not covered(m.start(1) + n.start()))
+            group = next(g for g in range(1, (m.re.groups or 1) + 1) if m.group(g) is not None)
+            out.extend((m.start(group) + n.start(), c, n.group()) for n in _NUMBER.finditer(m.group(group))
+                       if not n.group().startswith("0") and not covered(m.start(group) + n.start()))
     return sorted(out, key=lambda found: found[0])
 
