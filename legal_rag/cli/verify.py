@@ -79,7 +79,8 @@ def verify_cmd(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     as_jsonl: Annotated[
-        bool, typer.Option("--jsonl", help='Lines {"id", "text", "as_of", "offence_on"} in, a report per line.')
+        bool, typer.Option("--jsonl", help='Lines {"id", "text", "as_of", "offence_on"} in, a report per line '
+                          "(--as-of and --offence-on for lines that give no date).")
     ] = False,
 ) -> None:
     """Check every citation and quote in text on stdin against the statute graph for a date."""
@@ -93,8 +94,10 @@ def verify_cmd(
         raise InvalidInputError(f"cannot read --context: {exc}") from exc
     with _application() as application:
         if as_jsonl:
+            # A line's own dates first; --as-of and --offence-on are the defaults for lines that give none.
             _each_text_line(lambda req: application.verify(
-                req["text"], req.get("as_of"), chunks, req.get("offence_on")).model_dump(mode="json"))
+                req["text"], req.get("as_of") or day, chunks, req.get("offence_on") or offence_day,
+            ).model_dump(mode="json"))
             return
         text = sys.stdin.read()
         report = application.verify(text, day, chunks, offence_day)

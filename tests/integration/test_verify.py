@@ -204,6 +204,11 @@ def test_cli_verify_json_and_jsonl(env: dict[str, str], tmp_path: Path) -> None:
     assert [o.get("id") for o in out] == ["a", "b", None]
     assert out[0]["citations"][0]["status"] == "verified" and out[1]["citations"][0]["status"] == "repealed"
     assert "YYYY-MM-DD" in out[2]["error"]
+    # --as-of dates the lines that give no date of their own
+    undated = json.dumps({"id": "d", "text": "Section 302 IPC"})
+    out = [json.loads(x) for x in run_cli(env, "verify", "--jsonl", "--as-of", "2023-01-01", stdin=undated).stdout
+           .splitlines()]
+    assert out[0]["citations"][0]["status"] == "verified"
     # cheating in March 2024, an FIR in August: the penal codes on the offence's day
     fir = "He is charged under section 420 IPC, not section 318(4) BNS."
     p = run_cli(env, "verify", "--as-of", "2024-08-20", "--offence-on", "2024-03-31", "--json", stdin=fir)
