@@ -47,7 +47,7 @@ def ages(question: str) -> list[int]:
     """The ages of people the question tells, in order (1 to 120)."""
     out = []
     for m in _AGE.finditer(question):
-        value = int(next(g for g in m.groups() if g is not None))
+        value = int(m.group(m.lastindex or 0))  # the one number group of the form that matched
         if 0 < value <= 120:
             out.append(value)
     return out

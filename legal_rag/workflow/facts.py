@@ -273,8 +273,7 @@ class QuestionFacts:
 
     def confused(self, check: CitationCheck) -> bool:
         """The question cites this provision by the other code's number (one of ``mixups``)."""
-        number = (check.section or "").split("(")[0]
-        return any((m.named.act, m.named.section) == (check.act, number) for m in self.mixups)
+        return _main_key(check) in {(m.named.act, m.named.section) for m in self.mixups}
 
     def corrections(self) -> list[str]:
         """What the answer says first about the law the question rests on: Acts not found, lapsed provisions,
@@ -284,13 +283,11 @@ class QuestionFacts:
 
     def rests_on_lapsed(self, check: CitationCheck) -> bool:
         """The question names this provision, and it is not law with nothing in its place (one of ``premises``)."""
-        number = (check.section or "").split("(")[0]
-        return any((p.lapsed.act, p.lapsed.section) == (check.act, number) for p in self.premises)
+        return _main_key(check) in {(p.lapsed.act, p.lapsed.section) for p in self.premises}
 
     def is_textless(self, check: CitationCheck) -> bool:
         """The question names this provision, and the graph holds no text of it (``textless``)."""
-        number = (check.section or "").split("(")[0]
-        return any((act, section) == (check.act, number) for act, section, _ in self.textless)
+        return _main_key(check) in {(act, section) for act, section, _ in self.textless}
 
     def old_law_governs(self, act: str) -> bool:
         """The repealed code ``act`` governs these facts: the IPC an offence dated before 2024-07-01, the CrPC and
@@ -337,6 +334,11 @@ class QuestionFacts:
         ISO day."""
         return next((e.phrase for e in self.dates if e.phrase and (kind is None or e.kind is kind)
                      and e.end.isoformat() == day), day)  # fmt: skip
+
+
+def _main_key(check: CitationCheck) -> tuple[str | None, str]:
+    """(act, main section number) of a checked citation: "BNS 303(2)" is ("BNS", "303")."""
+    return check.act, (check.section or "").split("(")[0]
 
 
 def unknown_act_statement(name: str) -> str:

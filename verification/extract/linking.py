@@ -265,7 +265,7 @@ def adjacent_sections(text: str, cits: list[Citation]) -> list[tuple[int, Citati
         m = (_UNDER_LIST.search(text, window, c.start) or _NUMBER_BEFORE.search(text, window, c.start)
              or _BARE_BEFORE.search(text, window, c.start))
         if m:
-            group = next(g for g in range(1, (m.re.groups or 1) + 1) if m.group(g) is not None)
+            group = m.lastindex or 1  # _UNDER_LIST's list or its "under N of the", whichever matched
             out.extend((m.start(group) + n.start(), c, n.group()) for n in _NUMBER.finditer(m.group(group))
                        if not n.group().startswith("0") and not covered(m.start(group) + n.start()))
     return sorted(out, key=lambda found: found[0])
