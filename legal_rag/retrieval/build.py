@@ -127,9 +127,19 @@ def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphReader | 
         resolver = ActResolver(graph.all_acts())
     from legal_rag.retrieval.expand import TermsOfArt
 
-    terms = TermsOfArt.load(settings.retrieval.terms_of_art, settings.retrieval.hinglish)
+    # a term applies to a search confined to some Acts when its wording is theirs: named by its evidence, or used in
+    # their text (read once, from the index as it is now)
+    terms = TermsOfArt.load(settings.retrieval.terms_of_art, settings.retrieval.hinglish).found_in(act_texts(index))
     find = provision_finder(resolver.resolve if resolver else None, extractor)
     return HybridRetriever(index, graph=graph, find_named=find, fusion=fusion_config(settings), terms=terms)
+
+
+def act_texts(index: ChunkIndex) -> dict[str, str]:
+    """Act code -> the lower-cased headings and text of its indexed chunks."""
+    parts: dict[str, list[str]] = {}
+    for c in index.chunks():
+        parts.setdefault(c.act, []).extend((c.heading.lower(), c.text.lower()))
+    return {act: "\n".join(p) for act, p in parts.items()}
 
 
 def graph_chunks(graph: GraphReader) -> list[Chunk]:

@@ -13,7 +13,8 @@ told the doctor who had attacked her; can her statement be used?" is about a dyi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from graph_schema.errors import IngestError
@@ -28,7 +29,11 @@ ASKS_OFFENCE = re.compile(
     r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?)\b|\bcharged?\s+(?:(?:him|her|them)\s+)?with\b"
     r"|\bguilty\s+of\b|\bcriminal(?:ly)?\s+liab(?:le|ility)\b|\bprosecuted\s+(?:for|under)\b"
     r"|\b(?:he|she|they|accused|client|person|husband|wife|man|woman)\s+be\s+charged\b"
-    r"|\bpunish(?:ed|able|ment)\b|\bsentence[ds]?\b|\bbook(?:ed)?\s+(?:him|her|them\s+)?(?:for|under)\b|\bbe\s+booked\b"
+    r"|\bpunish(?:ed|able|ment)\b|\bpenalt(?:y|ies)\b|\bsentence[ds]?\b"
+    # how much prison the facts carry: "how much jail can he get", "years in jail", "jail term" (not "he is in jail")
+    r"|\bhow\s+(?:much|many\s+years(?:\s+of)?)\s+(?:jail|prison|imprisonment)\b|\b(?:jail|prison)\s+(?:term|time)\b"
+    r"|\byears?\s+(?:in|of)\s+(?:jail|prison)\b|\bgo\s+to\s+(?:jail|prison)\b"
+    r"|\bbook(?:ed)?\s+(?:(?:him|her|them)\s+)?(?:for|under)\b|\bbe\s+booked\b"
     r"|\b(?:case|complaint|fir|action)\s+against\b|\bis\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime|criminal)\b"
     r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:of\s+\w+\s+)?(?:apply|applies|attract|is|are|can|could)\b"
     r"|\bunder\s+which\s+(?:section|provision)|\bhas\s+(?:he|she|they|it)\s+committed\b|\bcommitted\s+(?:an?\s+)?"
@@ -88,6 +93,16 @@ SHAPE = '{"terms": [strings], "expansion": string, "when": "always" | "offence",
 """One line of the terms file (``when`` and ``with`` optional)."""
 
 
+_PHRASE_BREAK = re.compile(r"[;:]")
+_EVIDENCE_ACT = re.compile(r"(?:^|;)\s*([A-Za-z][A-Za-z0-9]*)\b")
+
+
+def evidence_acts(evidence: str) -> frozenset[str]:
+    """The Act codes a term's ``evidence`` names, each at the start of a ";"-separated part: "BNS 106, 281; IPC 304A,
+    279" -> {"BNS", "IPC"}; "CrPC 438" -> {"CRPC"}."""
+    return frozenset(m.group(1).upper() for m in _EVIDENCE_ACT.finditer(evidence))
+
+
 def _pattern(terms: list[str]) -> re.Pattern[str]:
     """Any of ``terms`` as whole words, case-insensitively: longest first, any run of spaces or hyphens between
     words ("in-laws" matches "in laws" and the other way round), each slot (``SLOTS``) replaced by its words."""
@@ -112,6 +127,13 @@ class Term:
     context: re.Pattern[str] | None = None
     """Words of which one must also be in the question ("money from her parents" is a dowry demand only where a
     husband or in-laws are spoken of)."""
+    acts: frozenset[str] = frozenset()
+    """The Acts whose wording the expansion is (the codes its ``evidence`` names: "BNS 106, 281; IPC 304A" -> BNS,
+    IPC); empty: any."""
+
+    def applies_to(self, acts: Collection[str] | None) -> bool:
+        """Whether the term's wording can be found among ``acts`` (None: the whole index)."""
+        return acts is None or not self.acts or bool(self.acts & {a.upper() for a in acts})
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,16 +171,35 @@ class TermsOfArt:
                 bad = [b for b in re.findall(r"\{[^{}]*\}?|\}", t) if b not in SLOTS]
                 if bad:
                     raise IngestError(f"{path}:{n}: unknown placeholder {bad[0]!r} in {t!r}; known: {', '.join(SLOTS)}")
+            evidence = obj.get("evidence")
             out.append(Term(_pattern(terms), expansion.strip(), offence_only=when == "offence",
-                            context=_pattern(context) if context else None))
+                            context=_pattern(context) if context else None,
+                            acts=evidence_acts(evidence) if isinstance(evidence, str) else frozenset()))
         return cls(tuple(out), words)
 
-    def matches(self, query: str, *, offence_told: bool = False) -> list[tuple[re.Match[str], Term]]:
+    def found_in(self, texts: Mapping[str, str]) -> TermsOfArt:
+        """These terms, each applying also to the Acts (``texts``: Act code -> its lower-cased headings and text) that
+        use a phrase of its expansion (three words or more between ";" and ":"): "cheating by personation", glossed
+        for "pretending to be" from the penal code (its ``evidence``), is the IT Act's word for 66D too."""
+        out = []
+        for t in self.terms:
+            phrases = [p.strip().lower() for p in _PHRASE_BREAK.split(t.expansion) if len(p.split()) >= 3]
+            found = {act for act, text in texts.items() if any(p in text for p in phrases)}
+            out.append(replace(t, acts=t.acts | found) if t.acts and found - t.acts else t)
+        return TermsOfArt(tuple(out), self.glossary)
+
+    def matches(self, query: str, *, offence_told: bool = False,
+                acts: Collection[str] | None = None) -> list[tuple[re.Match[str], Term]]:
         """The terms that apply to ``query``, each with where it first matched. ``offence_told``: the caller knows the
-        question tells of an offence (its facts date one), so the offence terms apply whatever it asks."""
+        question tells of an offence (its facts date one), so the offence terms apply whatever it asks. ``acts``: the
+        search is confined to these Acts, so a term whose wording is another Act's does not apply ("drunk driving"
+        glossed in the penal code's "rash driving" words pulls a search of the Motor Vehicles Act away from its own
+        "Driving by a drunken person")."""
         out: list[tuple[re.Match[str], Term]] = []
         offence: bool | None = True if offence_told else None  # computed once, and only if an offence term matches
         for t in self.terms:
+            if not t.applies_to(acts):
+                continue
             m = t.pattern.search(query)
             if m is None or (t.context is not None and not t.context.search(query)):
                 continue
@@ -169,14 +210,15 @@ class TermsOfArt:
             out.append((m, t))
         return out
 
-    def expand(self, query: str, *, offence_told: bool = False) -> str:
+    def expand(self, query: str, *, offence_told: bool = False, acts: Collection[str] | None = None) -> str:
         """``query`` plus its English gloss when it is Hinglish, plus the statutory wording of each term of art
         either uses and of the status each age it tells gives (``ages.py``) (each once; ``offence_told``: as for
         ``matches``)."""
         glossed = self.glossary.gloss(query)
         if glossed is not None:
             query = f"{query.rstrip()} {glossed}"
-        extra = [t.expansion for _, t in self.matches(query, offence_told=offence_told)] + age_statuses(query)
+        terms = self.matches(query, offence_told=offence_told, acts=acts)
+        extra = [t.expansion for _, t in terms] + age_statuses(query)
         extra = [e for e in dict.fromkeys(extra) if e.lower() not in query.lower()]
         if not extra:
             return query

@@ -297,7 +297,7 @@ class HybridRetriever:
         day = day_or_today(as_of)
         pinned = self._pinned(query, day)
         allow = self.allowed(as_of=day, acts=acts, statuses=statuses, include_repealed=include_repealed)
-        text = self.search_text(query, offence_told=offence_told)
+        text = self.search_text(query, offence_told=offence_told, acts=acts)
         qv = vectors or query_vectors(self.index.embedder, text)
         if allow is not None and not allow:
             runs: dict[str, list[Hit]] = {"bm25": [], "dense": []}
@@ -332,12 +332,13 @@ class HybridRetriever:
                     r.scores["dense"] = round(sims[r.chunk.id], 6)
         return out
 
-    def search_text(self, query: str, *, offence_told: bool = False) -> str:
+    def search_text(self, query: str, *, offence_told: bool = False, acts: Collection[str] | None = None) -> str:
         """What goes to BM25 and the embedder: the query without the provisions it names (they are
-        pinned instead) unless too little is left, plus the statutory wording of its terms of art."""
+        pinned instead) unless too little is left, plus the statutory wording of its terms of art (those of ``acts``
+        when the search is confined to them)."""
         rest = _without_spans(query, [(s, e) for s, e, _ in self._named(query).provisions])
         text = rest if len(rest.split()) >= 3 else query
-        return self.terms.expand(text, offence_told=offence_told) if self.terms is not None else text
+        return self.terms.expand(text, offence_told=offence_told, acts=acts) if self.terms is not None else text
 
     def retrieve_many(
         self, queries: Sequence[str], k: int = 10, *, as_of: str | None = None

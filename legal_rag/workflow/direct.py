@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from legal_rag.workflow.facts import AskKind, QuestionFacts
-from legal_rag.workflow.generators.extractive import content_stems, sub_of
+from legal_rag.workflow.generators.extractive import content_stems, passage_title, sub_of
 from legal_rag.workflow.types import AnswerSentence, Generation, Passage, Pin
 
 _PUNISHED = re.compile(
@@ -35,6 +35,11 @@ _SAVED_PENDING = re.compile(r"if, immediately before the date on which this Sanh
                             r"appeal, application, trial, inquiry or investigation pending[^;.]*")
 _ASKING = content_stems("time limit period hours days months years within how long many what when much")
 """Words that ask for a period rather than name what it is for."""
+_ASKING_PUNISHMENT = content_stems(
+    "punishment punishments penalty penalties punish punished punishable jail prison imprisonment sentence sentenced "
+    "fine fined maximum minimum how much many what which years year get got case file offence offences crime law "
+    "section sections act under provision provisions can will would there")
+"""Words that ask for a punishment, or for where it is written, rather than name what it punishes."""
 CANDIDATES = 8
 """Retrieved passages, beyond those the answer quotes, searched for the clause that decides an ask."""
 MIN_WORDS = 6
@@ -69,7 +74,15 @@ def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequenc
     if facts.pending and facts.offence_on is None and kinds & {AskKind.PROCEDURE, AskKind.WHICH_CODE}:
         add(*_first(passages, _SAVED_PENDING, act="BNSS", section="531"))
     if AskKind.PUNISHMENT in kinds:
-        add(*_first(quoted, _PUNISHED))
+        found = _first(quoted, _PUNISHED)
+        # nothing quoted punishes: the retrieved provision headed as what the ask is about (an answer that quotes
+        # nothing retrieved is not grounded enough to lead with anything)
+        if found[0] is None and quoted:
+            for ask in (a for a in facts.asks if AskKind.PUNISHMENT in a.kinds):
+                found = _punishing(ask.text, [*decisive, *passages[:CANDIDATES]])
+                if found[0] is not None:
+                    break
+        add(*found)
     if AskKind.TIME_LIMIT in kinds:
         for ask in (a for a in facts.asks if AskKind.TIME_LIMIT in a.kinds):
             add(*_closest(ask.text, [*decisive, *quoted, *passages[:CANDIDATES]], _PERIOD))
@@ -102,6 +115,29 @@ def _closest(ask: str, passages: Sequence[Passage], pattern: re.Pattern[str]) ->
             if hit and (best is None or hit > best[0]):
                 best = (hit, order, p, clause)
     return (best[2], best[3]) if best is not None else (None, None)
+
+
+def _punishing(ask: str, passages: Sequence[Passage]) -> tuple[Passage | None, str | None]:
+    """The punishment clause of the provision whose heading shares most of what the ask is about ("penalty for
+    drunk driving" -> MVA 185 "Driving by a drunken person ...", whose clause says "for the first offence ..."), the
+    one closer to the question (``Passage.relevance``) on a tie (MVA 186, "Driving when mentally or physically unfit
+    to drive", shares as many words), then the first. The words that ask for a punishment (``_ASKING_PUNISHMENT``)
+    are no subject: an ask with nothing else ("how much jail can he get?") or a heading sharing none of it gets no
+    answer here."""
+    want = content_stems(ask) - _ASKING_PUNISHMENT
+    best: tuple[tuple[int, float], Passage, str] | None = None
+    for p in passages:
+        heading = content_stems(passage_title(p)) & want
+        if not heading:
+            continue
+        m = _PUNISHED.search(p.text)
+        clause = _clean(m.group(0)) if m is not None else None
+        if clause is None:
+            continue
+        hit = (2 * len(heading) + len(want & content_stems(clause)), p.relevance)
+        if best is None or hit > best[0]:
+            best = (hit, p, clause)
+    return (best[1], best[2]) if best is not None else (None, None)
 
 
 def _clean(text: str) -> str | None:

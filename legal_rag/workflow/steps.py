@@ -214,6 +214,15 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         words = [w for w in query.split() if content_stems(w)]
         query = " ".join(words) or query
     found = [to_passage(r) for r in ctx.retriever.retrieve(query, k, as_of=state["as_of"])]
+    # A question that names its Acts ("penalty for drunk driving under the Motor Vehicles Act") is answered from them
+    # (``_of_named_acts``): their own best sections come first, however strongly another Act's wording pulls the
+    # whole index (the penal code's "rash driving" for "drunk driving"). Not when the question rests on a provision
+    # that is not law ("an FIR under section 66A of the IT Act"): what is law instead may be in another Act. Nor when
+    # it names only the criminal codes, whose wording the whole index already ranks first for it.
+    scope = _named_scope(state["facts"])
+    if scope - _CRIMINAL_CODES and not state["facts"].premises:
+        found = _union([to_passage(r) for r in ctx.retriever.retrieve(query, k, as_of=state["as_of"], acts=scope)],
+                       found)
     parts = question_parts(state["question"])
     # A multi-part question: each ask's own best sections follow the whole question's, so that one ask's
     # provisions do not crowd out the other's ("punishment for theft, and can a Magistrate grant bail?").
@@ -534,12 +543,18 @@ def _of_named_acts(passages: Sequence[Passage], facts: QuestionFacts) -> list[Pa
     (a criminal code brings the others, ``_CRIMINAL_CODES``): a provision of another Act that retrieval brought for a
     shared word ("certificate" in the Motor Vehicles Act) bears on no ask. Pinned passages (cited, successors,
     savings, definitions) always stay; a question naming no Act, or whose Acts retrieved nothing, keeps all."""
-    named = set(facts.acts_named)
-    if not named:
+    allowed = _named_scope(facts)
+    if not allowed:
         return list(passages)
-    allowed = named | (_CRIMINAL_CODES if named & _CRIMINAL_CODES else set())
     kept = [p for p in passages if p.act in allowed or p.pinned is not None]
     return kept if any(p.pinned is None for p in kept) else list(passages)
+
+
+def _named_scope(facts: QuestionFacts) -> set[str]:
+    """The Acts a question names, a criminal code bringing the others (``_CRIMINAL_CODES``); empty when it names
+    none."""
+    named = set(facts.acts_named)
+    return named | (set(_CRIMINAL_CODES) if named & _CRIMINAL_CODES else set())
 
 
 def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:

@@ -297,6 +297,53 @@ def test_a_period_is_chosen_by_what_it_is_for_not_by_the_words_that_ask_for_it()
                                TITLES) == _gen("BNS:318:4:0")
 
 
+# Real text, as the index holds it (data/corpus): MVA 185, its clause (b) with the punishment, MVA 186, MVA 9(8).
+MVA_185 = "Whoever, while driving, or attempting to drive, a motor vehicle,--"
+MVA_185_B = (
+    "(b) is under the influence of a drug to such an extent as to be incapable of exercising proper control over the "
+    "vehicle. shall be punishable for the first offence with imprisonment for a term which may extend to six months, "
+    "or with fine of ten thousand rupees, or with both; and for a second or subsequent offence, with imprisonment for "
+    "term which may extend to two years, or with fine of fifteen thousand rupees, or with both.")
+MVA_186 = (
+    "Whoever drives a motor vehicle in any public place when he is to his knowledge suffering from any disease or "
+    "disability calculated to cause his driving of the vehicle to be a source of danger to the public, shall be "
+    "punishable for the first offence with fine which may extend to one thousand rupees and for a second or "
+    "subsequent offence with fine which may extend to two thousand rupees.")
+MVA_9_8 = (
+    "(8) If the licensing authority is satisfied, after giving the applicant an opportunity of being heard, that he-- "
+    "(a) is a habitual criminal or a habitual drunkard; or")
+DRUNKEN = "MVA s.185 Driving by a drunken person or by a person under the influence of drugs"
+
+
+def test_a_punishment_nothing_quoted_sets_is_answered_from_the_retrieved_provision_headed_as_its_subject() -> None:
+    """The answer quoted the licensing sections; the punishment is in the retrieved section headed as what the ask is
+    about. Both offences of driving share "driving" and "first offence" with the ask: the one closer to the question
+    (its retrieval relevance) is the answer."""
+    titles = TITLES | {"MVA": "The Motor Vehicles Act, 1988"}
+    passages = [replace(_passage("MVA:185:-:0", MVA_185, DRUNKEN), relevance=0.58),
+                replace(_passage("MVA:9:8:0", MVA_9_8, "MVA s.9(8) Grant of driving licence"), relevance=0.6),
+                replace(_passage("MVA:186:-:0", MVA_186, "MVA s.186 Driving when mentally or phycically unfit to "
+                                 "drive"), relevance=0.51),
+                replace(_passage("MVA:185:b:0", MVA_185_B, DRUNKEN), relevance=0.58)]
+    ask = Ask("What is the penalty for drunk driving for the first time under the Motor Vehicles Act?",
+              (AskKind.PUNISHMENT,))
+    out = with_direct_answers(_gen("MVA:9:8:0"), QuestionFacts(as_of="2026-01-10", asks=(ask,)), passages, titles)
+    assert out.sentences[0].chunk_ids == ("MVA:185:b:0",)
+    assert out.sentences[0].text.startswith('Section 185(b) of the Motor Vehicles Act, 1988 provides: "shall be '
+                                            'punishable for the first offence with imprisonment')
+    # an ask with nothing but the words that ask for a punishment has no subject to match a heading
+    bare = Ask("How much jail can he get under the Act?", (AskKind.PUNISHMENT,))
+    assert with_direct_answers(_gen("MVA:9:8:0"), QuestionFacts(as_of="2026-01-10", asks=(bare,)), passages,
+                               titles) == _gen("MVA:9:8:0")
+    # a heading sharing nothing with the ask's subject is no answer to it, whatever it punishes
+    other = Ask("What is the punishment for selling spurious seeds?", (AskKind.PUNISHMENT,))
+    assert with_direct_answers(_gen("MVA:9:8:0"), QuestionFacts(as_of="2026-01-10", asks=(other,)), passages,
+                               titles) == _gen("MVA:9:8:0")
+    # what the answer quotes comes first when it sets the punishment
+    out = with_direct_answers(_gen("MVA:186:-:0"), QuestionFacts(as_of="2026-01-10", asks=(ask,)), passages, titles)
+    assert out.sentences[0].chunk_ids == ("MVA:186:-:0",)
+
+
 def test_an_offence_before_the_new_codes_is_answered_first_with_the_savings_clause() -> None:
     passages = [_passage("BNS:358:2:0", BNS_358_2), _passage("BNS:318:4:0", BNS_318_4)]
     facts = QuestionFacts(as_of="2025-05-01", offence_on="2023-12-31", asks=(Ask("which law?", ()),))

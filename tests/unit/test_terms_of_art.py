@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from graph_schema.acts import CURATED_BY_CODE, REPEALED_CODES
 from graph_schema.errors import IngestError
-from legal_rag.retrieval.expand import TermsOfArt, asks_offence
+from legal_rag.retrieval.expand import TermsOfArt, asks_offence, evidence_acts
 from legal_rag.settings import Settings
 
 TERMS = TermsOfArt.load(Settings().retrieval.terms_of_art)
@@ -283,3 +284,88 @@ def test_an_offence_named_in_the_statutes_own_word_gets_no_lay_wording(offence: 
     # which the definition's wording appended to the query would push down.
     question = f"What is the punishment for {offence}?"
     assert TERMS.expand(question) == question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the penalty for overloading a goods carrier?",
+        "Penalties for a public information officer who refuses information?",
+        "How much jail can he get for this?",
+        "How many years of imprisonment for dowry death?",
+        "What is the jail term for theft?",
+        "Will he go to jail for slapping me?",
+        "Can the police book him for theft?",  # "book him for": the pronoun was read only before a space
+    ],
+)  # fmt: skip
+def test_a_penalty_or_a_term_in_jail_is_asked_as_a_punishment(question: str) -> None:
+    assert asks_offence(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "He is in jail since March. Can he get bail?",
+        "My brother is in prison; can I visit him?",
+        "Jail superintendent refuses to let me meet my client. What can I do?",
+    ],
+)  # fmt: skip
+def test_being_in_jail_is_not_asking_what_punishment_an_offence_carries(question: str) -> None:
+    assert not asks_offence(question)
+
+
+def test_a_terms_acts_are_those_its_evidence_names() -> None:
+    assert evidence_acts("BNS 106, 281; IPC 304A, 279") == {"BNS", "IPC"}
+    assert evidence_acts("BNSS 482; CrPC 438") == {"BNSS", "CRPC"}
+    assert evidence_acts("NIA 138(b), 142(1)(b); BNSS 514; LIMA 3") == {"NIA", "BNSS", "LIMA"}
+    # every curated entry names the Acts whose wording it is, by codes the graph knows
+    codes = set(CURATED_BY_CODE) | {a.code for a in REPEALED_CODES}
+    for term in TERMS.terms:
+        assert term.acts, term.expansion
+        assert term.acts - {"CONSTITUTION"} <= codes, term.acts
+
+
+def test_a_search_confined_to_some_acts_takes_only_their_wording() -> None:
+    """"Drunk driving" is glossed in the penal code's words (rash driving, BNS 281); a search of the Motor Vehicles
+    Act alone ("... under the Motor Vehicles Act") must not be pulled toward them, while the cheque-bounce wording of
+    the NI Act still applies to a search that includes it."""
+    q = "What is the penalty for drunk driving under the Motor Vehicles Act?"
+    assert "rash driving" in TERMS.expand(q)
+    assert TERMS.expand(q, acts={"MVA"}) == q
+    assert "rash driving" in TERMS.expand(q, acts={"MVA", "BNS"})
+    cheque = "My cheque bounced and the payee threatens a case. What is the punishment?"
+    assert "dishonour of cheque" in TERMS.expand(cheque, acts={"NIA"})
+    assert "dishonour of cheque" not in TERMS.expand(cheque, acts={"CPA"})
+
+
+def test_an_entry_without_evidence_applies_to_any_search(tmp_path: Path) -> None:
+    terms = _load(tmp_path, '{"terms": ["stalking"], "expansion": "follows a woman"}')
+    assert "follows a woman" in terms.expand("stalking at work", acts={"MVA"})
+
+
+def test_a_term_applies_to_the_acts_that_use_its_wording(tmp_path: Path) -> None:
+    """A gloss from the penal code whose words another Act uses ("cheating by personation" is the heading of IT Act
+    s.66D) applies to a search of that Act; one whose words it does not use ("rash driving", for the Motor Vehicles
+    Act) does not."""
+    terms = _load(
+        tmp_path,
+        '{"terms": ["pretending to be"], "expansion": "cheating by personation: cheats by pretending to be some other '
+        'person", "evidence": "BNS 319; IPC 416"}',
+        '{"terms": ["drunk driving"], "expansion": "rash driving or riding on a public way", "evidence": "BNS 281"}',
+    ).found_in({
+        "ITA": "punishment for cheating by personation by using computer resource\\nwhoever, by means of "
+                          "any communication device or computer resource cheats by personating",
+        "MVA": "driving by a drunken person or by a person under the influence of drugs\\nwhoever, while driving",
+    })
+    told = "A caller pretending to be from my bank took my OTP. What punishment?"
+    assert "cheating by personation" in terms.expand(told, acts={"ITA"})
+    assert "cheating by personation" in terms.expand(told, acts={"BNS"})
+    drunk = "Penalty for drunk driving?"
+    assert terms.expand(drunk, acts={"MVA"}) == drunk
+    assert "rash driving" in terms.expand(drunk)
+
+
+def test_every_curated_gloss_keeps_its_own_acts_when_found_elsewhere() -> None:
+    found = TERMS.found_in({"ITA": "cheating by personation by using computer resource"})
+    pretending = next(t for t in found.terms if t.pattern.search("pretending to be"))
+    assert {"BNS", "IPC", "ITA"} <= pretending.acts

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from graph_schema.numbering import roman_value
@@ -293,13 +293,16 @@ class ExtractiveGenerator:
         usable = [p for p in passages if (p.pinned and p.pinned is not Pin.ASK) or p.relevance >= self.weak]
         if not usable:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
-        q = content_stems(self.terms.expand(question) if self.terms else question)
+        # a term of art whose wording is in no Act at hand ("drunk driving" in the penal code's words, for a question
+        # answered from the Motor Vehicles Act alone) would only favour what shares those words
+        at_hand = {p.act for p in usable}
+        q = content_stems(self.terms.expand(question, acts=at_hand) if self.terms else question)
         groups: dict[tuple[str, str], list[Passage]] = {}
         for p in usable:
             groups.setdefault((p.act, p.section), []).append(p)
         parts = question_parts(question)
         n = PROVISIONS[complexity] + _pinned_extra(usable) + max(0, len(parts) - 1)
-        chosen = self._provisions(q, list(groups.items()), n, question=question, parts=parts)
+        chosen = self._provisions(q, list(groups.items()), n, question=question, parts=parts, at_hand=at_hand)
         out: list[AnswerSentence] = []
         for _, ps in chosen:
             leading = _leading(ps)
@@ -330,7 +333,7 @@ class ExtractiveGenerator:
 
     def _provisions(
         self, q: set[str], groups: list[tuple[tuple[str, str], list[Passage]]], n: int, candidates: int = 8,
-        question: str = "", parts: Sequence[str] = (),
+        question: str = "", parts: Sequence[str] = (), at_hand: Collection[str] | None = None,
     ) -> list[tuple[tuple[str, str], list[Passage]]]:
         """Provisions named in the question first; then, of the first ``candidates`` retrieved, those
         whose best sentence covers most of the question (retrieval order breaks ties): "punishment
@@ -413,7 +416,7 @@ class ExtractiveGenerator:
         # A multi-part question quotes each ask's best provision ("punishment for theft" and "bail").
         asks: list[tuple[tuple[str, str], list[Passage]]] = []
         for part in parts:
-            part_q = content_stems(self.terms.expand(part) if self.terms else part)
+            part_q = content_stems(self.terms.expand(part, acts=at_hand) if self.terms else part)
             pool = [(r, g) for r, g in enumerate(rest) if g not in sides and g not in asks]
             if part_q and pool:
                 asks.append(max(pool, key=lambda item: fit(item, part_q))[1])
