@@ -385,8 +385,11 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
     chosen: dict[tuple[str, str], Passage] = {}
     for ask, kind in wanted:
         asking = asking_text(ask.text)
+        # one provision per Act, of two at most: a question that leaves open which Act governs ("can she file the
+        # divorce petition in Lucknow?", telling no religion or form of marriage) gets each one's forum
+        taken: set[str] = set()
         for r in ctx.retriever.retrieve(form_query(asking, kind), FORM_K, as_of=day, acts=acts):
-            if (r.chunk.act, r.chunk.section.split("(")[0]) in confused:
+            if (r.chunk.act, r.chunk.section.split("(")[0]) in confused or r.chunk.act in taken:
                 continue  # the section the question named by the other code's number (``mixups``)
             # the procedure code's provision for prosecuting an offence is about the offence the question tells of,
             # in its own words ("Bar to taking cognizance after lapse of period of limitation" for "too late to file
@@ -395,7 +398,9 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
                     (r.chunk.act == procedure and prosecutes(r.chunk.heading))
                     or about(asking, kind, r.chunk.heading, ctx.act_titles.get(r.chunk.act, r.chunk.act))):
                 chosen.setdefault((r.chunk.act, r.chunk.section), to_passage(r))
-                break
+                taken.add(r.chunk.act)
+                if len(taken) >= FORM_ACTS_PER_ASK:
+                    break
     if not chosen:
         return passages
     marked = [replace(p, pinned=Pin.ASK) if p.pinned is None and (p.act, p.section) in chosen else p
@@ -421,6 +426,8 @@ def _leading_acts(passages: Sequence[Passage]) -> set[str]:
 
 FORM_ACTS = 4
 """Sections retrieved whose Acts are searched for the provision that decides an ask (``_with_ask_forms``)."""
+FORM_ACTS_PER_ASK = 2
+"""Acts whose deciding provision one ask may quote (``_with_ask_forms``)."""
 FORM_K = 20
 """Chunks of those Acts searched for it, best first: a provision so headed that ranks below them for the ask's words
 is about something else ("Reasonable time for transmitting such notice" of dishonour, for "by when must he pay")."""

@@ -29,7 +29,7 @@ from legal_rag.workflow.confidence import (
     score,
 )
 from legal_rag.workflow.context import WorkflowContext
-from legal_rag.workflow.facts import QuestionFacts
+from legal_rag.workflow.facts import Ask, AskKind, QuestionFacts
 from legal_rag.workflow.generators.extractive import INSUFFICIENT, ExtractiveGenerator
 from legal_rag.workflow.graph import STAGES, build_workflow
 from legal_rag.workflow.parts import question_parts
@@ -895,3 +895,38 @@ def test_a_question_naming_a_lapsed_provision_does_not_count_as_naming_what_it_a
     assert _steps._names_provision({"facts": facts, "question_checks": [mva_140, bns_303]})  # type: ignore[typeddict-item]
     assert _steps._names_provision({"facts": QuestionFacts(as_of="2025-03-01"),  # type: ignore[typeddict-item]
                                     "question_checks": [mva_140]})
+
+
+# Real headings (data/corpus/indiacode): HMA 19, SMA 31, and a neighbour of each that decides nothing of a forum.
+FORUMS = {
+    "HMA:19:-:0": chunk("HMA:19:-:0", "Every petition under this Act shall be presented to the district court within "
+                        "the local limits of whose ordinary original civil jurisdiction--", "HMA s.19 Court to which "
+                        "petition shall be presented"),
+    "HMA:13:1:0": chunk("HMA:13:1:0", "(1) Any marriage solemnized ... may, on a petition presented by either the "
+                        "husband or the wife, be dissolved by a decree of divorce", "HMA s.13(1) Divorce"),
+    "SMA:31:1:0": chunk("SMA:31:1:0", "(1) Every petition under Chapter V or Chapter VI shall be presented to the "
+                        "district court within the local limits of whose original civil jurisdiction--", "SMA s.31(1) "
+                        "Court to which petition should be made"),
+    "SMA:27:1:0": chunk("SMA:27:1:0", "(1) Subject to the provisions of this Act ... a petition for divorce may be "
+                        "presented to the district court", "SMA s.27(1) Divorce"),
+    "HMA:21:-:0": chunk("HMA:21:-:0", "Subject to the other provisions contained in this Act ... all proceedings "
+                        "under this Act shall be regulated, as far as may be, by the Code of Civil Procedure",
+                        "HMA s.21 Application of Act 5 of 1908"),
+}  # fmt: skip
+
+
+def test_a_forum_left_open_between_two_acts_gets_each_ones_deciding_provision() -> None:
+    """"Can she file the divorce petition in Lucknow?" tells no religion or form of marriage: the Hindu Marriage Act
+    and the Special Marriage Act both retrieved, each one's "Court to which petition ..." is quoted; a second provision
+    of an Act already served, or a third Act, is not."""
+    found = [Retrieved(c, 1.0, {"dense": 0.6, "fused": 1.0}) for c in FORUMS.values()]
+    retriever = FakeRetriever([found[1], found[3], found[0], found[4], found[2]])
+    passages = [steps.to_passage(r) for r in (found[1], found[3], found[0], found[2])]
+    facts = QuestionFacts(as_of="2026-01-10", asks=(Ask("Can she file the divorce petition in Lucknow?",
+                                                         (AskKind.FORUM,)),))
+    out = steps._with_ask_forms(ctx(retriever=retriever), passages, facts)
+    assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == {("HMA", "19"), ("SMA", "31")}
+    # one Act at hand: its one deciding provision
+    only = steps._with_ask_forms(ctx(retriever=FakeRetriever([found[0], found[2]])), passages[:1] + passages[2:3],
+                                 facts)
+    assert {(p.act, p.section) for p in only if p.pinned is Pin.ASK} == {("HMA", "19")}
