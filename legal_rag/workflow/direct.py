@@ -5,7 +5,9 @@ quotations. Each direct answer is the clause of a retrieved provision that decid
 cited, so that it is checked like every other claim (the quote against the chunk, the citation against the graph
 for the date): nothing here is paraphrased, so nothing here can be wrong but the choice of clause.
 
-- a punishment: the "shall be punished with ..." clause of the first provision the answer quotes that has one;
+- a punishment: the "shall be punished with ..." clause of the provision headed as what the ask is about, among
+  those the answer quotes, else among the best retrieved ("penalty for drunk driving" -> MVA 185, "Driving by a
+  drunken person"); failing both, of the first provision the answer quotes that has one;
 - a time limit: the clause that sets a period ("within thirty days of ...", "one month of the date on which
   ..."), from the provisions the answer quotes or, failing them, the best retrieved provision that has one;
 - which code governs an offence committed before 2024-07-01 (``QuestionFacts.offence_on``): the savings clause of
@@ -41,7 +43,8 @@ _ASKING_PUNISHMENT = content_stems(
     "section sections act under provision provisions can will would there")
 """Words that ask for a punishment, or for where it is written, rather than name what it punishes."""
 CANDIDATES = 8
-"""Retrieved passages, beyond those the answer quotes, searched for the clause that decides an ask."""
+"""Retrieved sections (all their retrieved passages), beyond those the answer quotes, searched for the clause that
+decides an ask."""
 MIN_WORDS = 6
 """A clause shorter than this ("punishable with fine") is too bare to stand as an answer on its own."""
 
@@ -74,22 +77,38 @@ def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequenc
     if facts.pending and facts.offence_on is None and kinds & {AskKind.PROCEDURE, AskKind.WHICH_CODE}:
         add(*_first(passages, _SAVED_PENDING, act="BNSS", section="531"))
     if AskKind.PUNISHMENT in kinds:
-        found = _first(quoted, _PUNISHED)
-        # nothing quoted punishes: the retrieved provision headed as what the ask is about (an answer that quotes
-        # nothing retrieved is not grounded enough to lead with anything)
-        if found[0] is None and quoted:
-            for ask in (a for a in facts.asks if AskKind.PUNISHMENT in a.kinds):
-                found = _punishing(ask.text, [*decisive, *passages[:CANDIDATES]])
-                if found[0] is not None:
-                    break
-        add(*found)
+        # the quoted provision headed as what the ask is about; else the retrieved one so headed (not when the answer
+        # quotes nothing retrieved: it is not grounded enough to lead with anything); else the first quoted that
+        # punishes at all
+        found: tuple[Passage | None, str | None] = (None, None)
+        for ask in (a for a in facts.asks if AskKind.PUNISHMENT in a.kinds):
+            found = _punishing(ask.text, quoted)
+            if found[0] is None and quoted:
+                found = _punishing(ask.text, [*decisive, *_of_first_sections(passages)])
+            if found[0] is not None:
+                break
+        add(*(found if found[0] is not None else _first(quoted, _PUNISHED)))
     if AskKind.TIME_LIMIT in kinds:
         for ask in (a for a in facts.asks if AskKind.TIME_LIMIT in a.kinds):
-            add(*_closest(ask.text, [*decisive, *quoted, *passages[:CANDIDATES]], _PERIOD))
+            add(*_closest(ask.text, [*decisive, *quoted, *_of_first_sections(passages)], _PERIOD))
     if not out:
         return gen
     return Generation(tuple(out) + gen.sentences, gen.generator, model=gen.model, insufficient=gen.insufficient,
                       usage=gen.usage)
+
+
+def _of_first_sections(passages: Sequence[Passage]) -> list[Passage]:
+    """The passages of the first ``CANDIDATES`` sections retrieved, in retrieval order: a section comes as many
+    passages (BNSS 193's sub-sections), and the deciding clause is often not its first ("(2) The investigation in
+    relation to an offence under section 64 ... shall be completed within two months")."""
+    first: list[tuple[str, str]] = []
+    for p in passages:
+        if (p.act, p.section) not in first:
+            if len(first) == CANDIDATES:
+                break
+            first.append((p.act, p.section))
+    keep = set(first)
+    return [p for p in passages if (p.act, p.section) in keep]
 
 
 def _closest(ask: str, passages: Sequence[Passage], pattern: re.Pattern[str]) -> tuple[Passage | None, str | None]:

@@ -342,6 +342,16 @@ def test_a_punishment_nothing_quoted_sets_is_answered_from_the_retrieved_provisi
     # what the answer quotes comes first when it sets the punishment
     out = with_direct_answers(_gen("MVA:186:-:0"), QuestionFacts(as_of="2026-01-10", asks=(ask,)), passages, titles)
     assert out.sentences[0].chunk_ids == ("MVA:186:-:0",)
+    # of two quoted that punish, the one headed as the ask's subject and closer to the question, not the first quoted
+    out = with_direct_answers(_gen("MVA:186:-:0", "MVA:185:b:0"), QuestionFacts(as_of="2026-01-10", asks=(ask,)),
+                              passages, titles)
+    assert out.sentences[0].chunk_ids == ("MVA:185:b:0",)
+    # a section's deciding clause is found in any of its retrieved passages, however many passages come before it
+    many = [replace(_passage(f"MVA:9:{n}:0", MVA_9_8, "MVA s.9 Grant of driving licence"), relevance=0.6)
+            for n in range(1, 12)]
+    out = with_direct_answers(_gen("MVA:9:1:0"), QuestionFacts(as_of="2026-01-10", asks=(ask,)),
+                              [*many, *passages], titles)
+    assert out.sentences[0].chunk_ids == ("MVA:185:b:0",)
 
 
 def test_an_offence_before_the_new_codes_is_answered_first_with_the_savings_clause() -> None:
