@@ -77,14 +77,11 @@ def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequenc
     if facts.pending and facts.offence_on is None and kinds & {AskKind.PROCEDURE, AskKind.WHICH_CODE}:
         add(*_first(passages, _SAVED_PENDING, act="BNSS", section="531"))
     if AskKind.PUNISHMENT in kinds:
-        # the quoted provision headed as what the ask is about; else the retrieved one so headed (not when the answer
-        # quotes nothing retrieved: it is not grounded enough to lead with anything); else the first quoted that
-        # punishes at all
+        # the provision headed as what the ask is about, quoted or among the best retrieved (not when the answer quotes
+        # nothing retrieved: it is not grounded enough to lead with anything); else the first quoted that punishes
         found: tuple[Passage | None, str | None] = (None, None)
         for ask in (a for a in facts.asks if AskKind.PUNISHMENT in a.kinds):
-            found = _punishing(ask.text, quoted)
-            if found[0] is None and quoted:
-                found = _punishing(ask.text, [*decisive, *_of_first_sections(passages)])
+            found = _punishing(ask.text, quoted, [*decisive, *_of_first_sections(passages)] if quoted else [])
             if found[0] is not None:
                 break
         add(*(found if found[0] is not None else _first(quoted, _PUNISHED)))
@@ -136,27 +133,35 @@ def _closest(ask: str, passages: Sequence[Passage], pattern: re.Pattern[str]) ->
     return (best[2], best[3]) if best is not None else (None, None)
 
 
-def _punishing(ask: str, passages: Sequence[Passage]) -> tuple[Passage | None, str | None]:
-    """The punishment clause of the provision whose heading shares most of what the ask is about ("penalty for
-    drunk driving" -> MVA 185 "Driving by a drunken person ...", whose clause says "for the first offence ..."), the
-    one closer to the question (``Passage.relevance``) on a tie (MVA 186, "Driving when mentally or physically unfit
-    to drive", shares as many words), then the first. The words that ask for a punishment (``_ASKING_PUNISHMENT``)
-    are no subject: an ask with nothing else ("how much jail can he get?") or a heading sharing none of it gets no
-    answer here."""
+def _punishing(ask: str, quoted: Sequence[Passage],
+               retrieved: Sequence[Passage]) -> tuple[Passage | None, str | None]:
+    """The punishment clause of the provision, quoted or retrieved, whose heading shares most of what the ask is about
+    ("What punishment can he get for the drunk driving?" -> MVA 185 "Driving by a drunken person ...", over the quoted
+    BNS 281 "Rash driving or riding on a public way"), its clause's words counting half; on a tie the quoted one, then
+    the one closer to the question (``Passage.relevance``: MVA 185 over MVA 186, "Driving when mentally or physically
+    unfit to drive"). The words that ask for a punishment (``_ASKING_PUNISHMENT``) are no subject: an ask with nothing
+    else ("how much jail can he get?") or a heading sharing none of it gets no answer here."""
     want = content_stems(ask) - _ASKING_PUNISHMENT
-    best: tuple[tuple[int, float], Passage, str] | None = None
-    for p in passages:
-        heading = content_stems(passage_title(p)) & want
+    best: tuple[tuple[int, bool, float], Passage, str] | None = None
+    for p, is_quoted in [*((p, True) for p in quoted), *((p, False) for p in retrieved)]:
+        heading = _shared(want, content_stems(passage_title(p)))
         if not heading:
             continue
         m = _PUNISHED.search(p.text)
         clause = _clean(m.group(0)) if m is not None else None
         if clause is None:
             continue
-        hit = (2 * len(heading) + len(want & content_stems(clause)), p.relevance)
+        hit = (2 * heading + _shared(want, content_stems(clause)), is_quoted, p.relevance)
         if best is None or hit > best[0]:
             best = (hit, p, clause)
     return (best[1], best[2]) if best is not None else (None, None)
+
+
+def _shared(want: set[str], stems: set[str]) -> int:
+    """How many of ``want`` are in ``stems``, a word also matching a longer form of itself ("drunk", "drunken";
+    "driv", "driver": four letters or more, at most three added)."""
+    return sum(1 for w in want if w in stems or (len(w) >= 4 and any(
+        s.startswith(w) and len(s) - len(w) <= 3 for s in stems)))
 
 
 def _clean(text: str) -> str | None:

@@ -339,8 +339,13 @@ def test_a_punishment_nothing_quoted_sets_is_answered_from_the_retrieved_provisi
     other = Ask("What is the punishment for selling spurious seeds?", (AskKind.PUNISHMENT,))
     assert with_direct_answers(_gen("MVA:9:8:0"), QuestionFacts(as_of="2026-01-10", asks=(other,)), passages,
                                titles) == _gen("MVA:9:8:0")
-    # what the answer quotes comes first when it sets the punishment
+    # a retrieved provision headed closer to the ask's subject ("drunk", "drunken") leads over a quoted one ...
     out = with_direct_answers(_gen("MVA:186:-:0"), QuestionFacts(as_of="2026-01-10", asks=(ask,)), passages, titles)
+    assert out.sentences[0].chunk_ids == ("MVA:185:b:0",)
+    # ... and on a tie the quoted one leads
+    driving = Ask("What is the punishment for driving?", (AskKind.PUNISHMENT,))
+    out = with_direct_answers(_gen("MVA:186:-:0"), QuestionFacts(as_of="2026-01-10", asks=(driving,)), passages,
+                              titles)
     assert out.sentences[0].chunk_ids == ("MVA:186:-:0",)
     # of two quoted that punish, the one headed as the ask's subject and closer to the question, not the first quoted
     out = with_direct_answers(_gen("MVA:186:-:0", "MVA:185:b:0"), QuestionFacts(as_of="2026-01-10", asks=(ask,)),
