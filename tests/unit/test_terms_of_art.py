@@ -369,3 +369,15 @@ def test_every_curated_gloss_keeps_its_own_acts_when_found_elsewhere() -> None:
     found = TERMS.found_in({"ITA": "cheating by personation by using computer resource"})
     pretending = next(t for t in found.terms if t.pattern.search("pretending to be"))
     assert {"BNS", "IPC", "ITA"} <= pretending.acts
+
+
+@pytest.mark.parametrize("question", [
+    "My elderly parents are being neglected by my brother who took their pension. Can they claim maintenance?",
+    "Our old father was left alone at a bus stand by my brother on purpose. What punishment can my brother get?",
+    "Where can an elderly widow file an application for maintenance against her son?",
+    "My aged mother transferred her flat to my brother and now he has thrown her out. Can it be cancelled?",
+])  # fmt: skip
+def test_an_elderly_parent_is_the_senior_citizen_of_the_statute(question: str) -> None:
+    """The Senior Citizens Act's own term (s.2(h)) for what a client calls an elderly or old parent."""
+    assert TERMS.expand(question).endswith("senior citizen.")
+    assert "senior citizen" not in TERMS.expand("An old friend cheated me of Rs 2 lakh. What can I do?")
