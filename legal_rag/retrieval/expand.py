@@ -30,9 +30,10 @@ ASKS_OFFENCE = re.compile(
     r"|\bguilty\s+of\b|\bcriminal(?:ly)?\s+liab(?:le|ility)\b|\bprosecuted\s+(?:for|under)\b"
     r"|\b(?:he|she|they|accused|client|person|husband|wife|man|woman)\s+be\s+charged\b"
     r"|\bpunish(?:ed|able|ment)\b|\bpenalt(?:y|ies)\b|\bsentence[ds]?\b"
-    # how much prison the facts carry: "how much jail can he get", "years in jail", "jail term" (not "he is in jail")
+    # how much prison the facts carry: "how much jail can he get", "jail term" (not "he is in jail", "spent three years
+    # in jail as an undertrial")
     r"|\bhow\s+(?:much|many\s+years(?:\s+of)?)\s+(?:jail|prison|imprisonment)\b|\b(?:jail|prison)\s+(?:term|time)\b"
-    r"|\byears?\s+(?:in|of)\s+(?:jail|prison)\b|\bgo\s+to\s+(?:jail|prison)\b"
+    r"|\bgo\s+to\s+(?:jail|prison)\b"
     r"|\bbook(?:ed)?\s+(?:(?:him|her|them)\s+)?(?:for|under)\b|\bbe\s+booked\b"
     r"|\b(?:case|complaint|fir|action)\s+against\b|\bis\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime|criminal)\b"
     r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:of\s+\w+\s+)?(?:apply|applies|attract|is|are|can|could)\b"
@@ -93,6 +94,8 @@ SHAPE = '{"terms": [strings], "expansion": string, "when": "always" | "offence",
 """One line of the terms file (``when`` and ``with`` optional)."""
 
 
+CODE_FAMILY = {"BNS": "IPC", "IPC": "BNS", "BNSS": "CRPC", "CRPC": "BNSS", "BSA": "IEA", "IEA": "BSA"}
+"""Each criminal code and the code it replaced (or that replaced it) on 2024-07-01."""
 _PHRASE_BREAK = re.compile(r"[;:]")
 _EVIDENCE_ACT = re.compile(r"(?:^|;)\s*([A-Za-z][A-Za-z0-9]*)\b")
 
@@ -132,8 +135,13 @@ class Term:
     IPC); empty: any."""
 
     def applies_to(self, acts: Collection[str] | None) -> bool:
-        """Whether the term's wording can be found among ``acts`` (None: the whole index)."""
-        return acts is None or not self.acts or bool(self.acts & {a.upper() for a in acts})
+        """Whether the term's wording can be found among ``acts`` (None: the whole index). A criminal code and the one
+        it replaced are one body of law: a gloss from the BNS applies to a search of the IPC ("snatching" for a 2023
+        offence)."""
+        if acts is None or not self.acts:
+            return True
+        wanted = {a.upper() for a in acts}
+        return bool(self.acts & (wanted | {CODE_FAMILY[a] for a in wanted if a in CODE_FAMILY}))
 
 
 @dataclass(frozen=True, slots=True)

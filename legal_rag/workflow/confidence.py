@@ -77,12 +77,25 @@ INFERRED_DATE_CAP = 0.75
 happened ("In 2022 a man in a crowded bus grabbed my daughter's hand"), a matter read as of the day it was over
 ("the trial ended in March 2024"): never High."""
 
+_NUMBER = (r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+           r"forty-five|sixty|ninety|hundred|twenty-?four|one\s+hundred(?:\s+and\s+\w+)?)")
+_UNIT = r"(?:hours?|days?|weeks?|months?|years?)\b"
 ANSWERS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE) for k, p in (
     (AskKind.PUNISHMENT, r"\b(?:punish\w*|imprisonment|fine|death|penalty)\b"),
-    (AskKind.TIME_LIMIT, r"\b(?:within|days?|months?|period\s+of|limitation|not\s+later\s+than|expiry|"
-                         r"from\s+the\s+date|forthwith|twenty-four\s+hours)\b"),
-    (AskKind.FORUM, r"\b(?:court|magistrate|tribunal|commission|authority|forum|jurisdiction|triable|sessions|"
-                    r"judge|officer)\b"),
+    # a period the text sets for doing something ("within thirty days", "six months from the date", "exceed twenty-four
+    # hours"), not a bare "within" ("within the local limits") nor a term of imprisonment ("may extend to seven years")
+    (AskKind.TIME_LIMIT, rf"\b(?:within|later\s+than|expiry\s+of|exceed(?:ing)?|beyond|period\s+of|after)\s+"
+                         rf"(?:a\s+period\s+of\s+|the\s+)?(?:\w+[\s-]){{0,2}}?{_NUMBER}\s+(?:\w+\s+)?{_UNIT}"
+                         rf"|\b{_NUMBER}\s+(?:\w+\s+)?{_UNIT}\s+(?:from|of|after|before)\s+the\b"
+                         r"|\bforthwith\b|\bwithout\s+(?:unreasonable\s+|unnecessary\s+)?delay\b"
+                         r"|\bperiod\s+of\s+limitation\b"),
+    # where the matter is brought: a court named as the one that tries or hears it, or where it lies, not any mention
+    # of a court or an officer
+    (AskKind.FORUM, r"\b(?:jurisdiction|local\s+limits|triable|tried\s+(?:by|before|in)|inquired\s+into|"
+                    r"(?:presented|filed|made|instituted|preferred|lodged)\s+(?:to|before|in|with)|"
+                    r"(?:court|tribunal|commission|authority|magistrate)\s+(?:of|by|to|before|within|in)\s+which|"
+                    r"place\s+of|where|district\s+(?:court|commission|forum)|court\s+of\s+session|"
+                    r"claims\s+tribunal|family\s+court|high\s+court|appellate|appeal\s+(?:shall\s+)?lie)\b"),
     (AskKind.DEFINITION, r"\b(?:means|includes|is\s+said\s+to|deemed|defined|denotes|shall\s+mean)\b"),
 )}  # fmt: skip
 """What kept text must say to answer an ask of each kind; the other kinds are judged by coverage alone."""

@@ -39,7 +39,8 @@ _ASKING = content_stems("time limit period hours days months years within how lo
 """Words that ask for a period rather than name what it is for."""
 _ASKING_PUNISHMENT = content_stems(
     "punishment punishments penalty penalties punish punished punishable jail prison imprisonment sentence sentenced "
-    "fine fined maximum minimum how much many what which years year get got case file offence offences crime law "
+    "fine fined maximum minimum how much many what which years year get got case file offence offences crime law term "
+    "time "
     "section sections act under provision provisions can will would there")
 """Words that ask for a punishment, or for where it is written, rather than name what it punishes."""
 CANDIDATES = 8
@@ -81,13 +82,14 @@ def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequenc
         # nothing retrieved: it is not grounded enough to lead with anything); else the first quoted that punishes
         found: tuple[Passage | None, str | None] = (None, None)
         for ask in (a for a in facts.asks if AskKind.PUNISHMENT in a.kinds):
-            found = _punishing(ask.text, quoted, [*decisive, *_of_first_sections(passages)] if quoted else [])
+            found = _punishing(ask.text, quoted, [*decisive, *_of_first_sections(passages)] if quoted else [],
+                               named=content_stems(" ".join(titles.get(a, "") for a in facts.acts_named)))
             if found[0] is not None:
                 break
         add(*(found if found[0] is not None else _first(quoted, _PUNISHED)))
     if AskKind.TIME_LIMIT in kinds:
         for ask in (a for a in facts.asks if AskKind.TIME_LIMIT in a.kinds):
-            add(*_closest(ask.text, [*decisive, *quoted, *_of_first_sections(passages)], _PERIOD))
+            add(*_closest(ask.text, [*decisive, *quoted, *passages[:CANDIDATES]], _PERIOD))
     if not out:
         return gen
     return Generation(tuple(out) + gen.sentences, gen.generator, model=gen.model, insufficient=gen.insufficient,
@@ -133,25 +135,28 @@ def _closest(ask: str, passages: Sequence[Passage], pattern: re.Pattern[str]) ->
     return (best[2], best[3]) if best is not None else (None, None)
 
 
-def _punishing(ask: str, quoted: Sequence[Passage],
-               retrieved: Sequence[Passage]) -> tuple[Passage | None, str | None]:
+def _punishing(ask: str, quoted: Sequence[Passage], retrieved: Sequence[Passage],
+               named: set[str] | frozenset[str] = frozenset()) -> tuple[Passage | None, str | None]:
     """The punishment clause of the provision, quoted or retrieved, whose heading shares most of what the ask is about
     ("What punishment can he get for the drunk driving?" -> MVA 185 "Driving by a drunken person ...", over the quoted
     BNS 281 "Rash driving or riding on a public way"), its clause's words counting half; on a tie the quoted one, then
     the one closer to the question (``Passage.relevance``: MVA 185 over MVA 186, "Driving when mentally or physically
     unfit to drive"). The words that ask for a punishment (``_ASKING_PUNISHMENT``) are no subject: an ask with nothing
-    else ("how much jail can he get?") or a heading sharing none of it gets no answer here."""
-    want = content_stems(ask) - _ASKING_PUNISHMENT
-    best: tuple[tuple[int, bool, float], Passage, str] | None = None
+    else ("how much jail can he get?") or a heading sharing none of it gets no answer here; nor are the words of the
+    Acts the question names (``named``: "motor", "vehicles" of "under the Motor Vehicles Act"). Of headings sharing as
+    much, the one that is most nearly the subject ("Theft" over "Theft in a dwelling house ...") wins."""
+    want = content_stems(ask) - _ASKING_PUNISHMENT - named
+    best: tuple[tuple[int, float, bool, float], Passage, str] | None = None
     for p, is_quoted in [*((p, True) for p in quoted), *((p, False) for p in retrieved)]:
-        heading = _shared(want, content_stems(passage_title(p)))
+        title = content_stems(passage_title(p))
+        heading = _shared(want, title)
         if not heading:
             continue
         m = _PUNISHED.search(p.text)
         clause = _clean(m.group(0)) if m is not None else None
         if clause is None:
             continue
-        hit = (2 * heading + _shared(want, content_stems(clause)), is_quoted, p.relevance)
+        hit = (2 * heading + _shared(want, content_stems(clause)), heading / len(title), is_quoted, p.relevance)
         if best is None or hit > best[0]:
             best = (hit, p, clause)
     return (best[1], best[2]) if best is not None else (None, None)

@@ -214,15 +214,16 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         words = [w for w in query.split() if content_stems(w)]
         query = " ".join(words) or query
     found = [to_passage(r) for r in ctx.retriever.retrieve(query, k, as_of=state["as_of"])]
-    # A question that names its Acts ("penalty for drunk driving under the Motor Vehicles Act") is answered from them
-    # (``_of_named_acts``): their own best sections come first, however strongly another Act's wording pulls the
-    # whole index (the penal code's "rash driving" for "drunk driving"). Not when the question rests on a provision
-    # that is not law ("an FIR under section 66A of the IT Act"): what is law instead may be in another Act. Nor when
-    # it names only the criminal codes, whose wording the whole index already ranks first for it.
+    # A question that asks what a named Act itself says ("penalty for drunk driving under the Motor Vehicles Act") gets
+    # that Act's own best sections right after the whole index's best, however strongly another Act's wording pulls
+    # the whole index (the penal code's "rash driving" for "drunk driving"). Not for an ask that other law may decide
+    # ("a legal notice under section 138 of the NI Act: can I get anticipatory bail?"), nor when the question rests on
+    # a provision that is not law ("an FIR under section 66A of the IT Act"), nor when it names only the criminal
+    # codes, whose wording the whole index already ranks first for it.
     scope = _named_scope(state["facts"])
-    if scope - _CRIMINAL_CODES and not state["facts"].premises:
-        found = _union([to_passage(r) for r in ctx.retriever.retrieve(query, k, as_of=state["as_of"], acts=scope)],
-                       found)
+    if scope - _CRIMINAL_CODES and not state["facts"].premises and state["facts"].kinds() & _OWN_WORDS:
+        own = [to_passage(r) for r in ctx.retriever.retrieve(query, SCOPED_K, as_of=state["as_of"], acts=scope)]
+        found = _union(_union(found[:1], own), found)
     parts = question_parts(state["question"])
     # A multi-part question: each ask's own best sections follow the whole question's, so that one ask's
     # provisions do not crowd out the other's ("punishment for theft, and can a Magistrate grant bail?").
@@ -261,6 +262,10 @@ def _ask_passages(ctx: WorkflowContext, ask: str, as_of: str, acts: set[str]) ->
     return found
 
 
+SCOPED_K = 3
+"""Sections of the Acts a question names put right after the whole index's best (``retrieve``)."""
+_OWN_WORDS = frozenset({AskKind.PUNISHMENT, AskKind.INGREDIENTS, AskKind.DEFINITION, AskKind.TEXT})
+"""Asks that what a named Act itself says decides."""
 SECTIONS_EXPANDED = 4
 PART_K = 2
 """Sections retrieved (and expanded whole) for each ask of a multi-part question."""
@@ -390,7 +395,7 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         taken: set[str] = set()
         for r in ctx.retriever.retrieve(form_query(asking, kind), FORM_K, as_of=day, acts=acts):
             if (r.chunk.act, r.chunk.section.split("(")[0]) in confused or r.chunk.act in taken:
-                continue  # the section the question named by the other code's number (``mixups``)
+                continue  # the section the question named by the other code's number (``mixups``), or an Act served
             # the procedure code's provision for prosecuting an offence is about the offence the question tells of,
             # in its own words ("Bar to taking cognizance after lapse of period of limitation" for "too late to file
             # a criminal complaint"); any other provision must share a word of the ask's subject
@@ -534,8 +539,8 @@ def generate(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
             f"The {ctx.generator.name} generator failed ({exc}); this answer was built offline "
             "from verbatim statute text instead."
         )
-    if "facts" in state:  # answer first: the deciding clause of each ask, quoted and cited
-        gen = with_direct_answers(gen, state["facts"], state["passages"], ctx.act_titles)
+    if "facts" in state:  # answer first: the deciding clause of each ask, quoted and cited, from the same passages
+        gen = with_direct_answers(gen, state["facts"], passages, ctx.act_titles)
     return {"generation": gen, "generation_round": rnd, "warnings": warnings, "feedback": None}
 
 

@@ -376,6 +376,23 @@ def test_an_ask_left_unanswered_is_never_high() -> None:
     quoted = ["Section 318(4) provides: \"... shall be punished with imprisonment ... seven years\""]
     assert [k for _, k in conf.unanswered(asks, quoted)] == [AskKind.TIME_LIMIT]
     assert conf.unanswered(asks, [*quoted, "the complaint is made within one month"]) == []
+    # a bare "within", a day named in passing or a term of imprisonment sets no period for doing anything
+    for said in ("presented to the district court within the local limits of whose jurisdiction",
+                 "shall be punished with imprisonment which may extend to seven years",
+                 "the Magistrate may, for reasons recorded, remand the accused for fifteen days"):
+        assert [k for _, k in conf.unanswered(asks[1:], [said])] == [AskKind.TIME_LIMIT], said
+    for said in ("shall not exceed twenty-four hours exclusive of the time necessary for the journey",
+                 "within a period of six months from the date on which it is drawn",
+                 "thirty days from the date of receipt of the order"):
+        assert conf.unanswered(asks[1:], [said]) == [], said
+    # a court named in passing is no forum; one where the matter is brought, tried or appealed is
+    forum = [Ask("Where can the case be filed?", (AskKind.FORUM,))]
+    assert [k for _, k in conf.unanswered(forum, ["the Magistrate may authorise the detention of the accused"])] == [
+        AskKind.FORUM]
+    for said in ("shall be presented to the district court within the local limits of whose jurisdiction",
+                 "may be inquired into and tried by a Court within whose local jurisdiction",
+                 "an appeal shall lie to the State Commission"):
+        assert conf.unanswered(forum, [said]) == [], said
     kw = {"question": "What is the punishment for cheating?", "as_of": "2025-05-01", "names_provision": True,
           "coverage": 1.0}
     assert conf.score(**kw).score >= 0.8  # type: ignore[arg-type]

@@ -308,6 +308,7 @@ def test_a_penalty_or_a_term_in_jail_is_asked_as_a_punishment(question: str) -> 
         "He is in jail since March. Can he get bail?",
         "My brother is in prison; can I visit him?",
         "Jail superintendent refuses to let me meet my client. What can I do?",
+        "My brother has spent three years in jail as an undertrial for theft. Can he be released?",
     ],
 )  # fmt: skip
 def test_being_in_jail_is_not_asking_what_punishment_an_offence_carries(question: str) -> None:
@@ -381,3 +382,13 @@ def test_an_elderly_parent_is_the_senior_citizen_of_the_statute(question: str) -
     """The Senior Citizens Act's own term (s.2(h)) for what a client calls an elderly or old parent."""
     assert TERMS.expand(question).endswith("senior citizen.")
     assert "senior citizen" not in TERMS.expand("An old friend cheated me of Rs 2 lakh. What can I do?")
+
+
+def test_a_gloss_of_one_criminal_code_applies_to_the_code_it_replaced(tmp_path: Path) -> None:
+    """An offence before 2024-07-01 is searched in the IPC: the BNS's word for it ("snatching", BNS 304) still
+    applies, as the BNSS's does to the CrPC and the BSA's to the Evidence Act."""
+    terms = _load(tmp_path, '{"terms": ["snatched"], "expansion": "theft is snatching", "evidence": "BNS 304"}',
+                  '{"terms": ["undertrial"], "expansion": "undertrial prisoner", "evidence": "BNSS 479"}')
+    assert "snatching" in terms.expand("In 2023 two men snatched her chain.", acts={"IPC"})
+    assert "undertrial prisoner" in terms.expand("He is an undertrial since 2022.", acts={"CRPC"})
+    assert terms.expand("Two men snatched her chain.", acts={"MVA"}) == "Two men snatched her chain."

@@ -912,6 +912,12 @@ FORUMS = {
     "HMA:21:-:0": chunk("HMA:21:-:0", "Subject to the other provisions contained in this Act ... all proceedings "
                         "under this Act shall be regulated, as far as may be, by the Code of Civil Procedure",
                         "HMA s.21 Application of Act 5 of 1908"),
+    # a second provision of an Act already served, and a third Act's, both headed as deciding a forum
+    "HMA:21A:-:0": chunk("HMA:21A:-:0", "Where a petition under this Act has been presented to a district court ...",
+                         "HMA s.21A Power to transfer petitions in certain cases: court to which petition shall be "
+                         "presented"),
+    "IDA:3:-:0": chunk("IDA:3:-:0", "In this Act, unless there be something repugnant ... District Court",
+                       "IDA s.3 Court to which petition shall be presented"),
 }  # fmt: skip
 
 
@@ -920,13 +926,32 @@ def test_a_forum_left_open_between_two_acts_gets_each_ones_deciding_provision() 
     and the Special Marriage Act both retrieved, each one's "Court to which petition ..." is quoted; a second provision
     of an Act already served, or a third Act, is not."""
     found = [Retrieved(c, 1.0, {"dense": 0.6, "fused": 1.0}) for c in FORUMS.values()]
-    retriever = FakeRetriever([found[1], found[3], found[0], found[4], found[2]])
-    passages = [steps.to_passage(r) for r in (found[1], found[3], found[0], found[2])]
+    retriever = FakeRetriever([found[1], found[3], found[0], found[4], found[5], found[2], found[6]])
+    passages = [steps.to_passage(r) for r in found]
     facts = QuestionFacts(as_of="2026-01-10", asks=(Ask("Can she file the divorce petition in Lucknow?",
                                                          (AskKind.FORUM,)),))
     out = steps._with_ask_forms(ctx(retriever=retriever), passages, facts)
     assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == {("HMA", "19"), ("SMA", "31")}
     # one Act at hand: its one deciding provision
-    only = steps._with_ask_forms(ctx(retriever=FakeRetriever([found[0], found[2]])), passages[:1] + passages[2:3],
-                                 facts)
+    only = steps._with_ask_forms(ctx(retriever=FakeRetriever([found[0], found[2]])), passages[:2], facts)
     assert {(p.act, p.section) for p in only if p.pinned is Pin.ASK} == {("HMA", "19")}
+
+
+def test_a_named_act_is_searched_first_for_what_it_says_not_for_what_other_law_decides() -> None:
+    """"Penalty ... under the Motor Vehicles Act" is searched inside that Act too; an ask that other law may decide
+    (anticipatory bail after a notice under the NI Act), a provision that is not law, and the criminal codes alone are
+    not."""
+    def scoped(question: str, **facts_kw: Any) -> list[frozenset[str] | None]:
+        retriever = FakeRetriever([retrieved("BNS:308:2:0")])
+        facts = QuestionFacts(as_of="2026-01-10", **facts_kw)
+        state: Any = {"question": question, "as_of": "2026-01-10", "facts": facts, "warnings": [],
+                      "classification": Classification(Complexity.SIMPLE, "fake")}
+        steps.retrieve(state, Runtime(ctx(retriever=retriever)))
+        return [a for _, a in retriever.acts_asked if a is not None]
+
+    punishment = (Ask("What is the penalty for drunk driving under the Motor Vehicles Act?", (AskKind.PUNISHMENT,)),)
+    assert frozenset({"MVA"}) in scoped(punishment[0].text, asks=punishment, acts_named=("MVA",))
+    bail = (Ask("Legal notice under section 138 of the NI Act. Can I get anticipatory bail?", (AskKind.PROCEDURE,)),)
+    assert frozenset({"NIA"}) not in scoped(bail[0].text, asks=bail, acts_named=("NIA",))
+    assert scoped("Punishment for theft under the BNS?", acts_named=("BNS",),
+                  asks=(Ask("Punishment for theft under the BNS?", (AskKind.PUNISHMENT,)),)) == []
