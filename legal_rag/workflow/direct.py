@@ -142,15 +142,16 @@ def _punishing(ask: str, quoted: Sequence[Passage], retrieved: Sequence[Passage]
     BNS 281 "Rash driving or riding on a public way"), its clause's words counting half; on a tie the quoted one, then
     the one closer to the question (``Passage.relevance``: MVA 185 over MVA 186, "Driving when mentally or physically
     unfit to drive"). The words that ask for a punishment (``_ASKING_PUNISHMENT``) are no subject: an ask with nothing
-    else ("how much jail can he get?") or a heading sharing none of it gets no answer here; nor are the words of the
-    Acts the question names (``named``: "motor", "vehicles" of "under the Motor Vehicles Act"). Of headings sharing as
-    much, the one that is most nearly the subject ("Theft" over "Theft in a dwelling house ...") wins."""
+    else ("how much jail can he get?") gets no answer here, nor does a heading sharing none of the subject, or one word
+    only of a subject of several ("driving" of "a juvenile driving a car"); nor are the words of the Acts the question
+    names (``named``: "motor", "vehicles" of "under the Motor Vehicles Act"). Of headings sharing as much, the one that
+    is most nearly the subject ("Theft" over "Theft in a dwelling house ...") wins."""
     want = content_stems(ask) - _ASKING_PUNISHMENT - named
     best: tuple[tuple[int, float, bool, float], Passage, str] | None = None
     for p, is_quoted in [*((p, True) for p in quoted), *((p, False) for p in retrieved)]:
         title = content_stems(passage_title(p))
         heading = _shared(want, title)
-        if not heading:
+        if not heading or heading < min(2, len(want)):  # one word ("driving") of a subject of several is not it
             continue
         m = _PUNISHED.search(p.text)
         clause = _clean(m.group(0)) if m is not None else None

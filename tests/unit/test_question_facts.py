@@ -335,6 +335,10 @@ def test_a_punishment_nothing_quoted_sets_is_answered_from_the_retrieved_provisi
     bare = Ask("How much jail can he get under the Act?", (AskKind.PUNISHMENT,))
     assert with_direct_answers(_gen("MVA:9:8:0"), QuestionFacts(as_of="2026-01-10", asks=(bare,)), passages,
                                titles) == _gen("MVA:9:8:0")
+    # nor one sharing a single word of a subject of several ("driving" of a juvenile driving a car)
+    juvenile = Ask("What is the jail term for a juvenile driving a car?", (AskKind.PUNISHMENT,))
+    assert with_direct_answers(_gen("MVA:9:8:0"), QuestionFacts(as_of="2026-01-10", asks=(juvenile,)), passages,
+                               titles) == _gen("MVA:9:8:0")
     # a heading sharing nothing with the ask's subject is no answer to it, whatever it punishes
     other = Ask("What is the punishment for selling spurious seeds?", (AskKind.PUNISHMENT,))
     assert with_direct_answers(_gen("MVA:9:8:0"), QuestionFacts(as_of="2026-01-10", asks=(other,)), passages,
