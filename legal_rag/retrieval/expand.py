@@ -134,14 +134,20 @@ class Term:
     """The Acts whose wording the expansion is (the codes its ``evidence`` names: "BNS 106, 281; IPC 304A" -> BNS,
     IPC); empty: any."""
 
-    def applies_to(self, acts: Collection[str] | None) -> bool:
-        """Whether the term's wording can be found among ``acts`` (None: the whole index). A criminal code and the one
-        it replaced are one body of law: a gloss from the BNS applies to a search of the IPC ("snatching" for a 2023
-        offence)."""
-        if acts is None or not self.acts:
-            return True
-        wanted = {a.upper() for a in acts}
-        return bool(self.acts & (wanted | {CODE_FAMILY[a] for a in wanted if a in CODE_FAMILY}))
+    def applies_to(self, acts: frozenset[str] | None) -> bool:
+        """Whether the term's wording can be found among ``acts`` (upper-case codes with their families,
+        ``search_acts``; None: the whole index)."""
+        return acts is None or not self.acts or bool(self.acts & acts)
+
+
+def search_acts(acts: Collection[str] | None) -> frozenset[str] | None:
+    """The Acts a search confined to ``acts`` reads the terms of, as upper-case codes. A criminal code and the one it
+    replaced are one body of law: a gloss from the BNS applies to a search of the IPC ("snatching" for a 2023
+    offence). None: the whole index."""
+    if acts is None:
+        return None
+    wanted = {a.upper() for a in acts}
+    return frozenset(wanted | {CODE_FAMILY[a] for a in wanted if a in CODE_FAMILY})
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,8 +211,9 @@ class TermsOfArt:
         "Driving by a drunken person")."""
         out: list[tuple[re.Match[str], Term]] = []
         offence: bool | None = True if offence_told else None  # computed once, and only if an offence term matches
+        searched = search_acts(acts)
         for t in self.terms:
-            if not t.applies_to(acts):
+            if not t.applies_to(searched):
                 continue
             m = t.pattern.search(query)
             if m is None or (t.context is not None and not t.context.search(query)):

@@ -81,9 +81,10 @@ def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequenc
         # the provision headed as what the ask is about, quoted or among the best retrieved (not when the answer quotes
         # nothing retrieved: it is not grounded enough to lead with anything); else the first quoted that punishes
         found: tuple[Passage | None, str | None] = (None, None)
+        retrieved = [*decisive, *_of_first_sections(passages)] if quoted else []
+        named = content_stems(" ".join(titles.get(a, "") for a in facts.acts_named))
         for ask in (a for a in facts.asks if AskKind.PUNISHMENT in a.kinds):
-            found = _punishing(ask.text, quoted, [*decisive, *_of_first_sections(passages)] if quoted else [],
-                               named=content_stems(" ".join(titles.get(a, "") for a in facts.acts_named)))
+            found = _punishing(ask.text, quoted, retrieved, named=named)
             if found[0] is not None:
                 break
         add(*(found if found[0] is not None else _first(quoted, _PUNISHED)))
@@ -153,8 +154,7 @@ def _punishing(ask: str, quoted: Sequence[Passage], retrieved: Sequence[Passage]
         heading = _shared(want, title)
         if not heading or heading < min(2, len(want)):  # one word ("driving") of a subject of several is not it
             continue
-        m = _PUNISHED.search(p.text)
-        clause = _clean(m.group(0)) if m is not None else None
+        clause = _clause(p, _PUNISHED)
         if clause is None:
             continue
         hit = (2 * heading + _shared(want, content_stems(clause)), heading / len(title), is_quoted, p.relevance)
@@ -181,11 +181,16 @@ def _first(passages: Sequence[Passage], pattern: re.Pattern[str], *, act: str | 
     for p in passages:
         if (act and p.act != act) or (section and p.section.split("(")[0] != section):
             continue
-        m = pattern.search(p.text)
-        clause = _clean(m.group(0)) if m is not None else None
+        clause = _clause(p, pattern)
         if clause is not None:
             return p, clause
     return None, None
+
+
+def _clause(p: Passage, pattern: re.Pattern[str]) -> str | None:
+    """The first clause of ``p`` matching ``pattern``, cleaned (``_clean``); None: none, or too bare."""
+    m = pattern.search(p.text)
+    return _clean(m.group(0)) if m is not None else None
 
 
 def _cite(p: Passage, titles: Mapping[str, str]) -> str:
