@@ -57,12 +57,15 @@ INTERCEPT = 1.854
 ADDRESSED = 0.5
 """Below this share of the question's subject words in the evidence, the answer says it may not answer."""
 NOT_ADDRESSED_CAP = 0.55
-PARTLY_ADDRESSED = 0.7
+PARTLY_ADDRESSED = 0.8
 PARTLY_ADDRESSED_CAP = 0.75
 """Below High: an answer to a question that names no provision, with less than this share of its subject words in
-the evidence. On the development sets (2026-11-27: probe3, probe2, probe, questions) such answers that the model
-put at High were right 27 times in 37 (73%), against 51 of 54 (94%) above it; the blind probe3 set had all of its
-6 wrong answers at High among them."""
+the evidence. On the development sets (2026-11-27: probe3, probe2, probe, questions) such answers below 0.7 that the
+model put at High were right 27 times in 37 (73%), against 51 of 54 (94%) above it; the blind probe3 set had all of
+its 6 wrong answers at High among them. Raised from 0.7 on 2026-11-28 with the blind sets written for no code
+(probe4, probe3, probe2): their High answers from 0.7 to 0.8 were right 8 times in 11 (73%, three of their seven
+wrong answers at High), against 24 of 26 from 0.8 up; on the sets the system was tuned on (questions, probe, mixups)
+the same band was right 11 of 11, which says how far those sets overstate what a new question gets."""
 UNVERIFIED_CAP = 0.59
 ASK_UNANSWERED_CAP = 0.75
 """Below High: an answer that leaves one of the question's asks unanswered is not one to rely on as it stands."""

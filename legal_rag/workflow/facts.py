@@ -153,7 +153,7 @@ def ask_kinds(ask: str) -> tuple[AskKind, ...]:
     return tuple(k for k, pat in _KINDS if pat.search(asking))
 
 
-def _asking_and_telling(text: str) -> tuple[list[str], list[str]]:
+def asking_and_telling(text: str) -> tuple[list[str], list[str]]:
     """``text``'s sentences that ask (ending in "?") and those that tell."""
     sentences = [s for s in _SENTENCES.split(text.strip()) if s]
     asking = [s for s in sentences if s.rstrip().endswith("?")]
@@ -162,7 +162,7 @@ def _asking_and_telling(text: str) -> tuple[list[str], list[str]]:
 
 def asking_text(ask: str) -> str:
     """The sentences of an ask that ask (those ending in "?", else the last), without the facts told before them."""
-    asking, telling = _asking_and_telling(ask)
+    asking, telling = asking_and_telling(ask)
     return " ".join(asking) or (telling[-1] if telling else "")
 
 
@@ -573,7 +573,7 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
     cutover = date.fromisoformat(CUTOVER)
     if today < cutover or any(e.kind not in (EventKind.UNKNOWN, EventKind.LIFE) for e in events):
         return None
-    told = " ".join(_asking_and_telling(question)[1])
+    told = " ".join(asking_and_telling(question)[1])
     if _NOW.search(told) or goes_on(told):
         return None
     dated = [e for e in events if e.phrase]
@@ -585,13 +585,20 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
 
 
 _CLOSES = re.compile(r"\b(?:ended|concluded|(?:was|were)\s+(?:dismissed|decided|disposed\s+of|closed|settled|quashed|"
-                     r"withdrawn|compounded|allowed)|acquitted|convicted|discharged)\b", re.IGNORECASE)
-_OVER_WITH = re.compile(r"\b(?:trial|case|proceedings?|appeal|prosecution|inquiry|investigation|revision)\b",
-                        re.IGNORECASE)
+                     r"withdrawn|compounded|allowed)|acquitted|convicted|discharged"
+                     # a court's order or decree made then ("got a maintenance order from the family court in 2021")
+                     r"|(?:got|obtained|passed|granted|made|gave)\s+(?:\w+\s+){0,4}?(?:order|decree|judgment|award)"
+                     r"|(?:order|decree|judgment|award)\s+(?:was\s+)?(?:passed|made|granted|pronounced))\b",
+                     re.IGNORECASE)
+_OVER_WITH = re.compile(r"\b(?:trial|case|proceedings?|appeal|prosecution|inquiry|investigation|revision|suit|order|"
+                        r"decree|judgment|award)\b", re.IGNORECASE)
 _NOT_OVER = re.compile(r"\b(?:pending|now|today|currently|still|yet|going\s+on|under\s+way|is\s+on|will|shall|not|"
                        r"again|reopen\w*)\b", re.IGNORECASE)
 _LOOKS_BACK = re.compile(r"^\W*(?:was|were|did|could|would|had)\b|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|"
-                         r"back\s+then)\b", re.IGNORECASE)
+                         r"back\s+then)\b"
+                         # a question in the past tense ("Which section was that?", "Under which provision was it
+                         # relevant?")
+                         r"|\b(?:which|what)\b[^?.]{0,60}?\b(?:was|were|did|had)\b", re.IGNORECASE)
 """An ask about what the law allowed then ("Were those printouts admissible?", "Was the arrest legal under the law
 then in force?"), not about a step still to take ("Can I file a revision?")."""
 
@@ -604,7 +611,7 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     told undated (a new one, after); nothing is pending, going on or to come ("now", "still", "will", "not", "again").
     None otherwise."""
     cutover = date.fromisoformat(CUTOVER)
-    asking, _ = _asking_and_telling(question)
+    asking, _ = asking_and_telling(question)
     if today < cutover or not asking or not all(_LOOKS_BACK.search(p) for p in asking):
         return None
     if _NOT_OVER.search(question) or goes_on(question):

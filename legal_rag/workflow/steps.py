@@ -25,6 +25,7 @@ from legal_rag.workflow.facts import (
     Ask,
     AskKind,
     QuestionFacts,
+    asking_and_telling,
     asking_text,
     read_facts,
     textless_statement,
@@ -32,7 +33,7 @@ from legal_rag.workflow.facts import (
     unknown_act_warning,
 )
 from legal_rag.workflow.forms import about, decides, form_query, formed_asks, prosecutes
-from legal_rag.workflow.generators.extractive import content_stems, parent_prefix, unit_of
+from legal_rag.workflow.generators.extractive import ASK_WORDS, content_stems, parent_prefix, unit_of
 from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups, unconfirmed
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import (
@@ -231,6 +232,17 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         head = {(p.act, p.section) for p in _first_per_section(found)[:SECTIONS_EXPANDED]}
         extra = [p for part in parts for p in _ask_passages(ctx, part, state["as_of"], {p.act for p in found})]
         found = _union(_union([p for p in found if (p.act, p.section) in head], extra), found)
+    elif not state["facts"].provisions_named and (asked := _asked_subject(state["question"])) is not None:
+        # A story with one ask that names its subject ("The cheque was drawn on a Delhi bank but I deposited it at a
+        # Pune branch. Where do I file the cheque bounce complaint?"): the ask's own words find what the story's words
+        # drown (the banks' and branches' sections over the one on where the complaint is filed). Not beside
+        # provisions the question names, which are pinned: their own neighbours are what it asks about.
+        head = {(p.act, p.section) for p in _first_per_section(found)[:SECTIONS_EXPANDED]}
+        # an offence dated before 2024-07-01: searched in the penal code of its day
+        offence_on = state["facts"].offence_on
+        extra = _ask_passages(ctx, asked, offence_on or state["as_of"],
+                              {p.act for p in found} | (PENAL_CODES if offence_on else set()))
+        found = _union(_union([p for p in found if (p.act, p.section) in head], extra), found)
     day = state["facts"].offence_on
     if day is not None:
         found = _with_old_penal_code(ctx, found, state["question"], day)
@@ -249,6 +261,23 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
     return {"passages": passages, "retrieval_round": rnd}
+
+
+def _asked_subject(question: str) -> str | None:
+    """The asking sentences of a question that tells facts first, when they name a subject of their own beyond what
+    an ask wants ("Where do I file the cheque bounce complaint?"; not "What can I do?", "What was the section?")."""
+    asking, telling = asking_and_telling(question)
+    text = " ".join(asking)
+    if not telling or not content_stems(text) - ASK_WORDS - _GENERIC_ASK:
+        return None
+    return text
+
+
+_GENERIC_ASK = frozenset(content_stems(
+    "max then now there here this that happen done doing police case file lodge against someone him her them my me "
+    "section sections which what whether help advise advice option options steps step"
+))
+"""Words of an ask that name no subject of their own."""
 
 
 def _ask_passages(ctx: WorkflowContext, ask: str, as_of: str, acts: set[str]) -> list[Passage]:
@@ -751,6 +780,7 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Work
     })  # fmt: skip
     answer = "\n".join(parts) if kept else NO_ANSWER
     premises = facts.corrections() if facts is not None else []
+    premises += [c.message if c.message.endswith(".") else f"{c.message}." for c in _absent(state)]
     read = facts.reading() if facts is not None and kept else []
     if premises or read:  # the law the question rests on is not law, and how its dates were read: said first
         answer = "\n".join([*premises, *read, *parts]) if kept else "\n".join([*premises, answer])
@@ -830,9 +860,18 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         asks=len(facts.asks) if facts is not None else 1, asks_unanswered=len(missed),
         number_mixup=facts is not None and bool(facts.mixups),
         unconfirmed=facts is not None and bool(facts.unconfirmed),
-        unknown_acts=len(facts.unknown_acts) + len(facts.textless) if facts is not None else 0,
+        unknown_acts=len(facts.unknown_acts) + len(facts.textless) + len(_absent(state)) if facts is not None else 0,
         inferred_date=facts is not None and (facts.offence_by_story or facts.closed_on is not None),
     )  # fmt: skip
+
+
+def _absent(state: WorkflowState) -> list[CitationCheck]:
+    """Provisions the question names that do not exist ("section 180 of the Bharatiya Sakshya Adhiniyam": its
+    sections run to 170), save a number taken from the other code, which the mix-up statement explains: what the
+    question asks about was never there to quote, so the answer says so first and is never High."""
+    facts = state.get("facts")
+    return [c for c in state.get("question_checks", [])
+            if _fabricated(c) and not (facts is not None and facts.confused(c))]
 
 
 def _names_provision(state: WorkflowState) -> bool:
@@ -841,7 +880,7 @@ def _names_provision(state: WorkflowState) -> bool:
     compensation under section 140 of the Motor Vehicles Act" for 2025 facts): what governs instead was found by
     retrieval, not looked up."""
     facts = state.get("facts")
-    return any(c.label is Label.PROVISION and not (facts is not None and (
+    return any(c.label is Label.PROVISION and c.status not in FABRICATED and not (facts is not None and (
         facts.confused(c) or facts.is_textless(c) or facts.rests_on_lapsed(c)))
         for c in state.get("question_checks", []))
 

@@ -440,6 +440,19 @@ def test_a_named_provision_the_graph_holds_no_text_of_is_said_first_and_never_hi
     assert "holds no text" not in held.answer and "BNS 103" in cited(held)
 
 
+def test_a_named_section_that_does_not_exist_beside_an_act_retrieval_finds_is_said_first_and_never_high(
+    service: AskService,
+) -> None:
+    # the Act's name brings its first and last sections up; the section asked about is not among them, nor anywhere
+    r = service.ask("Explain section 180 of the Bharatiya Sakshya Adhiniyam.", "2026-11-28")
+    first = next(line for line in r.answer.splitlines() if line and not line.startswith(LOW_WARNING))
+    assert first == "The Bharatiya Sakshya Adhiniyam, 2023 has no section 180 (its sections run to 170)."
+    assert r.confidence.score <= UNVERIFIED_CAP
+    # a section that exists, asked the same way, is quoted and may be High
+    held = service.ask("Explain section 170 of the Bharatiya Sakshya Adhiniyam.", "2026-11-28")
+    assert "has no section" not in held.answer and "BSA 170" in cited(held) and held.confidence.score >= 0.8
+
+
 def test_an_offence_dated_before_the_new_codes_is_answered_under_the_ipc_first(service: AskService) -> None:
     r = service.ask("Is an offence under section 498A IPC committed in 2023 still tried under the IPC?", "2026-11-26")
     lines = r.answer.splitlines()

@@ -394,3 +394,41 @@ def test_the_last_place_never_splits_an_offence_from_its_punishment() -> None:
         gen = ExtractiveGenerator(TITLES).generate(question, ps, as_of="2023-03-01", complexity=complexity)
         got = {s.chunk_ids[0] for s in gen.sentences}
         assert "IPC:405:-:0" not in got or "IPC:406:-:0" in got, complexity
+
+
+BNS_308_2 = (
+    "(2) Whoever commits extortion shall be punished with imprisonment of either description for a term which may "
+    "extend to seven years, or with fine, or with both."
+)
+NDPS_32 = (
+    "Whoever contravenes any provision of this Act or any rule or order made, or any condition of any licence, "
+    "permit or authorisation issued thereunder for which no punishment is separately provided in this Chapter, "
+    "shall be punishable with imprisonment for a term which may extend to six months, or with fine, or with both."
+)
+BNS_309_2 = (
+    "(2) Theft is robbery if, in order to the committing of the theft, or in committing the theft, or in carrying "
+    "away or attempting to carry away property obtained by the theft, the offender causes death or hurt."
+)
+BNS_309_3 = "(3) Extortion is robbery if the offender, at the time of committing the extortion, is in the presence."
+
+
+def test_a_provision_sharing_only_the_words_of_the_ask_fills_no_place() -> None:
+    # NDPS 32 ("Punishment for offence for which no punishment is provided") shares "punishment" with the question
+    # and nothing of extortion: it bears on no ask, though a SIMPLE answer has a second place to fill.
+    ndps = passage("NDPS:32:-:0", "NDPS s.32 Punishment for offence for which no punishment is provided", NDPS_32,
+                   0.62)
+    got = cited("What is the punishment for extortion?", [
+        passage("BNS:308:2:0", "BNS s.308(2) Extortion", BNS_308_2, 0.70), ndps,
+    ])  # fmt: skip
+    assert got == ["BNS:308:2:0"]
+    # one that holds a word of the subject still fills it
+    got = cited("What is the punishment for extortion?", [
+        passage("BNS:308:2:0", "BNS s.308(2) Extortion", BNS_308_2, 0.70), ndps,
+        passage("BNS:309:3:0", "BNS s.309(3) Robbery", BNS_309_3, 0.60),
+    ])  # fmt: skip
+    assert got == ["BNS:308:2:0", "BNS:309:3:0"]
+    # and the first retrieved is shown when nothing shares the subject (its confidence says how weak it is)
+    got = cited("What is the punishment for extortion?", [
+        ndps, passage("BNS:309:2:0", "BNS s.309(2) Robbery", BNS_309_2, 0.55),
+    ])  # fmt: skip
+    assert got == ["NDPS:32:-:0"]

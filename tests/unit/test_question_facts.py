@@ -659,6 +659,15 @@ def test_a_story_is_no_offence_date_when_it_goes_on_is_background_or_asks_no_off
      "2021-12-31"),
     ("My trial for an offence of 2019 concluded in 2022 with acquittal; the court had refused to summon a defence "
      "witness. Was that allowed under the law then?", "2022-12-31"),
+    # an order or decree made then, a question in the past tense
+    ("The family court passed a maintenance order for my wife in 2020 under the CrPC. Which section was it passed "
+     "under?", "2020-12-31"),
+    ("My civil suit was decided in March 2023. Were the WhatsApp printouts admissible without a certificate at that "
+     "time?", "2023-03-31"),
+    ("In a rape trial that concluded in 2021 the victim's statement to the magistrate was read. Under which "
+     "provision was it recorded?", "2021-12-31"),
+    ("We obtained a divorce decree from the district court in 2019. What was the section for mutual consent?",
+     "2019-12-31"),
 ])
 def test_a_matter_over_before_the_new_codes_is_read_on_the_day_it_was_over(question: str, day: str) -> None:
     facts = _read(question)
@@ -678,6 +687,12 @@ def test_a_matter_over_before_the_new_codes_is_read_on_the_day_it_was_over(quest
     "The case was settled in 2023, but he threatened to kill me again. What offence is it?",
     "The appeal was dismissed in March 2024. Can I file a revision in the High Court?",
     "The State filed an appeal against my acquittal in 2023. Can the High Court convict me in that appeal?",
+    # an order made then that is still to be carried out or changed, or one made after the new codes
+    "I got a maintenance order from the family court in 2021. Can I get it increased now?",
+    "The court passed a decree in my favour in 2023 and the other side has not obeyed it. How do I execute it?",
+    "The magistrate passed a maintenance order in 2022 and my husband stopped paying. What can I do?",
+    "The family court passed a maintenance order in 2025. Which section was it passed under?",
+    "My neighbour who was convicted in 2022 for theft has threatened me again. What offence is it?",
 ])
 def test_a_matter_not_over_or_over_after_the_new_codes_is_read_today(question: str) -> None:
     assert _read(question).closed_on is None

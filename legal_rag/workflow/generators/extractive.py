@@ -167,6 +167,23 @@ def content_stems(text: str) -> set[str]:
     return {stem(w) for w in _WORD.findall(text) if w.lower() not in STOP and len(w) > 2}
 
 
+ASK_WORDS = frozenset(content_stems(
+    "punishment punished punishable punish penalty penalties penal sentence sentenced jail jailed imprisonment "
+    "imprisoned prison fine fined maximum minimum much long time limit limitation period deadline days months "
+    "years forum jurisdiction file filed filing procedure process bail remedy remedies definition define defined "
+    "offence offences crime crimes criminal charge charged booked action kind type new old code get happen "
+    "still valid applicable apply current"
+))
+"""Words of what an ask wants (a punishment, a time limit, a forum ...), not of what it is about: a provision that
+shares only these with a question ("Punishment for offence for which no punishment is provided" beside "What is the
+punishment for extortion?") bears on no ask of it."""
+
+
+def shares_subject(passages: Sequence[Passage], subject: set[str]) -> bool:
+    """Whether a provision's heading or text holds a word of what the question is about."""
+    return bool(subject & content_stems(" ".join((passage_title(passages[0]), *(p.text for p in passages)))))
+
+
 _ILLUSTRATION = re.compile(r"\b[A-Z]\b(?!\.)")  # "A threatens Z": illustrations name parties by single letters
 
 
@@ -439,6 +456,12 @@ class ExtractiveGenerator:
                 order = choose(hand, [m.probability(v) for v in vectors], m.threshold, m.mode,
                                placed_first=bool(first))
                 ranked = [rest[i] for i in order]
+        # A provision that shares only the words of what is asked ("punishment") with the question, none of what it
+        # is about ("extortion"), fills no place: the first retrieved stays when nothing else would be quoted.
+        subject = q - ASK_WORDS
+        if subject:
+            ranked = [g for i, g in enumerate(ranked)
+                      if g in first or shares_subject(g[1], subject) or (i == 0 and not first)]
         # A pair (definition and punishment) takes two of the n places; a pair the n-th place would split keeps its
         # second half ("Murder" quoted without "Punishment for murder" answers no punishment ask): n + 1 at most.
         paired = _with_partners(first + [g for g in ranked if g not in first], groups, partners)
