@@ -247,9 +247,10 @@ _WARNED = re.compile(r"([A-Z][A-Z0-9]{1,14})\s+s\.\s*(\d+[A-Z]{0,3})\b")
 _BAD = re.compile(r"\b(repealed|omitted|not (?:yet )?in force|does not exist|not found)\b")
 _GONE = re.compile(r"\b(struck down|unconstitutional|no longer|not re-?enacted|no successor|does not exist|"
                    r"not found|never existed|repealed|omitted|dropped|read down|not an offence|void|illegal|"
-                   r"not law)\b", re.IGNORECASE)
-"""Words by which an answer says that the law a question rests on is not (or no longer) law, or that what the
-question takes to be allowed is void ("shall be void and illegal")."""
+                   r"not law|ha[sd] no (?:such )?(?:section|provision))\b", re.IGNORECASE)
+"""Words by which an answer says that the law a question rests on is not (or no longer) law, that the section it
+names is not there ("The BNS has no section 498A"), or that what the question takes to be allowed is void ("shall be
+void and illegal")."""
 
 
 _STILL_LAW = re.compile(r"\b(?:not|never)\s+(?:been\s+)?(?:repealed|struck\s+down|omitted|dropped)\b|"

@@ -306,8 +306,8 @@ class QuestionFacts:
         out = []
         if self.closed_on is not None:
             phrase = self._phrase_ending(self.closed_on)
-            out.append(f"Read from the question: the matter was over {_when(phrase)}, before the new codes came into "
-                       f"force on 2024-07-01, so the law is read as it stood on {self.closed_on}.")
+            out.append(f"Read from the question: what it asks about was over {_when(phrase)}, before the new codes "
+                       f"came into force on 2024-07-01, so the law is read as it stood on {self.closed_on}.")
         if self.offence_on is not None and self.offence_on == self.pending_since:
             out.append("Read from the question: the offence came before the proceedings for it, which began before "
                        "2024-07-01, so the IPC governs it (BNS s.358(2)).")
@@ -603,13 +603,18 @@ _LOOKS_BACK = re.compile(r"^\W*(?:was|were|did|could|would|had)\b|\b(?:then\s+in
 then in force?"), not about a step still to take ("Can I file a revision?")."""
 
 
+_OLD_CODE_ONLY = re.compile(rf"\b(?:{_OLD_NAMES})(?![\w.])", re.IGNORECASE)
+_NEW_CODE = re.compile(rf"\b(?:{_NEW_NAMES})\b|\bnew\s+(?:code|law|criminal\s+laws?)\b", re.IGNORECASE)
+
+
 def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date | None:
     """The day a matter the question tells was over, when it was over before 2024-07-01, nothing in it is left to do,
     and the question asks only what the law allowed then ("Trial for a 2022 offence ended in early 2024 ... Were those
     printouts admissible?"): its law is the law as it stood on that day, the old codes. The date is the one of the
-    clause that ends a proceeding ("the trial ended in March 2024"); every date is before 2024-07-01; no offence is
-    told undated (a new one, after); nothing is pending, going on or to come ("now", "still", "will", "not", "again").
-    None otherwise."""
+    clause that ends a proceeding ("the trial ended in March 2024"), or, for a question that names only an old code
+    and asks what it said ("which provision of the CrPC did they violate?"), the last date it tells; every date is
+    before 2024-07-01; no offence is told undated (a new one, after); nothing is pending, going on or to come ("now",
+    "still", "will", "not", "again"). None otherwise."""
     cutover = date.fromisoformat(CUTOVER)
     asking, _ = asking_and_telling(question)
     if today < cutover or not asking or not all(_LOOKS_BACK.search(p) for p in asking):
@@ -622,6 +627,11 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     if not dated or any(e.end >= cutover or e.ongoing for e in dated):
         return None
     ends = [e.end for e in dated if _CLOSES.search(e.clause) and _OVER_WITH.search(e.clause)]
+    if not ends and _OLD_CODE_ONLY.search(question) and not _NEW_CODE.search(question):
+        # it asks what the old code said of facts all told before it was replaced ("kept in the lockup for 3 days
+        # in December 2023 without being produced before a magistrate: which provision of the CrPC did they
+        # violate?"): the law of the last of them
+        return max(e.end for e in dated)
     return max(ends) if ends else None
 
 

@@ -31,7 +31,10 @@ FORM_HEADINGS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE)
                     r"jurisdictions?(?!\s+(?:of\s+\w+\s+courts?\s+)?barred)|"
                     r"place\s+of\s+(?:inquiry|trial|suing|institution|sitting|filing)|local\s+limits|venue|"
                     r"courts?\s+(?:by\s+which|to\s+which|competent|to\s+try|of\s+competent)|"
-                    r"where\s+(?:suits?|complaints?|applications?|petitions?)\b)"),
+                    r"where\s+(?:suits?|complaints?|applications?|petitions?)\b|"
+                    # where an appeal lies ("Appeal against order of District Commission", "Appeal to High Court"),
+                    # who decides a claim ("Power to adjudicate")
+                    r"^appeals?\s+(?:to|against|from)\b|^power\s+to\s+adjudicate)"),
     # not "words of limitation" (of an estate), "Limitation of powers of guardian"
     (AskKind.TIME_LIMIT, r"(?<!words\sof\s)\b(?:limitation(?!\s+of\s+(?:powers?|liability))|"
                          r"time\s+(?:limit|for|within)|period\s+(?:of|for|within)|"

@@ -213,6 +213,12 @@ def test_a_false_premise_is_right_only_when_the_answer_corrects_it() -> None:
     flagged = cit("IPC", "497", CitationStatus.REPEALED, where="question").model_copy(
         update={"message": "IPC s.497 was repealed; it has no successor"})
     assert score_answer(q, _answered("x", 0.9, [flagged])).fully_right
+    # a section that is not there, said so ("498A of the BNS" is the old code's number), corrects the premise too
+    absent = LabelledQuestion("p3", "Punishment under section 498A of the BNS?", None, (),
+                              false_premise=(("BNS", "498A"),))
+    assert score_answer(absent, _answered("The BNS has no section 498A: the subject matches IPC s.498A.",
+                                          0.75)).premise_corrected
+    assert not score_answer(absent, _answered("Section 498A of the BNS provides cruelty.", 0.75)).premise_corrected
     # a premise naming no provision (an Act that never existed): a citation of the question found nowhere
     made_up = LabelledQuestion("p2", "Punishment under section 9 of the Indian Cyber Act?", None, (), false_premise=())
     assert not score_answer(made_up, _answered("x", 0.9)).fully_right

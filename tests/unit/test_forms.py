@@ -40,6 +40,10 @@ def heading(act: str, section: str) -> str:
     (AskKind.FORUM, "GWA", "9"),  # Court having jurisdiction to entertain application
     (AskKind.FORUM, "HMA", "19"),  # Court to which petition shall be presented
     (AskKind.FORUM, "CCA", "6"),  # Jurisdiction of Commercial Court
+    (AskKind.FORUM, "CPA", "41"),  # Appeal against order of District Commission
+    (AskKind.FORUM, "ITA", "62"),  # Appeal to High Court
+    (AskKind.FORUM, "HMA", "28"),  # Appeals from decrees and orders
+    (AskKind.FORUM, "ITA", "46"),  # Power to adjudicate
     (AskKind.TIME_LIMIT, "BNSS", "479"),  # Maximum period for which under-trial prisoner can be detained
     (AskKind.TIME_LIMIT, "BNSS", "58"),  # Person arrested not to be detained more than twenty-four hours
     (AskKind.TIME_LIMIT, "BNSS", "514"),  # Limitation for taking cognizance in certain offences
@@ -60,6 +64,9 @@ def test_the_deciding_provision_is_so_headed(kind: AskKind, act: str, section: s
     (AskKind.FORUM, "GWA", "44"),  # Penalty for removal of ward from jurisdiction
     (AskKind.FORUM, "BNS", "103"),  # Punishment for murder
     (AskKind.FORUM, "MWPSCA", "5"),  # Application for maintenance: a remedy, not where to make it
+    (AskKind.FORUM, "BNSS", "413"),  # No appeal to lie unless otherwise provided: that none lies, not where one does
+    (AskKind.FORUM, "BNSS", "431"),  # Arrest of accused in appeal from acquittal
+    (AskKind.FORUM, "NIA", "148"),  # Power of Appellate Court to order payment pending appeal against conviction
     (AskKind.REMEDY, "MVA", "166"),  # Application for compensation: remedies are not searched by heading
 ])  # fmt: skip
 def test_other_provisions_are_not(kind: AskKind, act: str, section: str) -> None:
@@ -68,6 +75,7 @@ def test_other_provisions_are_not(kind: AskKind, act: str, section: str) -> None
 
 def test_a_chunk_heading_is_read_without_its_citation() -> None:
     assert decides(AskKind.FORUM, "PWDVA s.27 Jurisdiction")
+    assert decides(AskKind.FORUM, "CPA s.41 Appeal against order of District Commission")  # at the heading's start
     # the citation's words are not the heading's: an Act coded like a kind's word is not about it
     assert not about("Within how many days must the tenant quit?", AskKind.TIME_LIMIT, "TENANT s.3 Definitions",
                      "The Rent Act")

@@ -668,6 +668,13 @@ def test_a_story_is_no_offence_date_when_it_goes_on_is_background_or_asks_no_off
      "provision was it recorded?", "2021-12-31"),
     ("We obtained a divorce decree from the district court in 2019. What was the section for mutual consent?",
      "2019-12-31"),
+    # what the old code said of facts all told before it was replaced
+    ("In June 2022 the police arrested my cousin at night without telling him the grounds. Which section of the "
+     "CrPC did they breach?", "2022-06-30"),
+    ("The magistrate refused to record my statement in March 2021. Was he bound to under the Code of Criminal "
+     "Procedure?", "2021-03-31"),
+    ("In 2020 the court admitted a photocopy of the sale deed without the original. Was that allowed under the "
+     "Evidence Act?", "2020-12-31"),
 ])
 def test_a_matter_over_before_the_new_codes_is_read_on_the_day_it_was_over(question: str, day: str) -> None:
     facts = _read(question)
@@ -693,6 +700,12 @@ def test_a_matter_over_before_the_new_codes_is_read_on_the_day_it_was_over(quest
     "The magistrate passed a maintenance order in 2022 and my husband stopped paying. What can I do?",
     "The family court passed a maintenance order in 2025. Which section was it passed under?",
     "My neighbour who was convicted in 2022 for theft has threatened me again. What offence is it?",
+    # an old code named, but a step still to come, the new code named too, or a date after 2024-07-01
+    "The police arrested my cousin in June 2022 under the CrPC. Can he apply for bail now?",
+    "In 2022 the police arrested my cousin without telling him the grounds. Which section of the CrPC or the BNSS "
+    "applied?",
+    "In August 2024 the police arrested my cousin at night. Which section of the CrPC did they breach?",
+    "In 2022 the police arrested my cousin. What does the CrPC say about arrest?",
 ])
 def test_a_matter_not_over_or_over_after_the_new_codes_is_read_today(question: str) -> None:
     assert _read(question).closed_on is None
