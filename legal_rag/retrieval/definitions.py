@@ -49,9 +49,12 @@ _STRONG_CUE = re.compile(
 """Anywhere in the question: "... charged u/s 85. What counts as cruelty for this offence?" asks what the word covers
 after the facts as plainly as at the start ("What is the offence?" after facts does not: ``_WHAT_IS``)."""
 _WHAT_IS = re.compile(
-    r"^\s*(?:what\s+(?:is|are)|what\s+(?:amounts?|constitutes?)\s+(?:to\s+)?)\s*(?:an?\s+|the\s+)?", re.IGNORECASE
+    r"^\s*(?:what\s+(?:is|are)|what\s+(?:amounts?|constitutes?)\s+(?:to\s+)?|who\s+(?:is|are)(?=\s+an?\s))\s*"
+    r"(?:an?\s+|the\s+)?", re.IGNORECASE
 )
-"""Only at the start of the question: "What is the offence?" after a fact pattern asks what the facts make out."""
+"""Only at the start of the question: "What is the offence?" after a fact pattern asks what the facts make out. "Who
+is a ..." asks who counts as one ("Who is a 'senior citizen'?", "Who is a public servant?"); "Who is the ..." asks
+for a person, not a word's meaning."""
 _WHEN_IS = re.compile(r"^\s*(?:when\s+(?:is|are|does|do)\b|(?:is|are)\s+(?![\"'\u2018\u201c]))", re.IGNORECASE)
 """Asks for a definition only with a quoted term: "When is hurt 'grievous'?", "Are WhatsApp chats 'documents' under
 the new evidence law?" (whether something falls within a defined word is answered by its definition). After "is" or

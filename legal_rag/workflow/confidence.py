@@ -143,11 +143,11 @@ def score(
     the repealed codes govern some of the facts (``QuestionFacts.old_law_facts``; by ``as_of`` alone when None);
     ``asks_unanswered`` of the question's ``asks`` got no answer of their kind (``unanswered``); ``number_mixup``: the
     answer is given from the section the question was read to mean, not the one it cites (``MIXUP_CAP``);
-    ``unknown_acts``: Acts the question names that the graph could not find, and provisions it names whose text the
-    graph does not hold (``UNVERIFIED_CAP``: the answer is from other provisions, and what the question rests on was
-    never checked); ``unconfirmed``: a section the question cites holds
-    nothing of what it tells (``UNCONFIRMED_CAP``); ``inferred_date``: the offence's day, which decides the code, is
-    the story's date, not one the question gives the offence (``INFERRED_DATE_CAP``)."""
+    ``unknown_acts``: Acts the question names that the graph could not find, provisions it names whose text the
+    graph does not hold, and sections it names that are not there (``UNVERIFIED_CAP``: the answer is from other
+    provisions, and what the question rests on was never checked or does not exist); ``unconfirmed``: a section the
+    question cites holds nothing of what it tells (``UNCONFIRMED_CAP``); ``inferred_date``: the offence's day, which
+    decides the code, is the story's date, not one the question gives the offence (``INFERRED_DATE_CAP``)."""
     old = as_of < CUTOVER if old_law_facts is None else old_law_facts
     values = {
         "question_coverage": max(0.0, min(1.0, coverage)),

@@ -153,7 +153,7 @@ def ask_kinds(ask: str) -> tuple[AskKind, ...]:
     return tuple(k for k, pat in _KINDS if pat.search(asking))
 
 
-def asking_and_telling(text: str) -> tuple[list[str], list[str]]:
+def _asking_and_telling(text: str) -> tuple[list[str], list[str]]:
     """``text``'s sentences that ask (ending in "?") and those that tell."""
     sentences = [s for s in _SENTENCES.split(text.strip()) if s]
     asking = [s for s in sentences if s.rstrip().endswith("?")]
@@ -162,7 +162,7 @@ def asking_and_telling(text: str) -> tuple[list[str], list[str]]:
 
 def asking_text(ask: str) -> str:
     """The sentences of an ask that ask (those ending in "?", else the last), without the facts told before them."""
-    asking, telling = asking_and_telling(ask)
+    asking, telling = _asking_and_telling(ask)
     return " ".join(asking) or (telling[-1] if telling else "")
 
 
@@ -260,6 +260,10 @@ class QuestionFacts:
     """(Act code, section, heading) of the provisions the question names that the graph records but holds no text of
     (CrPC 41A, missing from the legacy source; a section of an Act held by its headings only, "section 9 of the POSH
     Act"): nothing can be quoted from them or checked against their words, and the answer says so first."""
+    absent: tuple[str, ...] = ()
+    """What the checker said of each section the question names that is not in an Act whose text the graph holds
+    ("The Bharatiya Sakshya Adhiniyam, 2023 has no section 180 (its sections run to 170)"), save a number taken from
+    the other code (``mixups`` says that)."""
     unconfirmed: tuple[str, ...] = ()
     """Sections the question cites ("BSA s.32") whose heading and text hold nothing of what it tells
     (``mixups.unconfirmed``): whether they fit its facts is not shown by quoting them."""
@@ -276,9 +280,10 @@ class QuestionFacts:
         return _main_key(check) in {(m.named.act, m.named.section) for m in self.mixups}
 
     def corrections(self) -> list[str]:
-        """What the answer says first about the law the question rests on: Acts not found, lapsed provisions,
-        confused numbers."""
+        """What the answer says first about the law the question rests on: Acts not found, provisions without text
+        or not there, lapsed provisions, confused numbers."""
         return ([unknown_act_statement(a) for a in self.unknown_acts] + [textless_statement(*t) for t in self.textless]
+                + [m if m.endswith(".") else f"{m}." for m in self.absent]
                 + [p.statement() for p in self.premises] + [m.statement() for m in self.mixups])
 
     def rests_on_lapsed(self, check: CitationCheck) -> bool:
@@ -573,7 +578,7 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
     cutover = date.fromisoformat(CUTOVER)
     if today < cutover or any(e.kind not in (EventKind.UNKNOWN, EventKind.LIFE) for e in events):
         return None
-    told = " ".join(asking_and_telling(question)[1])
+    told = " ".join(_asking_and_telling(question)[1])
     if _NOW.search(told) or goes_on(told):
         return None
     dated = [e for e in events if e.phrase]
@@ -586,10 +591,12 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
 
 _CLOSES = re.compile(r"\b(?:ended|concluded|(?:was|were)\s+(?:dismissed|decided|disposed\s+of|closed|settled|quashed|"
                      r"withdrawn|compounded|allowed)|acquitted|convicted|discharged"
-                     # a court's order or decree made then ("got a maintenance order from the family court in 2021")
-                     r"|(?:got|obtained|passed|granted|made|gave)\s+(?:\w+\s+){0,4}?(?:order|decree|judgment|award)"
-                     r"|(?:order|decree|judgment|award)\s+(?:was\s+)?(?:passed|made|granted|pronounced))\b",
-                     re.IGNORECASE)
+                     # a court's order or decree made then ("got a maintenance order from the family court in 2021"),
+                     # not one made for the time being (bail, interim, stay, ex parte) nor an application for one
+                     r"|(?:got|obtained|passed|granted)\s+(?:(?!bail|interim|stay|ex\b|parte|application)\w+\s+){0,4}?"
+                     r"(?:order|decree|judgment|award)"
+                     r"|(?<!bail\s)(?<!interim\s)(?<!stay\s)(?<!parte\s)(?:decree|judgment|award|order)\s+(?:was\s+)?"
+                     r"(?:passed|granted|pronounced))\b", re.IGNORECASE)
 _OVER_WITH = re.compile(r"\b(?:trial|case|proceedings?|appeal|prosecution|inquiry|investigation|revision|suit|order|"
                         r"decree|judgment|award)\b", re.IGNORECASE)
 _NOT_OVER = re.compile(r"\b(?:pending|now|today|currently|still|yet|going\s+on|under\s+way|is\s+on|will|shall|not|"
@@ -597,14 +604,23 @@ _NOT_OVER = re.compile(r"\b(?:pending|now|today|currently|still|yet|going\s+on|u
 _LOOKS_BACK = re.compile(r"^\W*(?:was|were|did|could|would|had)\b|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|"
                          r"back\s+then)\b"
                          # a question in the past tense ("Which section was that?", "Under which provision was it
-                         # relevant?")
-                         r"|\b(?:which|what)\b[^?.]{0,60}?\b(?:was|were|did|had)\b", re.IGNORECASE)
+                         # relevant?", "Which IPC section applied?"), not one in the present with a past clause
+                         # ("What is the remedy for a person who was convicted?")
+                         r"|(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+"
+                         r"(?:(?!(?:is|are|does|do|can|could|will|would|should|may|shall)\b)\w+\s+){0,4}?"
+                         r"(?:was|were|did|had|applied)\b", re.IGNORECASE)
 """An ask about what the law allowed then ("Were those printouts admissible?", "Was the arrest legal under the law
 then in force?"), not about a step still to take ("Can I file a revision?")."""
 
 
 _OLD_CODE_ONLY = re.compile(rf"\b(?:{_OLD_NAMES})(?![\w.])", re.IGNORECASE)
-_NEW_CODE = re.compile(rf"\b(?:{_NEW_NAMES})\b|\bnew\s+(?:code|law|criminal\s+laws?)\b", re.IGNORECASE)
+_NEW_CODE = re.compile(rf"\b(?:{_NEW_NAMES})\b|\bnew\s+(?:\w+\s+){{0,2}}?(?:codes?|laws?|evidence\s+act|crpc|"
+                       r"cr\.?\s?p\.?\s?c|ipc|sanhita)\b", re.IGNORECASE)
+_STILL_OPEN = re.compile(r"\b(?:has|have)\s+(?:\w+\s+)?(?:filed|appealed|challenged|moved|applied)\b|"
+                         r"\b(?:stopped|stops|defaulted|not\s+(?:paying|paid|complied|obeyed)|yet\s+to|refuses?|"
+                         r"keeps?|continues?)\b", re.IGNORECASE)
+"""A told step after the order that leaves the matter open ("the State has filed an appeal", "he stopped paying");
+not a statute's present ("an offence that is punishable with one year")."""
 
 
 def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date | None:
@@ -616,11 +632,13 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     before 2024-07-01; no offence is told undated (a new one, after); nothing is pending, going on or to come ("now",
     "still", "will", "not", "again"). None otherwise."""
     cutover = date.fromisoformat(CUTOVER)
-    asking, _ = asking_and_telling(question)
+    asking, _ = _asking_and_telling(question)
     if today < cutover or not asking or not all(_LOOKS_BACK.search(p) for p in asking):
         return None
     if _NOT_OVER.search(question) or goes_on(question):
         return None
+    if _STILL_OPEN.search(" ".join(_asking_and_telling(question)[1])):
+        return None  # "the State has filed an appeal", "he stopped paying"
     if any(e.kind is EventKind.OFFENCE and not e.phrase for e in events):
         return None
     dated = [e for e in events if e.phrase]
@@ -630,8 +648,10 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     if not ends and _OLD_CODE_ONLY.search(question) and not _NEW_CODE.search(question):
         # it asks what the old code said of facts all told before it was replaced ("kept in the lockup for 3 days
         # in December 2023 without being produced before a magistrate: which provision of the CrPC did they
-        # violate?"): the law of the last of them
-        return max(e.end for e in dated)
+        # violate?"): the law of the last of them, or of the offence when one is dated (an offence's law is that of
+        # its own day, not of its FIR's)
+        offences = [e.end for e in dated if e.kind is EventKind.OFFENCE]
+        return max(offences or [e.end for e in dated])
     return max(ends) if ends else None
 
 

@@ -11,6 +11,7 @@ from functools import partial
 from langgraph.runtime import Runtime
 
 from graph_schema.errors import GenerationError
+from graph_schema.model import main_section
 from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.offences import PENAL_CODES
 from legal_rag.retrieval.types import Chunk
@@ -25,7 +26,6 @@ from legal_rag.workflow.facts import (
     Ask,
     AskKind,
     QuestionFacts,
-    asking_and_telling,
     asking_text,
     read_facts,
     textless_statement,
@@ -33,7 +33,7 @@ from legal_rag.workflow.facts import (
     unknown_act_warning,
 )
 from legal_rag.workflow.forms import about, decides, form_query, formed_asks, prosecutes
-from legal_rag.workflow.generators.extractive import ASK_WORDS, content_stems, parent_prefix, unit_of
+from legal_rag.workflow.generators.extractive import content_stems, heading_title, parent_prefix, unit_of
 from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups, unconfirmed
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import (
@@ -91,7 +91,7 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
         facts = replace(read(as_of), closed_on=facts.closed_on, dates=facts.dates)
     if not comparison:  # a comparison names both codes' numbers on purpose
         facts = replace(facts, mixups=_mixups(ctx, question, facts))
-        facts = replace(facts, textless=_textless(ctx, facts))
+        facts = replace(facts, textless=_textless(ctx, facts), absent=_absent(ctx, facts))
         if not facts.mixups:  # a mix-up is said already, and answered from the section meant
             lapsed = {(p.lapsed.act, p.lapsed.section) for p in facts.premises}
             facts = replace(facts, unconfirmed=unconfirmed(question, facts.checks, partial(_section_text, ctx),
@@ -154,6 +154,23 @@ def _textless(ctx: WorkflowContext, facts: QuestionFacts) -> tuple[tuple[str, st
         if record is not None and not record.has_text:
             out[(c.act, number)] = record.title
     return tuple((act, section, title) for (act, section), title in out.items())
+
+
+def _absent(ctx: WorkflowContext, facts: QuestionFacts) -> tuple[str, ...]:
+    """What the checker said of the sections the question names that are not there (``QuestionFacts.absent``): found
+    nowhere in an Act whose text the index holds, so that the Act's own sections show the number is not among them.
+    Not a sub-unit the checker could not match to its section's clauses ("13(1)(i-a)" of the HMA: the section is
+    there), an Act held by its index of sections only (some are indexed by page, so a missing number proves nothing),
+    or an Act the graph does not hold at all (the Constitution: not checked, said by the checker's warning)."""
+    out: dict[str, None] = {}
+    for c in facts.checks:
+        if (c.label is not Label.PROVISION or c.status is not CitationStatus.NOT_FOUND or not c.act or not c.section
+                or facts.confused(c)):
+            continue
+        held = ctx.retriever.section_chunks(c.act, "1")
+        if held and not ctx.retriever.section_chunks(c.act, main_section(c.section)):
+            out[c.message] = None
+    return tuple(out)
 
 
 def _section_text(ctx: WorkflowContext, act: str, section: str) -> str:
@@ -232,17 +249,6 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         head = {(p.act, p.section) for p in _first_per_section(found)[:SECTIONS_EXPANDED]}
         extra = [p for part in parts for p in _ask_passages(ctx, part, state["as_of"], {p.act for p in found})]
         found = _union(_union([p for p in found if (p.act, p.section) in head], extra), found)
-    elif not state["facts"].provisions_named and (asked := _asked_subject(state["question"])) is not None:
-        # A story with one ask that names its subject ("The cheque was drawn on a Delhi bank but I deposited it at a
-        # Pune branch. Where do I file the cheque bounce complaint?"): the ask's own words find what the story's words
-        # drown (the banks' and branches' sections over the one on where the complaint is filed). Not beside
-        # provisions the question names, which are pinned: their own neighbours are what it asks about.
-        head = {(p.act, p.section) for p in _first_per_section(found)[:SECTIONS_EXPANDED]}
-        # an offence dated before 2024-07-01: searched in the penal code of its day
-        offence_on = state["facts"].offence_on
-        extra = _ask_passages(ctx, asked, offence_on or state["as_of"],
-                              {p.act for p in found} | (PENAL_CODES if offence_on else set()))
-        found = _union(_union([p for p in found if (p.act, p.section) in head], extra), found)
     day = state["facts"].offence_on
     if day is not None:
         found = _with_old_penal_code(ctx, found, state["question"], day)
@@ -261,23 +267,6 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
     return {"passages": passages, "retrieval_round": rnd}
-
-
-def _asked_subject(question: str) -> str | None:
-    """The asking sentences of a question that tells facts first, when they name a subject of their own beyond what
-    an ask wants ("Where do I file the cheque bounce complaint?"; not "What can I do?", "What was the section?")."""
-    asking, telling = asking_and_telling(question)
-    text = " ".join(asking)
-    if not telling or not content_stems(text) - ASK_WORDS - _GENERIC_ASK:
-        return None
-    return text
-
-
-_GENERIC_ASK = frozenset(content_stems(
-    "max then now there here this that happen done doing police case file lodge against someone him her them my me "
-    "section sections which what whether help advise advice option options steps step"
-))
-"""Words of an ask that name no subject of their own."""
 
 
 def _ask_passages(ctx: WorkflowContext, ask: str, as_of: str, acts: set[str]) -> list[Passage]:
@@ -419,22 +408,27 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
     chosen: dict[tuple[str, str], Passage] = {}
     for ask, kind in wanted:
         asking = asking_text(ask.text)
-        # one provision per Act, of two at most: a question that leaves open which Act governs ("can she file the
-        # divorce petition in Lucknow?", telling no religion or form of marriage) gets each one's forum
-        taken: set[str] = set()
+        # per Act, the provisions so headed in the order retrieval ranks them for the ask
+        found: dict[str, list[Retrieved]] = {}
         for r in ctx.retriever.retrieve(form_query(asking, kind), FORM_K, as_of=day, acts=acts):
-            if (r.chunk.act, r.chunk.section.split("(")[0]) in confused or r.chunk.act in taken:
-                continue  # the section the question named by the other code's number (``mixups``), or an Act served
+            if (r.chunk.act, r.chunk.section.split("(")[0]) in confused:
+                continue  # the section the question named by the other code's number (``mixups``)
             # the procedure code's provision for prosecuting an offence is about the offence the question tells of,
             # in its own words ("Bar to taking cognizance after lapse of period of limitation" for "too late to file
             # a criminal complaint"); any other provision must share a word of the ask's subject
             if decides(kind, r.chunk.heading) and (
                     (r.chunk.act == procedure and prosecutes(r.chunk.heading))
                     or about(asking, kind, r.chunk.heading, ctx.act_titles.get(r.chunk.act, r.chunk.act))):
-                chosen.setdefault((r.chunk.act, r.chunk.section), to_passage(r))
-                taken.add(r.chunk.act)
-                if len(taken) >= FORM_ACTS_PER_ASK:
-                    break
+                found.setdefault(r.chunk.act, []).append(r)
+        # one provision per Act, of two at most: a question that leaves open which Act governs ("can she file the
+        # divorce petition in Lucknow?", telling no religion or form of marriage) gets each one's forum. Within an
+        # Act, the heading that shares most with the whole question, facts told included ("District Commission
+        # dismissed my complaint. Where do I appeal?": "Appeal against order of District Commission", not "... of
+        # National Commission"); retrieval's order breaks ties.
+        told = content_stems(ask.text)
+        for rs in list(found.values())[:FORM_ACTS_PER_ASK]:
+            best = max(rs, key=lambda r: (len(told & content_stems(heading_title(r.chunk.heading))), -rs.index(r)))
+            chosen.setdefault((best.chunk.act, best.chunk.section), to_passage(best))
     if not chosen:
         return passages
     marked = [replace(p, pinned=Pin.ASK) if p.pinned is None and (p.act, p.section) in chosen else p
@@ -780,7 +774,6 @@ def reconstruct(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Work
     })  # fmt: skip
     answer = "\n".join(parts) if kept else NO_ANSWER
     premises = facts.corrections() if facts is not None else []
-    premises += [c.message if c.message.endswith(".") else f"{c.message}." for c in _absent(state)]
     read = facts.reading() if facts is not None and kept else []
     if premises or read:  # the law the question rests on is not law, and how its dates were read: said first
         answer = "\n".join([*premises, *read, *parts]) if kept else "\n".join([*premises, answer])
@@ -860,18 +853,9 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         asks=len(facts.asks) if facts is not None else 1, asks_unanswered=len(missed),
         number_mixup=facts is not None and bool(facts.mixups),
         unconfirmed=facts is not None and bool(facts.unconfirmed),
-        unknown_acts=len(facts.unknown_acts) + len(facts.textless) + len(_absent(state)) if facts is not None else 0,
+        unknown_acts=len(facts.unknown_acts) + len(facts.textless) + len(facts.absent) if facts is not None else 0,
         inferred_date=facts is not None and (facts.offence_by_story or facts.closed_on is not None),
     )  # fmt: skip
-
-
-def _absent(state: WorkflowState) -> list[CitationCheck]:
-    """Provisions the question names that do not exist ("section 180 of the Bharatiya Sakshya Adhiniyam": its
-    sections run to 170), save a number taken from the other code, which the mix-up statement explains: what the
-    question asks about was never there to quote, so the answer says so first and is never High."""
-    facts = state.get("facts")
-    return [c for c in state.get("question_checks", [])
-            if _fabricated(c) and not (facts is not None and facts.confused(c))]
 
 
 def _names_provision(state: WorkflowState) -> bool:
@@ -880,8 +864,8 @@ def _names_provision(state: WorkflowState) -> bool:
     compensation under section 140 of the Motor Vehicles Act" for 2025 facts): what governs instead was found by
     retrieval, not looked up."""
     facts = state.get("facts")
-    return any(c.label is Label.PROVISION and c.status not in FABRICATED and not (facts is not None and (
-        facts.confused(c) or facts.is_textless(c) or facts.rests_on_lapsed(c)))
+    return any(c.label is Label.PROVISION and not (facts is not None and (
+        c.message in facts.absent or facts.confused(c) or facts.is_textless(c) or facts.rests_on_lapsed(c)))
         for c in state.get("question_checks", []))
 
 

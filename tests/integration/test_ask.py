@@ -451,6 +451,15 @@ def test_a_named_section_that_does_not_exist_beside_an_act_retrieval_finds_is_sa
     # a section that exists, asked the same way, is quoted and may be High
     held = service.ask("Explain section 170 of the Bharatiya Sakshya Adhiniyam.", "2026-11-28")
     assert "has no section" not in held.answer and "BSA 170" in cited(held) and held.confidence.score >= 0.8
+    # a clause written as people write it, that the checker cannot match to the section's clauses: the section is
+    # there, so nothing is said to be absent and the answer is not capped for it
+    clause = service.ask("Can I get divorce on cruelty under section 13(1)(i-a) of the Hindu Marriage Act?",
+                         "2026-11-28")
+    assert not clause.answer.startswith("HMA") and "HMA 13" in cited(clause) and clause.confidence.score >= 0.8
+    # an Act the graph does not hold (the Constitution) is not a section shown absent
+    article = service.ask("Is arrest without telling the grounds a violation of Article 22 of the Constitution?",
+                          "2026-11-28")
+    assert "is not an Act in the statute graph" not in article.answer.splitlines()[0]
 
 
 def test_an_offence_dated_before_the_new_codes_is_answered_under_the_ipc_first(service: AskService) -> None:

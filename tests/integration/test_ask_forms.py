@@ -23,6 +23,10 @@ def _sources(r: AskResult) -> set[tuple[str, str]]:
     # an offence's time limit is in the procedure code, whatever code defines the offence (the IPC, for 2021)
     ("A shopkeeper cheated me of Rs 20,000 in 2021. Can I still file a criminal complaint or is it time-barred?",
      ("BNSS", "514")),
+    # where an appeal lies, by the heading that shares most with the facts told ("Appeal against conviction by High
+    # Court in certain cases", not "Appeals from convictions")
+    ("The High Court convicted my client in a trial it held itself. Where does his appeal against the conviction lie?",
+     ("BNSS", "420")),
 ])  # fmt: skip
 def test_the_provision_headed_as_what_the_ask_wants_is_quoted(
     service: AskService, question: str, decides: tuple[str, str]

@@ -136,6 +136,12 @@ def test_the_penal_codes_define_an_offence_by_the_conduct_that_makes_it_out() ->
     # the quoted word as the subject: asked about, not defined
     ("Is 'theft' a compoundable offence?", []),
     ("Is \u201cdowry death\u201d bailable?", []),
+    # who counts as one: a person-word's definition decides
+    ("Who is a 'child' under the POCSO Act?", ["child"]),
+    ("who is a 'senior citizen' and who is a 'relative' under the Senior Citizens Act?",
+     ["senior citizen", "relative"]),
+    ("Who is a public servant?", ["public servant", "public"]),
+    ("Who is the magistrate for my area?", []),
 ])  # fmt: skip
 def test_other_ways_of_asking_what_a_term_means(question: str, terms: list[str]) -> None:
     assert asked_terms(question) == terms

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from legal_rag.workflow.generators.extractive import ExtractiveGenerator, quotable, stands_alone
+from legal_rag.workflow.generators.extractive import (
+    ExtractiveGenerator,
+    content_stems,
+    quotable,
+    shares_subject,
+    stands_alone,
+)
 from legal_rag.workflow.types import Complexity, Passage, Pin
 
 TITLES = {"BNS": "The Bharatiya Nyaya Sanhita, 2023", "ITA": "The Information Technology Act, 2000"}
@@ -427,8 +433,26 @@ def test_a_provision_sharing_only_the_words_of_the_ask_fills_no_place() -> None:
         passage("BNS:309:3:0", "BNS s.309(3) Robbery", BNS_309_3, 0.60),
     ])  # fmt: skip
     assert got == ["BNS:308:2:0", "BNS:309:3:0"]
-    # and the first retrieved is shown when nothing shares the subject (its confidence says how weak it is)
+    # and the first retrieved is shown when nothing is pinned, though it shares nothing (retrieval's best may answer
+    # in other words than the question's; its confidence says how weak it is)
     got = cited("What is the punishment for extortion?", [
         ndps, passage("BNS:309:2:0", "BNS s.309(2) Robbery", BNS_309_2, 0.55),
     ])  # fmt: skip
     assert got == ["NDPS:32:-:0"]
+
+
+BNS_331_2 = (
+    "(2) Whoever commits lurking house-trespass or house-breaking after sunset and before sunrise, shall be "
+    "punished with imprisonment of either description for a term which may extend to three years, and shall also "
+    "be liable to fine."
+)
+
+
+def test_a_subject_word_is_found_in_a_compound_or_a_longer_word() -> None:
+    assert shares_subject([passage("BNS:331:2:0", "BNS s.331(2) Punishment for house-trespass or house-breaking",
+                                   BNS_331_2, 0.6)], content_stems("trespass"))
+    assert shares_subject([passage("ARMS:25:9:0", "ARMS s.25(9) Punishment for certain offences",
+                                   "uses firearm in a rash or negligent manner or in celebratory gunfire", 0.6)],
+                          content_stems("gun"))
+    assert not shares_subject([passage("NDPS:32:-:0", "NDPS s.32 Punishment for offence", NDPS_32, 0.6)],
+                              content_stems("extortion"))

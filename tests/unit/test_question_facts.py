@@ -675,11 +675,22 @@ def test_a_story_is_no_offence_date_when_it_goes_on_is_background_or_asks_no_off
      "Procedure?", "2021-03-31"),
     ("In 2020 the court admitted a photocopy of the sale deed without the original. Was that allowed under the "
      "Evidence Act?", "2020-12-31"),
+    # typed in lower case, one sentence after another; a statute's present ("that is punishable") is no open matter
+    ("my father got a maintenance order from the magistrate in 2019 under the crpc. which section was that order "
+     "under?", "2019-12-31"),
+    ("In March 2020 the magistrate took cognizance of a complaint about a fine-only offence that is punishable under "
+     "the IPC. Was the cognizance time-barred under the CrPC?", "2020-03-31"),
 ])
 def test_a_matter_over_before_the_new_codes_is_read_on_the_day_it_was_over(question: str, day: str) -> None:
     facts = _read(question)
     assert facts.closed_on == day
     assert facts.offence_on is None and facts.pending_since is None
+
+
+def test_an_old_code_asked_of_an_offence_is_read_on_the_offence_day_not_its_firs() -> None:
+    facts = _read("In 2017 a man raped my 10 year old niece and the FIR was lodged in 2019. Which IPC section was it "
+                  "under?")
+    assert facts.closed_on == "2017-12-31"
 
 
 @pytest.mark.parametrize("question", [
@@ -706,6 +717,17 @@ def test_a_matter_over_before_the_new_codes_is_read_on_the_day_it_was_over(quest
     "applied?",
     "In August 2024 the police arrested my cousin at night. Which section of the CrPC did they breach?",
     "In 2022 the police arrested my cousin. What does the CrPC say about arrest?",
+    # the review's: an order still being carried out or made for the time being, an application, "in order to", a
+    # present ask with a past clause, the new code named as "new"
+    "Magistrate passed maintenance order in 2023. Husband stopped paying. Which section was applicable for recovery?",
+    "In 2023 my wife got an ex parte maintenance order. What were my options to set it aside?",
+    "The sessions court granted me bail order in 2023 in a murder case. Which section was the bail under?",
+    "I made an application for maintenance order in 2023. Which section was it under?",
+    "The court passed a judgment in 2023 acquitting him; the State has filed an appeal. Which section was it?",
+    "In 2022 I gave him 2 lakh in order to help him start a shop. Which section was for recovery of money?",
+    "My case was decided in March 2024 and I was convicted by the magistrate. What is the remedy for a person who "
+    "was convicted by a magistrate?",
+    "Which section of the new Evidence Act was for electronic records I submitted in 2023?",
 ])
 def test_a_matter_not_over_or_over_after_the_new_codes_is_read_today(question: str) -> None:
     assert _read(question).closed_on is None

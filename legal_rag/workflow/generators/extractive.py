@@ -180,8 +180,11 @@ punishment for extortion?") bears on no ask of it."""
 
 
 def shares_subject(passages: Sequence[Passage], subject: set[str]) -> bool:
-    """Whether a provision's heading or text holds a word of what the question is about."""
-    return bool(subject & content_stems(" ".join((passage_title(passages[0]), *(p.text for p in passages)))))
+    """Whether a provision's heading or text holds a word of what the question is about, leniently: the parts of a
+    compound ("house-trespass" for "trespass") and longer words that begin with one ("gunfire" for "gun")."""
+    text = " ".join((passage_title(passages[0]), *(p.text for p in passages)))
+    stems = content_stems(text) | content_stems(text.replace("-", " "))
+    return any(w in stems or (len(w) >= 3 and any(s.startswith(w) for s in stems)) for w in subject)
 
 
 _ILLUSTRATION = re.compile(r"\b[A-Z]\b(?!\.)")  # "A threatens Z": illustrations name parties by single letters
@@ -457,7 +460,8 @@ class ExtractiveGenerator:
                                placed_first=bool(first))
                 ranked = [rest[i] for i in order]
         # A provision that shares only the words of what is asked ("punishment") with the question, none of what it
-        # is about ("extortion"), fills no place: the first retrieved stays when nothing else would be quoted.
+        # is about ("extortion"), fills no place. The first retrieved stays when nothing is pinned: retrieval's best
+        # may answer in other words than the question's (an RTI appeal for "45 days and no reply").
         subject = q - ASK_WORDS
         if subject:
             ranked = [g for i, g in enumerate(ranked)
