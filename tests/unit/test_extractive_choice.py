@@ -433,8 +433,13 @@ def test_a_provision_sharing_only_the_words_of_the_ask_fills_no_place() -> None:
         passage("BNS:309:3:0", "BNS s.309(3) Robbery", BNS_309_3, 0.60),
     ])  # fmt: skip
     assert got == ["BNS:308:2:0", "BNS:309:3:0"]
-    # and the first retrieved is shown when nothing is pinned, though it shares nothing (retrieval's best may answer
-    # in other words than the question's; its confidence says how weak it is)
+    # the first ranked, sharing nothing, stays only when it is as close in meaning as those that share a word
+    bns_309 = passage("BNS:309:3:0", "BNS s.309(3) Robbery", BNS_309_3, 0.60)
+    assert cited("What is the punishment for extortion?", [ndps, bns_309]) == ["NDPS:32:-:0", "BNS:309:3:0"]
+    closer = passage("BNS:309:3:0", "BNS s.309(3) Robbery", BNS_309_3, 0.70)
+    assert cited("What is the punishment for extortion?", [ndps, closer]) == ["BNS:309:3:0"]
+    # and is shown when nothing else is, though it shares nothing (retrieval's best may answer in other words than
+    # the question's; its confidence says how weak it is)
     got = cited("What is the punishment for extortion?", [
         ndps, passage("BNS:309:2:0", "BNS s.309(2) Robbery", BNS_309_2, 0.55),
     ])  # fmt: skip

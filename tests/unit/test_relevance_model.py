@@ -178,8 +178,9 @@ def test_a_provision_below_the_models_threshold_is_not_quoted() -> None:
         out = gen.generate(QUESTION, PASSAGES, as_of="2025-03-01", complexity=Complexity.STANDARD)
         return [s.chunk_ids[0].split(":")[0] for s in out.sentences]
 
-    # the hand-weighted ranking puts the mortgage "charge" first, for the question's "charge him under"
-    assert acts(ExtractiveGenerator(TITLES))[0] == "TPA"
+    # the hand-weighted ranking puts the mortgage "charge" first, for the question's "charge him under"; sharing only
+    # that word of what is asked, and further in meaning than BNS 331, it is then left out (``ASK_WORDS``)
+    assert set(acts(ExtractiveGenerator(TITLES))) == {"BNS"}
     # a model that reads the fused retrieval score: TPA 100 (0.42 of the best) falls below 0.5
     ranked = acts(ExtractiveGenerator(TITLES, relevance=model(bias=-2.5, mode="rank", fused=4.0)))
     assert ranked and set(ranked) == {"BNS"}

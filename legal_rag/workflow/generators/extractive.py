@@ -460,12 +460,17 @@ class ExtractiveGenerator:
                                placed_first=bool(first))
                 ranked = [rest[i] for i in order]
         # A provision that shares only the words of what is asked ("punishment") with the question, none of what it
-        # is about ("extortion"), fills no place. The first retrieved stays when nothing is pinned: retrieval's best
-        # may answer in other words than the question's (an RTI appeal for "45 days and no reply").
+        # is about ("extortion"), fills no place. The first ranked stays when nothing is pinned and it is at least as
+        # close in meaning as every provision that shares a word: retrieval's best may answer in other words than the
+        # question's (an RTI appeal for "45 days and no reply"), but "jail" in a rape section is not "escaping from
+        # jail" when the sections on escape are closer.
         subject = q - ASK_WORDS
-        if subject:
-            ranked = [g for i, g in enumerate(ranked)
-                      if g in first or shares_subject(g[1], subject) or (i == 0 and not first)]
+        if subject and ranked:
+            sharing = [g for g in ranked if g in first or shares_subject(g[1], subject)]
+            lead = ranked[0]
+            keep_lead = not first and lead not in sharing and all(
+                max(p.relevance for p in lead[1]) >= max(p.relevance for p in g[1]) for g in sharing)
+            ranked = [lead, *sharing] if keep_lead else sharing
         # A pair (definition and punishment) takes two of the n places; a pair the n-th place would split keeps its
         # second half ("Murder" quoted without "Punishment for murder" answers no punishment ask): n + 1 at most.
         paired = _with_partners(first + [g for g in ranked if g not in first], groups, partners)
