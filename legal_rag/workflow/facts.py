@@ -632,12 +632,12 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     before 2024-07-01; no offence is told undated (a new one, after); nothing is pending, going on or to come ("now",
     "still", "will", "not", "again"). None otherwise."""
     cutover = date.fromisoformat(CUTOVER)
-    asking, _ = _asking_and_telling(question)
+    asking, telling = _asking_and_telling(question)
     if today < cutover or not asking or not all(_LOOKS_BACK.search(p) for p in asking):
         return None
     if _NOT_OVER.search(question) or goes_on(question):
         return None
-    if _STILL_OPEN.search(" ".join(_asking_and_telling(question)[1])):
+    if _STILL_OPEN.search(" ".join(telling)):
         return None  # "the State has filed an appeal", "he stopped paying"
     if any(e.kind is EventKind.OFFENCE and not e.phrase for e in events):
         return None

@@ -427,7 +427,8 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         # National Commission"); retrieval's order breaks ties.
         told = content_stems(ask.text)
         for rs in list(found.values())[:FORM_ACTS_PER_ASK]:
-            best = max(rs, key=lambda r: (len(told & content_stems(heading_title(r.chunk.heading))), -rs.index(r)))
+            _, best = max(enumerate(rs), key=lambda ir: (
+                len(told & content_stems(heading_title(ir[1].chunk.heading))), -ir[0]))
             chosen.setdefault((best.chunk.act, best.chunk.section), to_passage(best))
     if not chosen:
         return passages
