@@ -410,7 +410,8 @@ class Application:
 
     def export_vectors(self, out_dir: Path | None = None, *, reuse: bool = False,
                        progress: Progress | None = None) -> VectorsExported:
-        """Embed every chunk and heading of the graph's statutes into the shipped vectors artifact.
+        """Embed every chunk and heading of the graph's statutes, and every situation of the lay cards
+        (``retrieval/lay.py``), into the shipped vectors artifact.
 
         Raises:
             InvalidInputError: the graph holds no statute text.
@@ -418,12 +419,14 @@ class Application:
         from legal_rag.results import VectorsExported
         from legal_rag.retrieval.build import embedder, graph_chunks
         from legal_rag.retrieval.index import heading_texts
+        from legal_rag.retrieval.lay import read_lay_cards, situations
         from legal_rag.retrieval.vectors import ShippedVectors, write_shipped_vectors
 
         chunks = graph_chunks(self.graph())
         if not chunks:
             raise InvalidInputError("the graph holds no statute text: run `legal-rag ingest --default` first")
-        texts = sorted({c.indexed_text for c in chunks} | set(heading_texts(chunks)))
+        lay = situations(read_lay_cards(self.settings.retrieval.lay_cards))
+        texts = sorted({c.indexed_text for c in chunks} | set(heading_texts(chunks)) | set(lay))
         emb = embedder(self.settings)
         target = out_dir or self.settings.retrieval.vectors_dir
         kept: dict[str, object] = {}
@@ -438,7 +441,7 @@ class Application:
             fresh = dict(zip(missing, emb.embed(missing, 32, progress=report), strict=True))
         n = write_shipped_vectors(target, emb.model_id, {**kept, **fresh})
         return VectorsExported(written=n, chunks=len(chunks), embedded=len(missing), kept=len(kept),
-                               target=str(target))
+                               target=str(target), situations=len(lay))
 
     def extract_citations(self, text: str) -> list[dict[str, Any]]:
         """Provisions, statutes, precedents and notifications in ``text`` with exact spans. Acts are linked to

@@ -195,6 +195,8 @@ class VectorsExported:
     embedded: int
     kept: int
     target: str
+    situations: int = 0
+    """Lay situations (``retrieval/lay.py``) among the texts."""
 
 
 @dataclass(frozen=True, slots=True)

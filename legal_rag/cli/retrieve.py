@@ -176,5 +176,6 @@ def export_vectors_cmd(
     """
     with _application(first_run=False, labels={"embed": "embedding chunks and headings"}) as application:
         done = application.export_vectors(out_dir, reuse=reuse)
-    out.print(f"wrote {done.written} vectors ({done.chunks} chunks and their headings; {done.embedded} embedded, "
+    out.print(f"wrote {done.written} vectors ({done.chunks} chunks and their headings, {done.situations} lay "
+              f"situations; {done.embedded} embedded, "
               f"{done.kept} kept) to {done.target}", markup=False)

@@ -12,6 +12,7 @@ from graph_schema.store import GraphReader
 from legal_rag.retrieval.chunking import SectionText, chunk_sections
 from legal_rag.retrieval.hybrid import Fusion, FusionConfig, HybridRetriever, NamedInQuery
 from legal_rag.retrieval.index import ChunkIndex, Progress, SyncReport
+from legal_rag.retrieval.lay import read_lay_cards
 from legal_rag.retrieval.types import Chunk, DenseIndex, Embedder
 from legal_rag.retrieval.vectors import ShippedVectors
 from legal_rag.settings import EmbedderKind, Settings
@@ -87,9 +88,9 @@ def open_index(settings: Settings, directory: Path | None = None, emb: Embedder 
 def fusion_config(settings: Settings) -> FusionConfig:
     r = settings.retrieval
     return FusionConfig(method=Fusion(r.fusion), rrf_k=r.rrf_k,
-                        weights={"bm25": r.bm25_weight, "dense": r.dense_weight}, depth=r.depth,
+                        weights={"bm25": r.bm25_weight, "dense": r.dense_weight, "lay": r.lay_weight}, depth=r.depth,
                         long_weights={"bm25": r.bm25_weight, "dense": r.dense_weight_long,
-                                      "offence": r.offence_weight_long},
+                                      "offence": r.offence_weight_long, "lay": r.lay_weight},
                         long_query_words=r.long_query_words)
 
 
@@ -131,7 +132,9 @@ def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphReader | 
     # their text (read once, from the index as it is now)
     terms = TermsOfArt.load(settings.retrieval.terms_of_art, settings.retrieval.hinglish).found_in(act_texts(index))
     find = provision_finder(resolver.resolve if resolver else None, extractor)
-    return HybridRetriever(index, graph=graph, find_named=find, fusion=fusion_config(settings), terms=terms)
+    lay = read_lay_cards(settings.retrieval.lay_cards)
+    return HybridRetriever(index, graph=graph, find_named=find, fusion=fusion_config(settings), terms=terms, lay=lay,
+                           shipped=shipped_vectors(settings, index.embedder))
 
 
 def act_texts(index: ChunkIndex) -> dict[str, str]:

@@ -34,9 +34,11 @@ from graph_schema.store import GraphReader
 from legal_rag.retrieval.definitions import Definition, asked_terms, defined_terms
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.index import ChunkIndex
+from legal_rag.retrieval.lay import LayCard, LayChannel, LayHit
 from legal_rag.retrieval.offences import OffenceChannel, offence_cards, offence_partners
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.retrieval.types import Chunk, Embedder, Hit, IdFilter
+from legal_rag.retrieval.vectors import ShippedVectors
 from verification.claims.types import Pin
 
 OLD_TO_NEW = {"IPC": "BNS", "CRPC": "BNSS", "IEA": "BSA"}
@@ -56,13 +58,16 @@ class FusionConfig:
 
     method: Fusion = Fusion.MINMAX
     rrf_k: int = 60
-    weights: dict[str, float] = field(default_factory=lambda: {"bm25": 1.0, "dense": 0.5})
+    weights: dict[str, float] = field(default_factory=lambda: {"bm25": 1.0, "dense": 0.5, "lay": 3.0})
     depth: int = 100
     """How many candidates each retriever contributes before fusion."""
     long_weights: dict[str, float] | None = field(
-        default_factory=lambda: {"bm25": 1.0, "dense": 2.0, "offence": 2.0})
+        default_factory=lambda: {"bm25": 1.0, "dense": 2.0, "offence": 2.0, "lay": 3.0})
     """Weights for long queries (fact descriptions); None: ``weights`` for every query."""
     long_query_words: int = 100
+    absolute: frozenset[str] = frozenset({"lay"})
+    """Runs whose scores are on an absolute scale and are added as they are (times the weight), not min-max
+    normalised: the lay channel's best situation counts by how close it is, not by being the best of a weak lot."""
 
     def weights_for(self, query: str) -> dict[str, float]:
         """BM25 sums over every query term, so on a narrative of hundreds of words the incidental
@@ -92,6 +97,8 @@ class Retrieved:
     pinned: Pin | None = None
     """CITED, SUCCESSOR or PREDECESSOR for provisions named in the query; DEFINITION for the clause defining
     the term a definition question asks about."""
+    told: str = ""
+    """The lay situation (``lay.py``) by which the story came to this provision, when the lay channel found it."""
 
 
 def fuse(runs: dict[str, list[Hit]], cfg: FusionConfig, query: str = "") -> list[tuple[str, float]]:
@@ -103,7 +110,10 @@ def fuse(runs: dict[str, list[Hit]], cfg: FusionConfig, query: str = "") -> list
         w = weights.get(name, 0.0)
         if not hits or w == 0:
             continue
-        if cfg.method is Fusion.RRF:
+        if name in cfg.absolute:
+            for h in hits:
+                fused[h.chunk_id] = fused.get(h.chunk_id, 0.0) + w * h.score
+        elif cfg.method is Fusion.RRF:
             for rank, h in enumerate(hits, start=1):
                 fused[h.chunk_id] = fused.get(h.chunk_id, 0.0) + w / (cfg.rrf_k + rank)
         else:
@@ -178,9 +188,14 @@ class HybridRetriever:
         find_named: Callable[[str], NamedInQuery] | None = None,
         fusion: FusionConfig | None = None,
         terms: TermsOfArt | None = None,
+        lay: Sequence[LayCard] = (),
+        shipped: ShippedVectors | None = None,
     ) -> None:
         self.index = index
         self.terms = terms
+        self._lay_cards = tuple(lay)
+        self._shipped = shipped
+        self._lay: tuple[int, LayChannel] | None = None
         self.graph = graph
         self.fusion = fusion or FusionConfig()
         self._find = find_named
@@ -243,10 +258,11 @@ class HybridRetriever:
 
     def search_runs(
         self, query: str, allow: Collection[str] | None, depth: int, qv: QueryVectors | None = None,
-        *, offence: bool | None = None,
+        *, offence: bool | None = None, lay: bool = True,
     ) -> dict[str, list[Hit]]:
         """The per-retriever runs that fusion combines: "bm25", "dense" and, when the fusion weights
-        for ``query`` give it a weight (or ``offence`` is True), "offence" (``offences.py``).
+        for ``query`` give it a weight (or ``offence`` is True), "offence" (``offences.py``); "lay" (``lay.py``,
+        ``LayHit``s) when there are lay cards, ``lay`` is True and the weights give it one.
 
         The dense run scores each chunk by the better of two cosines: the whole query against the
         chunk text, and the best query sentence against its section's heading (held under the
@@ -268,7 +284,28 @@ class HybridRetriever:
         wanted = offence if offence is not None else self.fusion.weights_for(query).get("offence", 0.0) > 0
         if wanted:
             runs["offence"] = self._offence_channel().search(query, depth, allow)
+        if lay and self._lay_cards and self.fusion.weights_for(query).get("lay", 0.0) > 0:
+            story = np.vstack([qv.sentences, qv.whole[None, :]])
+            runs["lay"] = list(self._lay_channel().search(query, story, depth, allow))
         return runs
+
+    def _lay_channel(self) -> LayChannel:
+        """The lay channel over the current index version (built on first use: its vectors are shipped)."""
+        version = self.index.snapshot
+        if self._lay is None or self._lay[0] != version:
+
+            def first(act: str, section: str) -> str | None:
+                ids = self.index.ids_for(act, section)
+                return ids[0] if ids else None
+
+            def replaced(act: str, section: str) -> list[str]:
+                if act not in NEW_TO_OLD:
+                    return []
+                keys = self._related(CitationKey(act, section, ()), None, False)
+                return [ids[0] for _, key in keys if (ids := self.index.ids_for(key.act, key.section))]
+
+            self._lay = (version, LayChannel(self._lay_cards, first, replaced, self.index.embedder, self._shipped))
+        return self._lay[1]
 
     def _offence_channel(self) -> OffenceChannel:
         """The offence channel over the current index version (built on first use: about 0.4 s)."""
@@ -288,6 +325,7 @@ class HybridRetriever:
         include_repealed: bool = False,
         vectors: QueryVectors | None = None,
         offence_told: bool = False,
+        lay: bool = True,
     ) -> list[Retrieved]:
         """The ``k`` best chunks for ``query`` (provisions it names pinned first), on the newest
         index version: a version published by another process since the last call is picked up.
@@ -302,7 +340,8 @@ class HybridRetriever:
         if allow is not None and not allow:
             runs: dict[str, list[Hit]] = {"bm25": [], "dense": []}
         else:
-            runs = self.search_runs(text, allow, self.fusion.depth, qv)
+            runs = self.search_runs(text, allow, self.fusion.depth, qv, lay=lay)
+        told = {h.chunk_id: h.told for h in runs.get("lay", ()) if isinstance(h, LayHit)}
         per = {name: {h.chunk_id: h.score for h in hits} for name, hits in runs.items()}
         out: list[Retrieved] = []
         seen: set[str] = set()
@@ -319,7 +358,7 @@ class HybridRetriever:
             cid = best[skey]
             c = self.index.get(cid)
             if c is not None and cid not in seen and not any(f"{o.chunk.act}:{o.chunk.section}" == skey for o in out):
-                out.append(Retrieved(c, score, _scores(per, cid, score)))
+                out.append(Retrieved(c, score, _scores(per, cid, score), told=told.get(cid, "")))
                 seen.add(cid)
         out = out[: max(k, len(pinned))]
         # Every result gets its dense cosine, however far down the dense run it was: callers use it
@@ -348,7 +387,7 @@ class HybridRetriever:
         texts = [self.search_text(q) for q in queries]
         # Claims are single statements: one vector each serves both channels (half the model work).
         vectors = query_vectors_many(self.index.embedder, texts, per_sentence=False)
-        return [self.retrieve(q, k, as_of=as_of, vectors=v) for q, v in zip(queries, vectors, strict=True)]
+        return [self.retrieve(q, k, as_of=as_of, vectors=v, lay=False) for q, v in zip(queries, vectors, strict=True)]
 
     def _subject_sections(self, query: str) -> set[str]:
         """Sections whose heading names the subject the question asks about ("punishment for theft" ->

@@ -268,3 +268,14 @@ TOKENIZER_ID = f"legal-tokens/1:{_fingerprint()}"
 """Changes whenever the rules, stopwords or alias table change; indexes store and check it."""
 
 __all__ = ["STOPWORDS", "TOKENIZER_ID", "Tokenizer", "legal_tokens", "light_stem"]
+
+
+ASK_VOCABULARY = (
+    "punishment punished punishable punish penalty penalties penal sentence sentenced jail jailed imprisonment "
+    "imprisoned prison fine fined maximum minimum much long time limit limitation period deadline days months "
+    "years forum jurisdiction file filed filing procedure process bail remedy remedies definition define defined "
+    "offence offences crime crimes criminal charge charged booked action kind type new old code get happen "
+    "still valid applicable apply current"
+)
+"""Words of what a question asks for (a punishment, a time limit, a forum ...), not of what it is about: the extractive
+generator's ``ASK_WORDS`` and the lay channel's query (``lay.py``) leave them out of the subject."""

@@ -129,6 +129,7 @@ def score(
     as_of: str,
     names_provision: bool,
     coverage: float,
+    story_coverage: float = 0.0,
     citation_statuses: Sequence[CitationStatus] = (),
     old_law_facts: bool | None = None,
     asks: int = 1,
@@ -147,7 +148,10 @@ def score(
     graph does not hold, and sections it names that are not there (``UNVERIFIED_CAP``: the answer is from other
     provisions, and what the question rests on was never checked or does not exist); ``unconfirmed``: a section the
     question cites holds nothing of what it tells (``UNCONFIRMED_CAP``); ``inferred_date``: the offence's day, which
-    decides the code, is the story's date, not one the question gives the offence (``INFERRED_DATE_CAP``)."""
+    decides the code, is the story's date, not one the question gives the offence (``INFERRED_DATE_CAP``);
+    ``story_coverage``: ``coverage`` with the lay situations by which retrieval matched the story to the quoted
+    provisions counted as evidence (``retrieval/lay.py``): when it reaches ``ADDRESSED`` and ``coverage`` does not,
+    the cap is ``PARTLY_ADDRESSED_CAP``, not ``NOT_ADDRESSED_CAP``."""
     old = as_of < CUTOVER if old_law_facts is None else old_law_facts
     values = {
         "question_coverage": max(0.0, min(1.0, coverage)),
@@ -160,7 +164,8 @@ def score(
     z = INTERCEPT + sum(WEIGHTS[k] * v for k, v in values.items())
     total = 1 / (1 + math.exp(-z))
     if values["question_coverage"] < ADDRESSED:
-        total = min(total, NOT_ADDRESSED_CAP)
+        # a story whose words only the lay situation of the quoted provision holds is addressed in part: never High
+        total = min(total, PARTLY_ADDRESSED_CAP if story_coverage >= ADDRESSED else NOT_ADDRESSED_CAP)
     elif not names_provision and values["question_coverage"] < PARTLY_ADDRESSED:
         total = min(total, PARTLY_ADDRESSED_CAP)
     if unknown_acts or any(s in UNVERIFIABLE for s in citation_statuses):

@@ -130,6 +130,11 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       r"most\s+(?:lenient|strict|liberal|favourable|favorable|successful)|(?:strictest|best|top)\s+"
                       r"(?:lawyer|advocate|judge|court|bench)|which\s+(?:judge|lawyer|advocate|bench)|"
                       r"how\s+long\s+will\s+(?:it|the\s+(?:case|trial|court))|will\s+(?:i|we|he|she)\s+win|"
+                      # what this court will do in this case ("will the sessions judge grant him bail?"), not under
+                      # which law it will ("will the court decide it under the CrPC or the BNSS?")
+                      r"will\s+the\s+(?:\w+\s+)?(?:judge|court|magistrate|tribunal|commission|bench)\s+(?:\w+\s+)?"
+                      r"(?:give|grant|allow|accept|reject|refuse|award|convict|acquit|release|send|let)\s+(?:him|her|"
+                      r"them|me|us|my|the\s+accused|bail)\b|"
                       r"how\s+(?:many|much)\s+(?:more\s+)?(?:months|years|days|weeks|time)\s+(?:till|until|before|"
                       r"for|to)\s+(?:the\s+|a\s+)?(?:judge?ment|verdict|decision|disposal|final\s+order)|"
                       r"when\s+will\s+(?:the\s+|my\s+)?(?:judge?ment|verdict|case|trial)\s+(?:come|end|be\s+decided|"

@@ -196,13 +196,14 @@ def after_understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
 
 def to_passage(r: Retrieved) -> Passage:
     relevance = 1.0 if r.pinned else max(0.0, float(r.scores.get("dense", 0.0)))
-    return _passage(r.chunk, score=r.score, pinned=r.pinned, relevance=round(relevance, 4))
+    return _passage(r.chunk, score=r.score, pinned=r.pinned, relevance=round(relevance, 4), told=r.told)
 
 
-def _passage(c: Chunk, *, score: float, pinned: Pin | None, relevance: float) -> Passage:
+def _passage(c: Chunk, *, score: float, pinned: Pin | None, relevance: float, told: str = "") -> Passage:
     return Passage(
         chunk_id=c.id, act=c.act, section=c.section, heading=c.heading, text=c.text, status=c.status,
         score=score, pinned=pinned, in_force_from=c.in_force_from, in_force_to=c.in_force_to, relevance=relevance,
+        told=told,
     )  # fmt: skip
 
 
@@ -792,7 +793,7 @@ def _source(n: int, chunk_id: str, p: Passage | None) -> Source:
 def score_confidence(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     kept = [c for c in state.get("kept", []) if not c.insufficient]
     cover = _coverage(state, kept, runtime.context)
-    out: WorkflowState = {"confidence": _confidence(state, kept, cover)}
+    out: WorkflowState = {"confidence": _confidence(state, kept, cover, _story_coverage(state, kept))}
     warnings = []
     if kept and cover.share < conf.ADDRESSED:
         warnings.append(
@@ -840,7 +841,20 @@ def _coverage(state: WorkflowState, kept: Sequence[Claim], ctx: WorkflowContext)
                              names_quoted=names_quoted)  # fmt: skip
 
 
-def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | None = None) -> Confidence:
+def _story_coverage(state: WorkflowState, kept: Sequence[Claim]) -> float:
+    """The question's subject words in the lay situations (``Passage.told``) by which retrieval matched its story to
+    the provisions the kept claims quote: the story's words the statute does not use ("chain", "neck") but the
+    situation of its provision does. 0 when no quoted provision came by a situation."""
+    by_id = {p.chunk_id: p for p in state.get("passages", [])}
+    quoted = {(by_id[cid].act, by_id[cid].section) for c in kept for cid in c.chunk_ids if cid in by_id}
+    told = [p.told for p in state.get("passages", []) if p.told and (p.act, p.section) in quoted]
+    if not told:
+        return 0.0
+    return question_coverage(state["question"], [c.text for c in kept] + told).share
+
+
+def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | None = None,
+                story: float = 0.0) -> Confidence:
     kept = [c for c in kept if not c.insufficient]
     provisions = [cit for c in kept for cit in c.citations if cit.label is Label.PROVISION]
     facts = state.get("facts")
@@ -849,6 +863,7 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         question=state["question"], as_of=state["as_of"],
         names_provision=_names_provision(state),
         coverage=cover.share if cover is not None and kept else 0.0,
+        story_coverage=story if kept else 0.0,
         citation_statuses=[p.status for p in provisions],
         old_law_facts=facts.old_law_facts if facts is not None else None,
         asks=len(facts.asks) if facts is not None else 1, asks_unanswered=len(missed),

@@ -61,6 +61,9 @@ class Passage:
     in_force_to: str | None = None
     relevance: float = 0.0
     """0..1 closeness to the question on an absolute scale (the dense cosine; 1.0 when named in it)."""
+    told: str = ""
+    """The situation in lay words by which retrieval matched the question's story to this provision (the lay channel,
+    ``legal_rag/retrieval/lay.py``); empty when it did not."""
 
 
 class Verdict(StrEnum):

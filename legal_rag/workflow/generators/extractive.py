@@ -25,7 +25,7 @@ from legal_rag.retrieval.offences import (
     offence_partners,
     punishes,
 )
-from legal_rag.retrieval.tokenize import light_stem
+from legal_rag.retrieval.tokenize import ASK_VOCABULARY, light_stem
 from legal_rag.workflow.comparison import comparison_sides
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.relevance import Candidate, Decision, RelevanceModel, as_vector, choose
@@ -167,22 +167,17 @@ def content_stems(text: str) -> set[str]:
     return {stem(w) for w in _WORD.findall(text) if w.lower() not in STOP and len(w) > 2}
 
 
-ASK_WORDS = frozenset(content_stems(
-    "punishment punished punishable punish penalty penalties penal sentence sentenced jail jailed imprisonment "
-    "imprisoned prison fine fined maximum minimum much long time limit limitation period deadline days months "
-    "years forum jurisdiction file filed filing procedure process bail remedy remedies definition define defined "
-    "offence offences crime crimes criminal charge charged booked action kind type new old code get happen "
-    "still valid applicable apply current"
-))
+ASK_WORDS = frozenset(content_stems(ASK_VOCABULARY))
 """Words of what an ask wants (a punishment, a time limit, a forum ...), not of what it is about: a provision that
 shares only these with a question ("Punishment for offence for which no punishment is provided" beside "What is the
 punishment for extortion?") bears on no ask of it."""
 
 
 def shares_subject(passages: Sequence[Passage], subject: set[str]) -> bool:
-    """Whether a provision's heading or text holds a word of what the question is about, leniently: the parts of a
-    compound ("house-trespass" for "trespass") and longer words that begin with one ("gunfire" for "gun")."""
-    text = " ".join((passage_title(passages[0]), *(p.text for p in passages)))
+    """Whether a provision's heading or text, or the lay situation by which retrieval matched the question's story to
+    it (``Passage.told``), holds a word of what the question is about, leniently: the parts of a compound
+    ("house-trespass" for "trespass") and longer words that begin with one ("gunfire" for "gun")."""
+    text = " ".join((passage_title(passages[0]), *(p.text for p in passages), *(p.told for p in passages)))
     stems = content_stems(text) | content_stems(text.replace("-", " "))
     return any(w in stems or (len(w) >= 3 and any(s.startswith(w) for s in stems)) for w in subject)
 
