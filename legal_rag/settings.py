@@ -119,13 +119,15 @@ class RetrievalSettings(BaseModel):
     terms_of_art: Path = PROJECT_ROOT / "data" / "retrieval" / "terms_of_art.jsonl"
     """Curated terms of art -> statutory wording, appended to queries (data/retrieval/README.md)."""
     hinglish: Path = PROJECT_ROOT / "data" / "retrieval" / "hinglish.jsonl"
+    """Hinglish words -> English, glossed into a Hinglish query before the terms of art (``retrieval/hinglish.py``)."""
     lay_cards: Path = PROJECT_ROOT / "data" / "retrieval" / "lay_cards.jsonl"
     """Situations in lay words per provision, matched against a story (``retrieval/lay.py``); a missing file turns the
     channel off."""
     lay_weight: float = Field(default=3.0, ge=0)
     """The lay channel's weight in fusion (its score is absolute: the best situation's score above ``lay.FLOOR``,
     not min-max normalised); 0 turns it off."""
-    """Hinglish words -> English, glossed into a Hinglish query before the terms of art (``retrieval/hinglish.py``)."""
+    lay_story_words: int = Field(default=15, ge=0)
+    """Questions of fewer words take no part of the lay channel (``FusionConfig.story_words``)."""
 
 
 class LLMSettings(BaseModel):

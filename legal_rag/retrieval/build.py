@@ -91,7 +91,7 @@ def fusion_config(settings: Settings) -> FusionConfig:
                         weights={"bm25": r.bm25_weight, "dense": r.dense_weight, "lay": r.lay_weight}, depth=r.depth,
                         long_weights={"bm25": r.bm25_weight, "dense": r.dense_weight_long,
                                       "offence": r.offence_weight_long, "lay": r.lay_weight},
-                        long_query_words=r.long_query_words)
+                        long_query_words=r.long_query_words, story_words=r.lay_story_words)
 
 
 def provision_finder(

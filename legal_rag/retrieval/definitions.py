@@ -43,10 +43,13 @@ _OWN_SECTION = re.compile(
 _EXPLANATION = re.compile(r"\W*Explanation\b", re.IGNORECASE)
 _DEFINITIONS_HEADING = re.compile(r"\b(?:definitions?|interpretation|meaning)\b", re.IGNORECASE)
 _STRONG_CUE = re.compile(
-    r"\b(?:define[sd]?|definition\s+of|meaning\s+of|meant\s+by|what\s+(?:counts|qualifies)\s+as|"
-    r"what\s+amounts\s+to|what\s+comes\s+(?:within|under)|what\s+constitutes)\s*", re.IGNORECASE
+    r"\b(?:define[sd]?|definition\s+of|meaning\s+of|meant\s+by|"
+    r"(?:what|who)\s+(?:counts|qualifies|(?:is|are)\s+(?:treated|considered|regarded))\s+as|"
+    r"what\s+amounts\s+to|what\s+comes\s+(?:within|under)|what\s+constitutes)\s*(?:(?<=as\s)(?:an?|the)\s+)?",
+    re.IGNORECASE
 )
-"""Anywhere in the question: "... charged u/s 85. What counts as cruelty for this offence?" asks what the word covers
+"""Anywhere in the question: "... charged u/s 85. What counts as cruelty for this offence?" ("who counts as a senior
+citizen", "what is treated as dowry") asks what the word covers
 after the facts as plainly as at the start ("What is the offence?" after facts does not: ``_WHAT_IS``)."""
 _WHAT_IS = re.compile(
     r"^\s*(?:what\s+(?:is|are)|what\s+(?:amounts?|constitutes?)\s+(?:to\s+)?|who\s+(?:is|are)(?=\s+an?\s))\s*"

@@ -69,6 +69,11 @@ class FusionConfig:
     """Runs whose scores are on an absolute scale and are added as they are (times the weight), not min-max
     normalised: the lay channel's best situation counts by how close it is, not by being the best of a weak lot."""
 
+    story_words: int = 15
+    """Questions of fewer words (as the user typed them) take no part of the "lay" run (``lay.py``): a story takes
+    words, and a lawyer's short question names its subject in the statute's terms ("attempt to commit theft"), which
+    the lay situations of every Act's attempt provision share."""
+
     def weights_for(self, query: str) -> dict[str, float]:
         """BM25 sums over every query term, so on a narrative of hundreds of words the incidental
         terms (names, places, dates) outweigh the few that name the offence; long queries lean on
@@ -340,7 +345,8 @@ class HybridRetriever:
         if allow is not None and not allow:
             runs: dict[str, list[Hit]] = {"bm25": [], "dense": []}
         else:
-            runs = self.search_runs(text, allow, self.fusion.depth, qv, lay=lay)
+            story = lay and len(query.split()) >= self.fusion.story_words
+            runs = self.search_runs(text, allow, self.fusion.depth, qv, lay=story)
         told = {h.chunk_id: h.told for h in runs.get("lay", ()) if isinstance(h, LayHit)}
         per = {name: {h.chunk_id: h.score for h in hits} for name, hits in runs.items()}
         out: list[Retrieved] = []

@@ -105,6 +105,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                      r"action\s+can|legal\s+action|what\s+(?:case|complaint)|which\s+law\s+covers)\b"),
     (AskKind.DEFINITION, r"\b(?:defin\w*|meaning\s+of|what\s+is\s+meant|"
                          r"what\s+does\s+[\"'\u201c]?\w+[\"'\u201d]?\s+mean|who\s+is\s+an?\b|"
+                         r"(?:who|what)\s+(?:counts?|qualif(?:y|ies)|(?:is|are)\s+(?:treated|considered|regarded))\s+"
+                         r"as\b|"
                          # whether someone or something falls within a quoted word
                          r"(?:does|do)\s+[\"'\u2018\u201c][^\"'\u2019\u201d]{2,40}[\"'\u2019\u201d]\s+(?:mean|include|cover)|"
                          r"(?:am\s+i|are\s+(?:we|they)|is\s+(?:he|she|it|this|that|(?:my|our|his|her|the)\s+\w+))\s+"

@@ -274,3 +274,34 @@ def test_heading_subjects_ignore_generic_headings_and_fact_descriptions(retrieve
              "naming the neighbour whom she had seen near the gate late in the evening on the same day.")
     assert retriever._subject_sections(facts) == set()
     assert "BNS:303" in retriever._subject_sections("Is theft bailable?")
+
+
+# Stories in a client's words (written for this test, not from an evaluation set) that share no word with the heading
+# of the provision that governs them: the lay channel (``lay.py``) brings it, with the situation that matched.
+LAY_STORIES = [
+    ("Two men on a motorcycle came up behind my wife at the market, yanked her mangalsutra off and raced away before "
+     "anyone could stop them", "2025-03-01", "BNS 304"),
+    ("A man keeps calling my sister from different numbers and waits outside her college every day though she has "
+     "told him to stop.", "2025-03-01", "BNS 78"),
+    # told of 2022: the card on BNS 78 speaks for IPC 354D, which it replaced
+    ("In 2022 a man kept calling my sister from different numbers and waited outside her college every day though "
+     "she had told him to stop.", "2022-06-01", "IPC 354D"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("story", "as_of", "expected"), LAY_STORIES)
+def test_a_story_in_everyday_words_finds_its_provision_through_the_lay_channel(
+    retriever: HybridRetriever, story: str, as_of: str, expected: str
+) -> None:
+    results = retriever.retrieve(story, 10, as_of=as_of)
+    assert expected in sections(results, 3), sections(results, 10)
+    hit = next(r for r in results if f"{r.chunk.act} {r.chunk.section}" == expected)
+    assert hit.told and hit.scores.get("lay", 0) > 0
+
+
+def test_the_lay_channel_stays_out_of_short_questions_and_claim_re_retrieval(retriever: HybridRetriever) -> None:
+    short = retriever.retrieve("What is the punishment for attempt to commit theft?", 10, as_of="2025-03-01")
+    assert not any(r.told or "lay" in r.scores for r in short)
+    claims = retriever.retrieve_many(["Two men on a motorcycle yanked the chain off my wife's neck at the market "
+                                      "and raced away before anyone could stop them"], 10, as_of="2025-03-01")  # fmt: skip
+    assert not any(r.told for r in claims[0])

@@ -142,6 +142,11 @@ def test_the_penal_codes_define_an_offence_by_the_conduct_that_makes_it_out() ->
      ["senior citizen", "relative"]),
     ("Who is a public servant?", ["public servant", "public"]),
     ("Who is the magistrate for my area?", []),
+    # "counts as", "qualifies as", "is treated as": the article after them is no part of the term
+    ("Who counts as a 'child' under the juvenile justice law?", ["child"]),
+    ("What qualifies as a public servant?", ["public servant", "public"]),
+    ("Who is treated as a juvenile?", ["juvenile"]),
+    ("Which Act applies and who is treated fairly?", []),
 ])  # fmt: skip
 def test_other_ways_of_asking_what_a_term_means(question: str, terms: list[str]) -> None:
     assert asked_terms(question) == terms

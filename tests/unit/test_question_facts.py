@@ -60,6 +60,7 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("My 138 NI Act case is at evidence stage. How many more months till judgment?", {AskKind.OPINION}),
     ("What are the ingredients of criminal breach of trust?", {AskKind.INGREDIENTS}),
     ("Define 'document' under the BSA.", {AskKind.DEFINITION}),
+    ("Who counts as a 'senior citizen' under the parents' maintenance law?", {AskKind.DEFINITION}),
     ("How did the punishment for theft change under the BNS?", {AskKind.PUNISHMENT, AskKind.COMPARISON}),
     ("My landlord refuses to return my deposit. What can I do?", {AskKind.REMEDY}),
     ("Is it bailable?", {AskKind.PROCEDURE}),
@@ -68,6 +69,9 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("Is there a landmark case on live-in relationships?", {AskKind.CASE_LAW}),
     ("What are my chances of getting bail in a murder case?", {AskKind.OPINION, AskKind.PROCEDURE}),
     ("Which judge in the Delhi High Court is most lenient?", {AskKind.OPINION}),
+    # what this court will do in this case is a prediction; under which law it will decide is not
+    ("Will the magistrate give her bail on Monday?", {AskKind.OPINION, AskKind.PROCEDURE}),
+    ("Will the court apply the CrPC or the BNSS to the appeal?", {AskKind.WHICH_CODE}),
     # a judgment appealed against is no question about case law
     ("What is the time limit to appeal against the judgment of the Sessions Court?", {AskKind.TIME_LIMIT}),
     # facts ending "... under the IPC." are not read as the ask
