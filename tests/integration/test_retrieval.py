@@ -302,6 +302,7 @@ def test_a_story_in_everyday_words_finds_its_provision_through_the_lay_channel(
 def test_the_lay_channel_stays_out_of_short_questions_and_claim_re_retrieval(retriever: HybridRetriever) -> None:
     short = retriever.retrieve("What is the punishment for attempt to commit theft?", 10, as_of="2025-03-01")
     assert not any(r.told or "lay" in r.scores for r in short)
-    claims = retriever.retrieve_many(["Two men on a motorcycle yanked the chain off my wife's neck at the market "
-                                      "and raced away before anyone could stop them"], 10, as_of="2025-03-01")  # fmt: skip
+    story = ("Two men on a motorcycle yanked the chain off my wife's neck at the market and raced away before anyone "
+             "could stop them")
+    claims = retriever.retrieve_many([story], 10, as_of="2025-03-01")
     assert not any(r.told for r in claims[0])
