@@ -20,6 +20,7 @@ Filters are computed once per (filter, index version) and memoised by the indexe
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -34,7 +35,7 @@ from graph_schema.store import GraphReader
 from legal_rag.retrieval.definitions import Definition, asked_terms, defined_terms
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.index import ChunkIndex
-from legal_rag.retrieval.lay import LayCard, LayChannel, LayHit
+from legal_rag.retrieval.lay import LayCard, LayChannel, LayHit, tells_story
 from legal_rag.retrieval.offences import OffenceChannel, offence_cards, offence_partners
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.retrieval.types import Chunk, Embedder, Hit, IdFilter
@@ -70,9 +71,9 @@ class FusionConfig:
     normalised: the lay channel's best situation counts by how close it is, not by being the best of a weak lot."""
 
     story_words: int = 15
-    """Questions of fewer words (as the user typed them) take no part of the "lay" run (``lay.py``): a story takes
-    words, and a lawyer's short question names its subject in the statute's terms ("attempt to commit theft"), which
-    the lay situations of every Act's attempt provision share."""
+    """Questions of fewer words (as the user typed them), or that tell of no person, take no part of the "lay" run
+    (``lay.tells_story``): a story takes words, and a lawyer's question names its subject in the statute's terms
+    ("attempt to commit theft"), which the lay situations of every Act's attempt provision share."""
 
     def weights_for(self, query: str) -> dict[str, float]:
         """BM25 sums over every query term, so on a narrative of hundreds of words the incidental
@@ -201,6 +202,7 @@ class HybridRetriever:
         self._lay_cards = tuple(lay)
         self._shipped = shipped
         self._lay: tuple[int, LayChannel] | None = None
+        self._lay_lock = threading.Lock()
         self.graph = graph
         self.fusion = fusion or FusionConfig()
         self._find = find_named
@@ -297,20 +299,23 @@ class HybridRetriever:
     def _lay_channel(self) -> LayChannel:
         """The lay channel over the current index version (built on first use: its vectors are shipped)."""
         version = self.index.snapshot
-        if self._lay is None or self._lay[0] != version:
+        with self._lay_lock:  # the API's threads ask at once on the first request: one builds, the others wait
+            if self._lay is None or self._lay[0] != version:
+                self._lay = (version, self._build_lay())
+            return self._lay[1]
 
-            def first(act: str, section: str) -> str | None:
-                ids = self.index.ids_for(act, section)
-                return ids[0] if ids else None
+    def _build_lay(self) -> LayChannel:
+        def first(act: str, section: str) -> str | None:
+            ids = self.index.ids_for(act, section)
+            return ids[0] if ids else None
 
-            def replaced(act: str, section: str) -> list[str]:
-                if act not in NEW_TO_OLD:
-                    return []
-                keys = self._related(CitationKey(act, section, ()), None, False)
-                return [ids[0] for _, key in keys if (ids := self.index.ids_for(key.act, key.section))]
+        def replaced(act: str, section: str) -> list[str]:
+            if act not in NEW_TO_OLD:
+                return []
+            keys = self._related(CitationKey(act, section, ()), None, False)
+            return list(dict.fromkeys(ids[0] for _, key in keys if (ids := self.index.ids_for(key.act, key.section))))
 
-            self._lay = (version, LayChannel(self._lay_cards, first, replaced, self.index.embedder, self._shipped))
-        return self._lay[1]
+        return LayChannel(self._lay_cards, first, replaced, self.index.embedder, self._shipped)
 
     def _offence_channel(self) -> OffenceChannel:
         """The offence channel over the current index version (built on first use: about 0.4 s)."""
@@ -345,7 +350,7 @@ class HybridRetriever:
         if allow is not None and not allow:
             runs: dict[str, list[Hit]] = {"bm25": [], "dense": []}
         else:
-            story = lay and len(query.split()) >= self.fusion.story_words
+            story = lay and tells_story(query, self.fusion.story_words)
             runs = self.search_runs(text, allow, self.fusion.depth, qv, lay=story)
         told = {h.chunk_id: h.told for h in runs.get("lay", ()) if isinstance(h, LayHit)}
         per = {name: {h.chunk_id: h.score for h in hits} for name, hits in runs.items()}

@@ -23,6 +23,7 @@ sections it replaced (``related``), so a story told of 2022 finds the IPC's prov
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +37,7 @@ from legal_rag.retrieval.tokenize import ASK_VOCABULARY, legal_tokens
 from legal_rag.retrieval.types import Embedder, Hit
 from legal_rag.retrieval.vectors import ShippedVectors
 
-__all__ = ["BM25_SHARE", "FLOOR", "LayCard", "LayChannel", "LayHit", "read_lay_cards"]
+__all__ = ["BM25_SHARE", "FLOOR", "LayCard", "LayChannel", "LayHit", "read_lay_cards", "tells_story"]
 
 BM25_SHARE = 0.3
 """Weight of a situation's BM25 score (over the best situation's) beside its cosine. On the development sets' client
@@ -51,6 +52,19 @@ of the story, and situations written as a client's question share it with every 
 days do I have to appeal" beside "within how many days must police finish investigation")."""
 MAX_WORDS = 40
 """A situation is a sentence or two (the writers' limit was 35 words)."""
+
+
+_PERSON = re.compile(r"\b(?:i|me|my|mine|we|us|our|he|him|his|she|her|they|them|their|someone|somebody)\b",
+                     re.IGNORECASE)
+
+
+def tells_story(query: str, min_words: int) -> bool:
+    """Whether a question tells what happened to someone: ``min_words`` words or more, and a person in them ("my
+    brother", "he", "someone"). A lawyer's question names its subject in the statute's terms ("Within what time must
+    an application for compensation be made to the Claims Tribunal?") and the situations written as a client's
+    question about the same subject (the police's accident report) would pull it away from the provision that
+    decides it."""
+    return len(query.split()) >= min_words and bool(_PERSON.search(query))
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +129,8 @@ class LayChannel:
         first_chunk: (act, section) -> the id of the section's first chunk in the index, or None when it has no text
             there (its card is then unused).
         related: (act, section) -> first chunk ids of the old-code sections a new-code section replaced (empty for
-            any other); asked once per section, when the section first scores.
+            any other, and for an offence the new code created: snatching, BNS 304, replaced no IPC section); asked
+            when the section first scores and the date filter excludes it, and remembered once it names any.
         embedder: Embeds the situations that ``shipped`` does not hold.
         shipped: The shipped vectors (``data/vectors``), consulted first.
     """
@@ -189,9 +204,12 @@ class LayChannel:
         if allow is None or cid in allow:
             return (cid,)
         key = self._keys[owner]
-        if key not in self._related_ids:
-            self._related_ids[key] = tuple(self._related(*key))
-        return tuple(c for c in self._related_ids[key] if c in allow)
+        ids = self._related_ids.get(key)
+        if ids is None:
+            ids = tuple(self._related(*key))
+            if ids:  # none may mean the graph did not answer: asked again next time (a new offence costs a read)
+                self._related_ids[key] = ids
+        return tuple(c for c in ids if c in allow)
 
 
 def _vectors(texts: Sequence[str], embedder: Embedder, shipped: ShippedVectors | None) -> npt.NDArray[np.float32]:

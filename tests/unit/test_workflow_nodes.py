@@ -561,6 +561,10 @@ def test_confidence_is_the_fitted_logistic_model_with_its_caps() -> None:
     assert confidence_of(coverage=0.65).score <= PARTLY_ADDRESSED_CAP < 0.8
     assert confidence_of(coverage=0.75).score <= PARTLY_ADDRESSED_CAP  # three of the blind sets' wrong High were here
     assert confidence_of(coverage=0.75, names_provision=True).score >= 0.8
+    # a story whose words only the lay situation of the quoted provision holds: Medium at most, never High
+    story = confidence_of(coverage=0.3, story_coverage=0.9)
+    assert NOT_ADDRESSED_CAP < story.score <= PARTLY_ADDRESSED_CAP < 0.8
+    assert confidence_of(coverage=0.3, story_coverage=0.4).score <= NOT_ADDRESSED_CAP
     eight = confidence_of(coverage=0.8)
     z8 = INTERCEPT + sum(WEIGHTS[f.name] * f.value for f in eight.factors)
     assert eight.score == pytest.approx(1 / (1 + math.exp(-z8)), abs=1e-4)

@@ -370,6 +370,9 @@ class ExtractiveGenerator:
             """What ``fit`` weighs: the best sentence's cover, the heading's stems and the offence bonus."""
             _, (_, ps) = item
             heading = content_stems(passage_title(ps[0]))
+            # and under the lay situation by which retrieval matched the question's story to it ("my uncle produced
+            # a will with grandfather's forged signature" for the forgery of a will, which says none of those words)
+            told = content_stems(" ".join(p.told for p in ps))
             best = 0.0
             for _, s in _quotable_in(ps):
                 stems = content_stems(s)
@@ -377,7 +380,7 @@ class ExtractiveGenerator:
                 # A sentence is read under its heading: BNS 109(1) never says "attempt" or "murder" ("whoever
                 # does any act with such intention ... shall be punished"), its heading "Attempt to murder" does.
                 # Recall of the question by both, plus precision: a short rule beats a long one.
-                read = len(q & (stems | heading))
+                read = len(q & (stems | heading | told))
                 best = max(best, read / (len(q) or 1) + 0.5 * hit / (len(stems) or 1))
             offence = 0.0
             if offence_q and is_offence(ps[0].act, title := passage_title(ps[0]), ps[0].text):
