@@ -22,8 +22,8 @@ sections it replaced (``related``), so a story told of 2022 finds the IPC's prov
 
 from __future__ import annotations
 
-import json
-import re
+import logging
+import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,13 +31,16 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from graph_schema.errors import ConfigurationError
+from graph_schema.errors import IngestError
+from legal_rag.retrieval.jsonlines import json_objects
 from legal_rag.retrieval.lexical import BM25Index
 from legal_rag.retrieval.tokenize import ASK_VOCABULARY, legal_tokens
 from legal_rag.retrieval.types import Embedder, Hit
 from legal_rag.retrieval.vectors import ShippedVectors
 
-__all__ = ["BM25_SHARE", "FLOOR", "LayCard", "LayChannel", "LayHit", "read_lay_cards", "tells_story"]
+log = logging.getLogger(__name__)
+
+__all__ = ["BM25_SHARE", "FLOOR", "LayCard", "LayChannel", "LayHit", "read_lay_cards"]
 
 BM25_SHARE = 0.3
 """Weight of a situation's BM25 score (over the best situation's) beside its cosine. On the development sets' client
@@ -50,21 +53,9 @@ ASKING = frozenset(legal_tokens(ASK_VOCABULARY + " must can could would should s
 """Terms left out of the channel's BM25 query: what the question asks for ("how many days", "punishment") is no fact
 of the story, and situations written as a client's question share it with every other such question ("how many
 days do I have to appeal" beside "within how many days must police finish investigation")."""
+SHAPE = '{"act": ..., "section": ..., "lay": [situation, ...]}'
 MAX_WORDS = 40
 """A situation is a sentence or two (the writers' limit was 35 words)."""
-
-
-_PERSON = re.compile(r"\b(?:i|me|my|mine|we|us|our|he|him|his|she|her|they|them|their|someone|somebody)\b",
-                     re.IGNORECASE)
-
-
-def tells_story(query: str, min_words: int) -> bool:
-    """Whether a question tells what happened to someone: ``min_words`` words or more, and a person in them ("my
-    brother", "he", "someone"). A lawyer's question names its subject in the statute's terms ("Within what time must
-    an application for compensation be made to the Claims Tribunal?") and the situations written as a client's
-    question about the same subject (the police's accident report) would pull it away from the provision that
-    decides it."""
-    return len(query.split()) >= min_words and bool(_PERSON.search(query))
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,33 +80,28 @@ def read_lay_cards(path: Path) -> list[LayCard]:
     """The cards in ``path`` (JSON Lines ``{"act", "section", "lay": [situation, ...]}``); a missing file has none.
 
     Raises:
-        ConfigurationError: a line that is not such an object, names no section, or has no situation, naming the
-            file and line.
+        IngestError: a line that is not such an object, names no section, or has no situation, naming the file
+            and line.
     """
     if not path.is_file():
+        log.warning("no lay cards at %s: the lay channel is off", path)
         return []
     cards: list[LayCard] = []
     seen: set[tuple[str, str]] = set()
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for n, row in json_objects(path, SHAPE):
         where = f"{path}:{n}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigurationError(f"{where}: not JSON ({exc.msg})") from exc
-        if not isinstance(row, dict) or set(row) != {"act", "section", "lay"}:
-            raise ConfigurationError(f'{where}: expected an object with exactly "act", "section" and "lay"')
+        if set(row) != {"act", "section", "lay"}:
+            raise IngestError(f'{where}: expected an object with exactly "act", "section" and "lay"')
         act, section, lay = row["act"], row["section"], row["lay"]
         if not (isinstance(act, str) and act.strip() and isinstance(section, str) and section.strip()):
-            raise ConfigurationError(f"{where}: act and section must be non-empty strings")
+            raise IngestError(f"{where}: act and section must be non-empty strings")
         if not isinstance(lay, list) or not lay or not all(isinstance(s, str) and s.strip() for s in lay):
-            raise ConfigurationError(f'{where}: "lay" must be a non-empty list of non-empty strings')
+            raise IngestError(f'{where}: "lay" must be a non-empty list of non-empty strings')
         if too_long := [s for s in lay if len(s.split()) > MAX_WORDS]:
-            raise ConfigurationError(f"{where}: a situation runs past {MAX_WORDS} words: {too_long[0][:60]!r}")
+            raise IngestError(f"{where}: a situation runs past {MAX_WORDS} words: {too_long[0][:60]!r}")
         key = (act.strip().upper(), section.strip())
         if key in seen:
-            raise ConfigurationError(f"{where}: a second card for {key[0]} {key[1]}")
+            raise IngestError(f"{where}: a second card for {key[0]} {key[1]}")
         seen.add(key)
         cards.append(LayCard(key[0], key[1], tuple(" ".join(s.split()) for s in lay)))
     return cards
@@ -158,6 +144,8 @@ class LayChannel:
                 texts.append(s)
             self._keys.append((card.act, card.section))
             self._chunk.append(cid)
+        if dropped := len(cards) - len(self._keys):
+            log.info("%d of %d lay cards name a section the index holds no text of: not used", dropped, len(cards))
         self._owner = np.asarray(owners, dtype=np.intp)
         self._texts = texts
         self._vectors = _vectors(texts, embedder, shipped)
@@ -191,25 +179,29 @@ class LayChannel:
         out: list[LayHit] = []
         taken: set[str] = set()
         for owner, i in best.items():
-            for cid in self._ids(owner, allow):
+            ids, share = self._ids(owner, allow)
+            for cid in ids:
                 if cid not in taken:
                     taken.add(cid)
-                    out.append(LayHit(cid, round(float(score[i]) - FLOOR, 6), self._texts[i]))
+                    out.append(LayHit(cid, round((float(score[i]) - FLOOR) * share, 6), self._texts[i]))
             if len(out) >= k:
                 break
-        return out[:k]
+        return sorted(out, key=lambda h: -h.score)[:k]
 
-    def _ids(self, owner: int, allow: Collection[str] | None) -> tuple[str, ...]:
+    def _ids(self, owner: int, allow: Collection[str] | None) -> tuple[tuple[str, ...], float]:
+        """The chunk ids a section's situations speak for under ``allow``, and the share of its score each gets: all
+        of it for the section itself; for the n old-code sections it replaced, 1/sqrt(n) each (house-breaking, BNS
+        331, replaced ten IPC sections, and a story of one of them should not fill the first ten places)."""
         cid = self._chunk[owner]
         if allow is None or cid in allow:
-            return (cid,)
+            return (cid,), 1.0
         key = self._keys[owner]
         ids = self._related_ids.get(key)
         if ids is None:
             ids = tuple(self._related(*key))
             if ids:  # none may mean the graph did not answer: asked again next time (a new offence costs a read)
                 self._related_ids[key] = ids
-        return tuple(c for c in ids if c in allow)
+        return tuple(c for c in ids if c in allow), 1 / math.sqrt(len(ids)) if ids else 1.0
 
 
 def _vectors(texts: Sequence[str], embedder: Embedder, shipped: ShippedVectors | None) -> npt.NDArray[np.float32]:

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from graph_schema.acts import CURATED_BY_SLUG
-from graph_schema.errors import ConfigurationError
+from graph_schema.errors import IngestError
 from legal_rag.retrieval.hybrid import FusionConfig, fuse, query_sentences
-from legal_rag.retrieval.lay import FLOOR, LayCard, LayChannel, LayHit, read_lay_cards, tells_story
+from legal_rag.retrieval.lay import FLOOR, LayCard, LayChannel, LayHit, read_lay_cards
 from legal_rag.retrieval.onnx_minilm import OnnxMiniLMEmbedder
 from legal_rag.retrieval.types import Hit
 from legal_rag.retrieval.vectors import ShippedVectors
@@ -159,7 +159,8 @@ def test_a_section_without_text_in_the_index_is_left_out(embedder: OnnxMiniLMEmb
 
 
 @pytest.mark.parametrize(("line", "problem"), [
-    ("not json", "not JSON"),
+    ("not json", "malformed JSON"),
+    ('["BNS", "1"]', "expected a JSON object"),
     ('{"act": "BNS", "section": "1"}', 'exactly "act", "section" and "lay"'),
     ('{"act": "", "section": "1", "lay": ["a b c d e f g h"]}', "non-empty strings"),
     ('{"act": "BNS", "section": "1", "lay": []}', "non-empty list"),
@@ -170,22 +171,13 @@ def test_a_section_without_text_in_the_index_is_left_out(embedder: OnnxMiniLMEmb
 def test_a_malformed_card_file_is_named_with_its_line(tmp_path: Path, line: str, problem: str) -> None:
     path = tmp_path / "cards.jsonl"
     path.write_text(line + "\n", encoding="utf-8")
-    with pytest.raises(ConfigurationError, match=problem) as err:
+    with pytest.raises(IngestError, match=problem) as err:
         read_lay_cards(path)
     assert str(path) in str(err.value)
 
 
 def test_no_card_file_turns_the_channel_off(tmp_path: Path) -> None:
     assert read_lay_cards(tmp_path / "absent.jsonl") == []
-
-
-@pytest.mark.parametrize(("question", "story"), [
-    ("my neighbour's dog bit my son twice and he keeps letting it loose in the lane", True),
-    ("Within what time must an application for compensation be made to the Motor Accidents Claims Tribunal?", False),
-    ("What is the punishment if she is caught?", False),  # a person, but no story in nine words
-])  # fmt: skip
-def test_a_story_tells_of_a_person_in_enough_words(question: str, story: bool) -> None:
-    assert tells_story(question, 15) is story
 
 
 def test_the_lay_run_is_fused_on_its_absolute_score_the_others_min_max() -> None:
@@ -197,3 +189,15 @@ def test_the_lay_run_is_fused_on_its_absolute_score_the_others_min_max() -> None
     strong = dict(fuse({"bm25": runs["bm25"], "lay": [LayHit("b", 0.4, "x")]}, cfg))
     assert strong["b"] == pytest.approx(1.2) and strong["b"] > strong["a"]
     assert dict(fuse(runs, FusionConfig(weights={"bm25": 1.0, "lay": 3.0}, absolute=frozenset())))["b"] == 3.0
+
+
+def test_the_old_sections_a_section_replaced_share_its_score(embedder: OnnxMiniLMEmbedder) -> None:
+    """One new section that replaced four old ones gives each half its score (1/sqrt(4)), not all of it."""
+    olds = ["IPC:454:-:0", "IPC:456:-:0", "IPC:457:-:0", "IPC:458:-:0"]
+    ch = LayChannel([LayCard("BNS", "331", ("thieves broke the lock of our house at night and took the jewellery",))],
+                    lambda a, s: f"{a}:{s}:-:0", lambda a, s: olds, embedder)  # fmt: skip
+    story = "at night thieves broke open the lock of our house and took away all the jewellery"
+    now = ch.search(story, _story(embedder, story), 5)
+    then = ch.search(story, _story(embedder, story), 5, allow=set(olds))
+    assert [h.chunk_id for h in now] == ["BNS:331:-:0"] and {h.chunk_id for h in then} == set(olds)
+    assert all(h.score == pytest.approx(now[0].score / 2, abs=1e-5) for h in then)
