@@ -37,7 +37,7 @@ from legal_rag.retrieval.lexical import BM25Index
 from legal_rag.retrieval.matrix import MatrixDenseIndex
 from legal_rag.retrieval.snapshot import IndexDirectory
 from legal_rag.retrieval.types import Chunk, DenseIndex, Embedder
-from legal_rag.retrieval.vectors import ShippedVectors
+from legal_rag.retrieval.vectors import ShippedVectors, vectors_for
 
 Progress = Callable[[str, int, int], None]
 
@@ -312,25 +312,12 @@ class ChunkIndex:
 
     def _vectors(self, texts: Sequence[str], stage: str, progress: Progress | None,
                  batch: int) -> tuple[npt.NDArray[np.float32], int]:
-        """Vectors for ``texts``: shipped ones where the text matches, the model for the rest.
+        """Vectors for ``texts``: shipped ones where the text matches, the model for the rest (``vectors_for``).
 
         Returns the vectors (input order) and how many the model computed.
         """
-        out = np.zeros((len(texts), self.embedder.dim), dtype=np.float32)
-        found: list[int] = []
-        if self.shipped is not None and texts:
-            found, rows = self.shipped.lookup(texts)
-            if found:
-                out[found] = rows
-        missing = sorted(set(range(len(texts))) - set(found))
-        if progress:
-            progress(stage, 0, len(missing))
-        for i in range(0, len(missing), batch):
-            part = missing[i : i + batch]
-            out[part] = self.embedder.embed([texts[j] for j in part])
-            if progress:
-                progress(stage, i + len(part), len(missing))
-        return out, len(missing)
+        report = (lambda done, total: progress(stage, done, total)) if progress else None
+        return vectors_for(texts, self.embedder, self.shipped, batch=batch, progress=report)
 
 
 def _apply(

@@ -36,7 +36,7 @@ from legal_rag.retrieval.jsonlines import json_objects
 from legal_rag.retrieval.lexical import BM25Index
 from legal_rag.retrieval.tokenize import ASK_VOCABULARY, legal_tokens
 from legal_rag.retrieval.types import Embedder, Hit
-from legal_rag.retrieval.vectors import ShippedVectors
+from legal_rag.retrieval.vectors import ShippedVectors, vectors_for
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +148,7 @@ class LayChannel:
             log.info("%d of %d lay cards name a section the index holds no text of: not used", dropped, len(cards))
         self._owner = np.asarray(owners, dtype=np.intp)
         self._texts = texts
-        self._vectors = _vectors(texts, embedder, shipped)
+        self._vectors, _ = vectors_for(texts, embedder, shipped)
         self._bm25 = BM25Index(None).open()
         self._bm25.upsert([(str(i), t) for i, t in enumerate(texts)])
 
@@ -202,23 +202,6 @@ class LayChannel:
             if ids:  # none may mean the graph did not answer: asked again next time (a new offence costs a read)
                 self._related_ids[key] = ids
         return tuple(c for c in ids if c in allow), 1 / math.sqrt(len(ids)) if ids else 1.0
-
-
-def _vectors(texts: Sequence[str], embedder: Embedder, shipped: ShippedVectors | None) -> npt.NDArray[np.float32]:
-    """Unit rows for ``texts``: the shipped ones, the rest embedded."""
-    dim = embedder.dim
-    out = np.zeros((len(texts), dim), dtype=np.float32)
-    found: list[int] = []
-    if shipped is not None and texts:
-        found, rows = shipped.lookup(texts)
-        if found:
-            out[found] = rows
-    missing = sorted(set(range(len(texts))) - set(found))
-    if missing:
-        rows = np.asarray(embedder.embed([texts[i] for i in missing]), dtype=np.float32)
-        norms = np.linalg.norm(rows, axis=1, keepdims=True)
-        out[missing] = rows / np.where(norms > 0, norms, 1.0)
-    return out
 
 
 def situations(cards: Sequence[LayCard]) -> list[str]:

@@ -19,15 +19,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from graph_schema.errors import ConfigurationError
+from legal_rag.retrieval.types import Embedder
 
-__all__ = ["ShippedVectors", "text_key", "write_shipped_vectors"]
+__all__ = ["ShippedVectors", "text_key", "vectors_for", "write_shipped_vectors"]
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -147,3 +148,26 @@ def write_shipped_vectors(
     tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, directory / MANIFEST)
     return len(keys)
+
+
+def vectors_for(
+    texts: Sequence[str], embedder: Embedder, shipped: ShippedVectors | None, *, batch: int = 64,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[npt.NDArray[np.float32], int]:
+    """Unit vectors for ``texts`` (input order): the shipped ones where the text matches, the model for the rest, in
+    batches of ``batch`` (``progress(done, total)`` over those). Returns the vectors and how many the model computed."""
+    out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    found: list[int] = []
+    if shipped is not None and texts:
+        found, rows = shipped.lookup(texts)
+        if found:
+            out[found] = rows
+    missing = sorted(set(range(len(texts))) - set(found))
+    if progress:
+        progress(0, len(missing))
+    for i in range(0, len(missing), batch):
+        part = missing[i : i + batch]
+        out[part] = embedder.embed([texts[j] for j in part])
+        if progress:
+            progress(i + len(part), len(missing))
+    return out, len(missing)
