@@ -461,3 +461,23 @@ def test_a_subject_word_is_found_in_a_compound_or_a_longer_word() -> None:
                           content_stems("gun"))
     assert not shares_subject([passage("NDPS:32:-:0", "NDPS s.32 Punishment for offence", NDPS_32, 0.6)],
                               content_stems("extortion"))
+
+
+BNS_308_2 = (
+    "(2) Whoever commits extortion shall be punished with imprisonment of either description for a term which may "
+    "extend to seven years, or with fine, or with both."
+)
+
+
+def test_a_provision_the_lay_channel_matched_to_the_story_is_quoted_however_far_its_words_are() -> None:
+    # A story in a client's words is far in meaning from the statute's ("demanding 50k or he sends my pics to my
+    # family": dense cosine 0.29 with extortion, below the generator's floor); the situation the lay channel matched
+    # it to is what makes the provision bear on it, so it may be quoted.
+    question = ("a guy i met on a dating app has my private pics and is demanding 50k on UPI otherwise he will "
+                "send them to my family. what offence is he doing?")
+    far = passage("BNS:308:2", "BNS s.308(2) Extortion", BNS_308_2, relevance=0.29)
+    alone = ExtractiveGenerator(TITLES).generate(question, [far], as_of="2025-03-01", complexity=Complexity.SIMPLE)
+    assert alone.insufficient  # not matched to the story: below the floor, nothing to quote
+    matched = Passage(far.chunk_id, far.act, far.section, far.heading, far.text, far.status, relevance=0.29,
+                      told="a man is threatening to leak my private photos online unless I pay him money")
+    assert cited(question, [matched]) == ["BNS:308:2"]

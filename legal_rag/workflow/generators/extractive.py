@@ -304,8 +304,10 @@ class ExtractiveGenerator:
     name: str = "extractive"
 
     def generate(self, question: str, passages: Sequence[Passage], *, as_of: str, complexity: Complexity) -> Generation:
-        # pinned for what the question names, or relevant; ``Pin.ASK`` is put forward for an ask's kind, not its subject
-        usable = [p for p in passages if (p.pinned and p.pinned is not Pin.ASK) or p.relevance >= self.weak]
+        # pinned for what the question names, or relevant, or matched to the story it tells by a lay situation (a
+        # client's words are far in meaning from the statute's: "demanding 50k or he sends my pics" from extortion);
+        # ``Pin.ASK`` is put forward for an ask's kind, not its subject
+        usable = [p for p in passages if (p.pinned and p.pinned is not Pin.ASK) or p.relevance >= self.weak or p.told]
         if not usable:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
         # a term of art whose wording is in no Act at hand ("drunk driving" in the penal code's words, for a question
