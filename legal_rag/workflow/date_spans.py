@@ -97,6 +97,11 @@ _AGO = _i(rf"\b(?:(?P<half1>(?:one|1|a)\s+and\s+a\s+half)|{_NUM}(?P<half2>\s+and
           r"(?P<u>day|week|month|year)s?(?:\s+and\s+a\s+half)?\s+(?P<dir>ago|back|before(?!\s+(?:the|that|this|his|her|"
           r"my|our|their|\d)))\b")
 _RECENTLY = _i(r"\b(?:recently|lately|of\s+late)\b")
+_ANAPHORIC = _i(rf"\b(?:(?:the\s+)?(?P<same>same|that(?:\s+same)?|very\s+same)\s+(?P<u1>day|week|month|year)|"
+                rf"(?:{_NUM}\s+(?P<u2>day|week|month|year)s?\s+later)|"
+                rf"(?:the\s+)?(?:next|following)\s+(?P<u3>day|week|month|year))\b")
+"""A time told by the date before it: "the FIR was registered the same month", "that year", "two months later",
+"the next day"."""
 _MODIFIER = _i(r"\b(?P<m>ever\s+since|since|from|before|prior\s+to|after|until|till|up\s+to|by)\s+(?:the\s+)?$")
 _SEASONS = {"summer": (4, 6), "monsoon": (6, 9), "spring": (2, 3), "autumn": (10, 11), "winter": (1, 12)}
 _PART_OF_YEAR = {"early": (1, 4), "beginning of": (1, 4), "start of": (1, 4), "mid": (5, 8), "late": (9, 12),
@@ -331,10 +336,50 @@ def _ranges(question: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+def told_by_date_before(phrase: str) -> bool:
+    """``phrase`` is a time told by the date before it ("the same month", "two days later"): see ``_anaphoric``."""
+    return bool(_ANAPHORIC.fullmatch(phrase.strip()))
+
+
+def _anaphoric(question: str, spans: list[Span], today: date) -> list[Span]:
+    """Times told by the nearest date written before them (``_ANAPHORIC``): "in November 2023 I paid ... the FIR was
+    registered the same month" dates the FIR November 2023; "two months later" moves that date on, "the next day" by
+    one day. A bound ("before 1 July 2024") tells no day to count from, and nothing is counted past ``today``."""
+    out: list[Span] = []
+    for m in _ANAPHORIC.finditer(question):
+        if any(not (m.end() <= s.start_at or m.start() >= s.end_at) for s in spans):
+            continue
+        before = [s for s in spans if s.end_at <= m.start() and s.first != OPEN_START]
+        if not before:
+            continue
+        anchor = before[-1]
+        unit = (m.group("u1") or m.group("u2") or m.group("u3")).lower()
+        if m.group("same"):
+            if unit == "year":
+                first, last = date(anchor.first.year, 1, 1), date(anchor.first.year, 12, 31)
+            elif unit == "month" and (anchor.first.year, anchor.first.month) == (anchor.last.year, anchor.last.month):
+                first, last = anchor.first.replace(day=1), _month_end(anchor.first.year, anchor.first.month)
+            else:
+                first, last = anchor.first, anchor.last
+        else:
+            n_text = _norm(m.group("n")) if m.group("n") else "1"
+            n = _WORD_NUM.get(n_text, 0) or int(n_text)
+            step = {"day": relativedelta(days=n), "week": relativedelta(weeks=n), "month": relativedelta(months=n),
+                    "year": relativedelta(years=n)}[unit]
+            first, last = anchor.first + step, anchor.last + step
+            if anchor.last == _month_end(anchor.last.year, anchor.last.month):  # a month on from November is January
+                last = _month_end(last.year, last.month)
+        if first > today:
+            continue
+        out.append(Span(m.start(), m.end(), first, min(last, today)))
+    return out
+
+
 def find_spans(question: str, today: date) -> list[Span]:
     """The date words of ``question`` as spans of days, in the order written, none overlapping: the new laws'
     commencement as a bound, then days, months and years written out (ranges joined), then dates counted from
-    ``today``; each read with the word before it ("since", "before", "after", "until")."""
+    ``today``; each read with the word before it ("since", "before", "after", "until"); last, the times told by the
+    date before them ("the same month", "two days later")."""
     bounds = [Span(m.start(), m.end(), OPEN_START, CUTOVER - timedelta(days=1)) for m in _NEW_LAWS.finditer(question)]
     taken = [(s.start_at, s.end_at) for s in bounds]
     absolute = [s for s in _absolute(question, today)
@@ -347,4 +392,4 @@ def find_spans(question: str, today: date) -> list[Span]:
     for s in found:  # "from" in "from 2019" and a span inside another: keep the first
         if not out or s.start_at >= out[-1].end_at:
             out.append(s)
-    return out
+    return sorted(out + _anaphoric(question, out, today), key=lambda s: s.start_at)

@@ -24,6 +24,7 @@ from enum import StrEnum
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from graph_schema.model import CitationKey
+from legal_rag.workflow.date_spans import told_by_date_before
 from legal_rag.workflow.dates import DatedEvent, EventKind, goes_on, offence_day, pending_since, read_dates
 from legal_rag.workflow.mixups import OLD_CODES, NumberMixup
 from legal_rag.workflow.parts import question_parts
@@ -333,7 +334,7 @@ class QuestionFacts:
             out.append(f"Read from the question: the offence was committed {_when(phrase)}, before the new codes "
                        "came into force on 2024-07-01, so the IPC governs it (BNS s.358(2)).")
         if self.pending_since is not None:
-            phrase = next((e.phrase for e in self.dates if e.kind is EventKind.PROCEEDING and e.phrase
+            phrase = next((_written(e) for e in self.dates if e.kind is EventKind.PROCEEDING and e.phrase
                            and self.pending_since in (e.start.isoformat(), e.end.isoformat())), self.pending_since)
             began = (f"have been pending {phrase}, so were pending" if phrase.lower().startswith("since")
                      else f"began {_when(phrase)} and were pending")
@@ -344,8 +345,25 @@ class QuestionFacts:
     def _phrase_ending(self, day: str, kind: EventKind | None = None) -> str:
         """The date as the question wrote it ("March 2023") for an event (of ``kind``) ending on ``day``; else the
         ISO day."""
-        return next((e.phrase for e in self.dates if e.phrase and (kind is None or e.kind is kind)
+        return next((_written(e) for e in self.dates if e.phrase and (kind is None or e.kind is kind)
                      and e.end.isoformat() == day), day)  # fmt: skip
+
+
+def _written(e: DatedEvent) -> str:
+    """The date words of ``e`` as the question wrote them, or, for a time told by the date before it ("the same
+    month"), the days it was read as, with those words: 'in November 2023 ("the same month")'."""
+    if not told_by_date_before(e.phrase):
+        return e.phrase
+    if e.start == e.end:
+        when = f"on {e.start.isoformat()}"
+    elif (e.start.month, e.start.day, e.end.month, e.end.day) == (1, 1, 12, 31) and e.start.year == e.end.year:
+        when = f"in {e.start.year}"
+    elif e.start.day == 1 and (e.start.year, e.start.month) == (e.end.year, e.end.month) and (
+            e.end + timedelta(days=1)).day == 1:
+        when = f"in {e.start:%B %Y}"
+    else:
+        when = f"between {e.start.isoformat()} and {e.end.isoformat()}"
+    return f'{when} ("{e.phrase}")'
 
 
 def _main_key(check: CitationCheck) -> tuple[str | None, str]:

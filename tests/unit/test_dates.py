@@ -56,6 +56,36 @@ def test_the_date_forms_users_write(text: str, phrase: str, start: str, end: str
     assert (event.phrase, event.start, event.end, event.kind) == (phrase, D(start), D(end), EventKind.OFFENCE)
 
 
+@pytest.mark.parametrize(("text", "phrase", "start", "end"), [
+    ("In November 2023 he took my money. The FIR was registered the same month.", "the same month", "2023-11-01",
+     "2023-11-30"),
+    ("On 5 Mar 2024 he took my money; the FIR was lodged that same month.", "that same month", "2024-03-01",
+     "2024-03-31"),
+    ("On 5 Mar 2024 he took my money and we filed a complaint the same year.", "the same year", "2024-01-01",
+     "2024-12-31"),
+    ("On 5 Mar 2024 he took my money and the FIR was lodged the same day.", "the same day", "2024-03-05",
+     "2024-03-05"),
+    ("On 5 Mar 2024 he took my money and the next day the FIR was lodged.", "the next day", "2024-03-06",
+     "2024-03-06"),
+    ("In Nov 2023 he took my money and two months later the FIR was lodged.", "two months later", "2024-01-01",
+     "2024-01-31"),
+    ("He took my money in 2022 and the FIR was lodged a year later.", "a year later", "2023-01-01", "2023-12-31"),
+])  # fmt: skip
+def test_a_time_told_by_the_date_before_it(text: str, phrase: str, start: str, end: str) -> None:
+    first, second = (e for e in read_dates(text, TODAY) if e.phrase)
+    assert (second.phrase, second.start, second.end) == (phrase, D(start), D(end))
+    assert second.kind is EventKind.PROCEEDING and first.kind is EventKind.OFFENCE
+
+
+@pytest.mark.parametrize("text", [
+    "The FIR was registered the same month.",  # no date before it to count from
+    "Before 1 July 2024 he took my money and the FIR was lodged the same month.",  # a bound tells no day
+    "In December 2024 he took my money and the FIR will be lodged two years later.",  # past today
+])  # fmt: skip
+def test_a_time_with_no_date_to_count_from_stays_unread(text: str) -> None:
+    assert [e.phrase for e in read_dates(text, TODAY) if e.phrase and "lodged" in e.clause] == []
+
+
 @pytest.mark.parametrize("text", [
     "What is the punishment for theft under BNS 2023?",
     "He asked me for Rs 2000 for the Bharatiya Nyaya Sanhita, 2023 and Act 45 of 1860.",

@@ -455,6 +455,13 @@ def test_the_verifier_checks_the_old_procedure_code_on_the_day_proceedings_began
      ["the proceedings began on 20 June 2024 and were pending on 2024-07-01, and the CrPC governs them "
       "(BNSS s.531(2)(a))."]),
     ("He cheated my client in March 2025. What is the punishment?", "2025-06-01", []),
+    # a time told by the date before it: the FIR's day is read from the story's month, and said as read
+    ("In November 2023 I paid a seller who never delivered. The FIR was registered the same month. What is the "
+     "maximum sentence?", "2026-11-28",
+     ["the offence came before the proceedings for it, which began before 2024-07-01, so the IPC governs it "
+      "(BNS s.358(2)).",
+      'the proceedings began in November 2023 ("the same month") and were pending on 2024-07-01, and the CrPC '
+      "governs them (BNSS s.531(2)(a))."]),
     ("A trial has been pending before the Magistrate since 2022. Which Act decides how CCTV footage is proved?",
      "2024-10-10", ["the proceedings have been pending since 2022, so were pending on 2024-07-01, and the CrPC "
                     "governs them (BNSS s.531(2)(a))."]),
