@@ -196,14 +196,16 @@ def after_understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
 
 def to_passage(r: Retrieved) -> Passage:
     relevance = 1.0 if r.pinned else max(0.0, float(r.scores.get("dense", 0.0)))
-    return _passage(r.chunk, score=r.score, pinned=r.pinned, relevance=round(relevance, 4), told=r.told)
+    return _passage(r.chunk, score=r.score, pinned=r.pinned, relevance=round(relevance, 4), told=r.told,
+                    told_score=float(r.scores.get("lay", 0.0)) if r.told else 0.0)
 
 
-def _passage(c: Chunk, *, score: float, pinned: Pin | None, relevance: float, told: str = "") -> Passage:
+def _passage(c: Chunk, *, score: float, pinned: Pin | None, relevance: float, told: str = "",
+             told_score: float = 0.0) -> Passage:
     return Passage(
         chunk_id=c.id, act=c.act, section=c.section, heading=c.heading, text=c.text, status=c.status,
         score=score, pinned=pinned, in_force_from=c.in_force_from, in_force_to=c.in_force_to, relevance=relevance,
-        told=told,
+        told=told, told_score=told_score,
     )  # fmt: skip
 
 

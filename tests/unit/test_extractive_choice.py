@@ -481,3 +481,41 @@ def test_a_provision_the_lay_channel_matched_to_the_story_is_quoted_however_far_
     matched = Passage(far.chunk_id, far.act, far.section, far.heading, far.text, far.status, relevance=0.29,
                       told="a man is threatening to leak my private photos online unless I pay him money")
     assert cited(question, [matched]) == ["BNS:308:2"]
+
+
+BNS_100 = (
+    "Whoever causes death by doing an act with the intention of causing death, or with the intention of causing such "
+    "bodily injury as is likely to cause death, or with the knowledge that he is likely by such act to cause death, "
+    "commits the offence of culpable homicide."
+)
+BNS_108 = (
+    "If any person commits suicide, whoever abets the commission of such suicide, shall be punished with imprisonment "
+    "of either description for a term which may extend to ten years, and shall also be liable to fine."
+)
+
+
+def test_the_provision_whose_lay_situation_is_closest_to_the_story_keeps_a_place() -> None:
+    # "killed himself ... his death" shares words with culpable homicide and murder, none with abetment of suicide or
+    # with the situation of it the lay channel matched most closely, which decides the question.
+    question = ("my younger brother killed himself last month. in his note he wrote that two moneylenders were "
+                "humiliating him and threatening his family every day over interest. can police book them for his "
+                "death?")
+
+    def story(cid: str, heading: str, text: str, told: str, score: float) -> Passage:
+        act, section, *_ = cid.split(":")
+        return Passage(cid, act, section, heading, text, "in_force", relevance=0.6, told=told, told_score=score)
+
+    passages = [
+        story("BNS:100", "BNS s.100 Culpable homicide", BNS_100,
+              "my brother died after a man hit him on the head with a rod during a fight", 0.16),
+        story("BNS:103:1", "BNS s.103(1) Punishment for murder", BNS_103_1, "", 0.0),
+        story("BNS:109:1", "BNS s.109(1) Attempt to murder", BNS_109_1,
+              "a man fired a gun at my brother but he survived with injuries", 0.32),
+        story("BNS:108", "BNS s.108 Abetment of suicide", BNS_108,
+              "a man kept insulting my father over a debt until he ended his own life", 0.36),
+    ]
+    assert "BNS:108" in cited(question, passages)
+    # without the closeness of its situation, the words of death and murder decide alone
+    plain = [Passage(p.chunk_id, p.act, p.section, p.heading, p.text, p.status, relevance=p.relevance, told=p.told)
+             for p in passages]
+    assert "BNS:108" not in cited(question, plain)

@@ -64,6 +64,8 @@ class Passage:
     told: str = ""
     """The situation in lay words by which retrieval matched the question's story to this provision (the lay channel,
     ``legal_rag/retrieval/lay.py``); empty when it did not."""
+    told_score: float = 0.0
+    """How closely that situation matched the story: the lay channel's score, above its floor (0 without one)."""
 
 
 class Verdict(StrEnum):

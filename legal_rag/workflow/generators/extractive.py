@@ -471,11 +471,16 @@ class ExtractiveGenerator:
             keep_lead = not first and lead not in sharing and all(
                 max(p.relevance for p in lead[1]) >= max(p.relevance for p in g[1]) for g in sharing)
             ranked = [lead, *sharing] if keep_lead else sharing
+        # The provision whose lay situation is closest to the story told ("a moneylender kept humiliating and
+        # threatening my father until he took his life" for abetment of suicide) keeps a place, however few of the
+        # question's words its text shares: the story is in the client's words, the statute in its own.
+        storied = [g for g in ranked if g not in first and any(p.told_score > 0 for p in g[1])]
+        story = max(storied, key=lambda g: max(p.told_score for p in g[1])) if storied else None
         # A pair (definition and punishment) takes two of the n places; a pair the n-th place would split keeps its
         # second half ("Murder" quoted without "Punishment for murder" answers no punishment ask): n + 1 at most.
         paired = _with_partners(first + [g for g in ranked if g not in first], groups, partners)
         keep = n + 1 if len(paired) > n and n and _pair(paired[n - 1], paired[n], partners) else n
-        return paired[:keep]
+        return paired[:keep] + ([story] if story is not None and story not in paired[:keep] else [])
 
     def _sentences(
         self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool, from_start: bool
