@@ -193,6 +193,10 @@ def test_a_question_may_carry_no_date_a_false_premise_or_no_answer(tmp_path: Pat
     assert undated.as_of is None and undated.false_premise is None and undated.answerable
     assert premise.false_premise == (("IPC", "497"),)
     assert not unanswerable.answerable
+    # an Act that does not exist at all, written ["NONE", "0"], is a premise naming no provision
+    (made_up,) = load_labelled(write(tmp_path, {**GOOD, "id": "a4", "premise": "false",
+                                                "false_premise": [["NONE", "0"]], "expect_cited": []}), resolve)
+    assert made_up.false_premise == ()
 
 
 def _answered(answer: str, score: float, citations: list[CitationOut] | None = None) -> AskResult:
