@@ -97,11 +97,12 @@ _AGO = _i(rf"\b(?:(?P<half1>(?:one|1|a)\s+and\s+a\s+half)|{_NUM}(?P<half2>\s+and
           r"(?P<u>day|week|month|year)s?(?:\s+and\s+a\s+half)?\s+(?P<dir>ago|back|before(?!\s+(?:the|that|this|his|her|"
           r"my|our|their|\d)))\b")
 _RECENTLY = _i(r"\b(?:recently|lately|of\s+late)\b")
-_ANAPHORIC = _i(rf"\b(?:(?:the\s+)?(?P<same>same|that(?:\s+same)?|very\s+same)\s+(?P<u1>day|week|month|year)|"
-                rf"(?:{_NUM}\s+(?P<u2>day|week|month|year)s?\s+later)|"
-                rf"(?:the\s+)?(?:next|following)\s+(?P<u3>day|week|month|year))\b")
+_ANAPHORIC = _i(r"\b(?:(?:the\s+)?(?P<same>same|that(?:\s+(?:same|very))?|very\s+same)\s+(?P<u1>day|week|month|year)|"
+                r"(?P<n>\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
+                r"(?P<u2>day|week|month|year)s?\s+later|"
+                r"the\s+(?:next|following)\s+(?P<u3>day|week|month|year))\b(?!-)")
 """A time told by the date before it: "the FIR was registered the same month", "that year", "two months later",
-"the next day"."""
+"the next day". Not "next month" (counted from today), "a few days later" (no count), "year-end"."""
 _MODIFIER = _i(r"\b(?P<m>ever\s+since|since|from|before|prior\s+to|after|until|till|up\s+to|by)\s+(?:the\s+)?$")
 _SEASONS = {"summer": (4, 6), "monsoon": (6, 9), "spring": (2, 3), "autumn": (10, 11), "winter": (1, 12)}
 _PART_OF_YEAR = {"early": (1, 4), "beginning of": (1, 4), "start of": (1, 4), "mid": (5, 8), "late": (9, 12),
@@ -342,32 +343,37 @@ def told_by_date_before(phrase: str) -> bool:
 
 
 def _anaphoric(question: str, spans: list[Span], today: date) -> list[Span]:
-    """Times told by the nearest date written before them (``_ANAPHORIC``): "in November 2023 I paid ... the FIR was
-    registered the same month" dates the FIR November 2023; "two months later" moves that date on, "the next day" by
-    one day. A bound ("before 1 July 2024") tells no day to count from, and nothing is counted past ``today``."""
+    """Times told by the nearest date written before them (``_ANAPHORIC``), itself perhaps one so told: "in November
+    2023 I paid ... the FIR was registered the same month" dates the FIR November 2023; "two months later" moves that
+    date on by two months, "the next day" by one day. "The same year" of a date within one year is that year, "the
+    same month" of a date within one month that month; of a longer date (a range, "two years back") the date itself,
+    which bounds it. A bound ("before 1 July 2024") tells no day to count from: a time after it stays unread, as does
+    one counted past ``today``."""
     out: list[Span] = []
     for m in _ANAPHORIC.finditer(question):
         if any(not (m.end() <= s.start_at or m.start() >= s.end_at) for s in spans):
             continue
-        before = [s for s in spans if s.end_at <= m.start() and s.first != OPEN_START]
+        before = [s for s in (*spans, *out) if s.end_at <= m.start()]
         if not before:
             continue
-        anchor = before[-1]
+        anchor = max(before, key=lambda s: s.end_at)
+        if anchor.first == OPEN_START:
+            continue
         unit = (m.group("u1") or m.group("u2") or m.group("u3")).lower()
+        first, last = anchor.first, anchor.last
         if m.group("same"):
-            if unit == "year":
-                first, last = date(anchor.first.year, 1, 1), date(anchor.first.year, 12, 31)
-            elif unit == "month" and (anchor.first.year, anchor.first.month) == (anchor.last.year, anchor.last.month):
-                first, last = anchor.first.replace(day=1), _month_end(anchor.first.year, anchor.first.month)
-            else:
-                first, last = anchor.first, anchor.last
+            if unit == "year" and first.year == last.year:
+                first, last = date(first.year, 1, 1), date(first.year, 12, 31)
+            elif unit == "month" and (first.year, first.month) == (last.year, last.month):
+                first, last = first.replace(day=1), _month_end(first.year, first.month)
         else:
             n_text = _norm(m.group("n")) if m.group("n") else "1"
             n = _WORD_NUM.get(n_text, 0) or int(n_text)
             step = {"day": relativedelta(days=n), "week": relativedelta(weeks=n), "month": relativedelta(months=n),
                     "year": relativedelta(years=n)}[unit]
-            first, last = anchor.first + step, anchor.last + step
-            if anchor.last == _month_end(anchor.last.year, anchor.last.month):  # a month on from November is January
+            whole_months = first.day == 1 and last == _month_end(last.year, last.month)
+            first, last = first + step, last + step
+            if unit in ("month", "year") and whole_months:  # a month on from November is all of December
                 last = _month_end(last.year, last.month)
         if first > today:
             continue

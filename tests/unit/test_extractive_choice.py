@@ -478,9 +478,15 @@ def test_a_provision_the_lay_channel_matched_to_the_story_is_quoted_however_far_
     far = passage("BNS:308:2", "BNS s.308(2) Extortion", BNS_308_2, relevance=0.29)
     alone = ExtractiveGenerator(TITLES).generate(question, [far], as_of="2025-03-01", complexity=Complexity.SIMPLE)
     assert alone.insufficient  # not matched to the story: below the floor, nothing to quote
+    told = "a man is threatening to leak my private photos online unless I pay him money"
     matched = Passage(far.chunk_id, far.act, far.section, far.heading, far.text, far.status, relevance=0.29,
-                      told="a man is threatening to leak my private photos online unless I pay him money")
+                      told=told, told_score=0.3)
     assert cited(question, [matched]) == ["BNS:308:2"]
+    # a situation that barely clears the lay channel's floor is no match
+    barely = Passage(far.chunk_id, far.act, far.section, far.heading, far.text, far.status, relevance=0.29,
+                     told=told, told_score=0.01)
+    assert ExtractiveGenerator(TITLES).generate(question, [barely], as_of="2025-03-01",
+                                                complexity=Complexity.SIMPLE).insufficient
 
 
 BNS_100 = (
@@ -519,3 +525,8 @@ def test_the_provision_whose_lay_situation_is_closest_to_the_story_keeps_a_place
     plain = [Passage(p.chunk_id, p.act, p.section, p.heading, p.text, p.status, relevance=p.relevance, told=p.told)
              for p in passages]
     assert "BNS:108" not in cited(question, plain)
+    # nor with a situation too far from the story to be the story's own
+    weak = [p if p.section != "108" else Passage(p.chunk_id, p.act, p.section, p.heading, p.text, p.status,
+                                                 relevance=p.relevance, told=p.told, told_score=0.15)
+            for p in passages]
+    assert "BNS:108" not in cited(question, weak)

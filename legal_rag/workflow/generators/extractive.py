@@ -146,6 +146,12 @@ STOP = frozenset(
     ]
 )
 
+LAY_USABLE = 0.1
+"""The lay channel's score (``Passage.told_score``, above its floor) at which a provision matched to the story may be
+quoted however far its dense cosine is: a situation that barely clears the floor ("enticing a married woman" for a
+girl of sixteen taken away) is no match."""
+LAY_PLACE = 0.2
+"""The lay channel's score at which the provision whose situation is closest to the story keeps a place."""
 PROVISIONS = {Complexity.SIMPLE: 2, Complexity.STANDARD: 3, Complexity.COMPLEX: 5, Complexity.ANALYTICAL: 5}
 SENTENCES = {Complexity.SIMPLE: 3, Complexity.STANDARD: 2, Complexity.COMPLEX: 2, Complexity.ANALYTICAL: 2}
 
@@ -307,7 +313,8 @@ class ExtractiveGenerator:
         # pinned for what the question names, or relevant, or matched to the story it tells by a lay situation (a
         # client's words are far in meaning from the statute's: "demanding 50k or he sends my pics" from extortion);
         # ``Pin.ASK`` is put forward for an ask's kind, not its subject
-        usable = [p for p in passages if (p.pinned and p.pinned is not Pin.ASK) or p.relevance >= self.weak or p.told]
+        usable = [p for p in passages if (p.pinned and p.pinned is not Pin.ASK) or p.relevance >= self.weak
+                  or p.told_score >= LAY_USABLE]
         if not usable:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
         # a term of art whose wording is in no Act at hand ("drunk driving" in the penal code's words, for a question
@@ -474,7 +481,7 @@ class ExtractiveGenerator:
         # The provision whose lay situation is closest to the story told ("a moneylender kept humiliating and
         # threatening my father until he took his life" for abetment of suicide) keeps a place, however few of the
         # question's words its text shares: the story is in the client's words, the statute in its own.
-        storied = [g for g in ranked if g not in first and any(p.told_score > 0 for p in g[1])]
+        storied = [g for g in ranked if g not in first and any(p.told_score >= LAY_PLACE for p in g[1])]
         story = max(storied, key=lambda g: max(p.told_score for p in g[1])) if storied else None
         # A pair (definition and punishment) takes two of the n places; a pair the n-th place would split keeps its
         # second half ("Murder" quoted without "Punishment for murder" answers no punishment ask): n + 1 at most.
