@@ -147,10 +147,8 @@ def _labelled(row: Any, where: str, resolve: Callable[[str], str]) -> LabelledQu
     if "false_premise" in row and premise not in ("false", False):
         raise ValueError(f"{where}: 'false_premise' is given but 'premise' is not \"false\"")
     if premise in ("false", False):
-        named = row.get("false_premise", [])
-        if isinstance(named, list):  # ["NONE", "0"]: an Act that does not exist at all, the same as naming none
-            named = [p for p in named if not (isinstance(p, list) and p and p[0] == NO_ACT)]
-        false_premise = _provisions(named, "false_premise", where, resolve, lenient=True)
+        false_premise = _provisions(_without_no_act(row.get("false_premise", [])), "false_premise", where, resolve,
+                                    lenient=True)
     mixup = row.get("number_mixup")
     if mixup is not None and not isinstance(mixup, bool):
         raise ValueError(f"{where}: 'number_mixup' must be true or false, got {mixup!r}")
@@ -176,6 +174,14 @@ NO_ACT = "NONE"
 ("the Digital India Act, 2023"): read as a premise naming no provision (``false_premise: []``)."""
 UNKNOWN_ACT = "?"
 """Prefix of an Act a false premise names that the graph does not know (a repealed or made-up Act), kept as written."""
+
+
+def _without_no_act(value: Any) -> Any:
+    """A ``false_premise`` list without its ``["NONE", "0"]`` pairs (``NO_ACT``): an Act that does not exist at all
+    is a premise naming no provision. Anything but a list is left for ``_provisions`` to refuse."""
+    if not isinstance(value, list):
+        return value
+    return [p for p in value if not (isinstance(p, list) and p and p[0] == NO_ACT)]
 
 
 def _provisions(value: Any, key: str, where: str, resolve: Callable[[str], str], *,
