@@ -120,8 +120,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"governs?|decides?|is\s+applicable|should\s+\w+)|"
                          r"(?:tried|charged|prosecuted|booked|registered|governed|decided|dealt\s+with|framed|filed|"
                          r"lodged)\s+under\s+(?:the\s+)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA|Evidence\s+Act|old|new)|"
-                         rf"(?:{_OLD_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:the\s+)?(?:new\s+)?{_NUMBER}(?:{_NEW_NAMES})|"
-                         rf"(?:{_NEW_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:the\s+)?(?:old\s+)?{_NUMBER}(?:{_OLD_NAMES})|"
+                         rf"(?:{_OLD_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:under\s+)?(?:the\s+)?(?:new\s+)?{_NUMBER}(?:{_NEW_NAMES})|"
+                         rf"(?:{_NEW_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:under\s+)?(?:the\s+)?(?:old\s+)?{_NUMBER}(?:{_OLD_NAMES})|"
                          r"old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*)\b"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
                    r"kya\s+hai)\b"),

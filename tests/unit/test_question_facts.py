@@ -56,6 +56,8 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("Will the Cr.P.C. or the BNSS govern the appeal?", {AskKind.WHICH_CODE}),
     ("Will it be 376 IPC or 64 BNS?", {AskKind.WHICH_CODE}),
     ("Should the charge be under IPC 307 or BNS 109?", {AskKind.WHICH_CODE}),
+    ("Is the certificate needed under the old Evidence Act or under the BSA?", {AskKind.WHICH_CODE}),
+    ("Do we count the days under CrPC 167 or under BNSS?", {AskKind.WHICH_CODE}),
     ("Must the charge now be framed under BNS 109 instead?", {AskKind.WHICH_CODE}),
     ("My 138 NI Act case is at evidence stage. How many more months till judgment?", {AskKind.OPINION}),
     ("What are the ingredients of criminal breach of trust?", {AskKind.INGREDIENTS}),
