@@ -636,6 +636,10 @@ _LOOKS_BACK = re.compile(r"^\W*(?:was|were|did|could|would|had)\b|\b(?:then\s+in
                          r"(?:was|were|did|had|applied)\b", re.IGNORECASE)
 """An ask about what the law allowed then ("Were those printouts admissible?", "Was the arrest legal under the law
 then in force?"), not about a step still to take ("Can I file a revision?")."""
+_THEN = re.compile(r"\b(?:then|at\s+(?:that|the)\s+time|in\s+those\s+days)\b(?!\s+(?:i|we|he|she|they|you)\b)",
+                   re.IGNORECASE)
+"""An ask that says it is about the time its story tells ("What was the punishment for trespass then?", "at that
+time", "back then"), not a step that follows ("then he ...")."""
 
 
 _OLD_CODE_ONLY = re.compile(rf"\b(?:{_OLD_NAMES})(?![\w.])", re.IGNORECASE)
@@ -670,11 +674,13 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     if not dated or any(e.end >= cutover or e.ongoing for e in dated):
         return None
     ends = [e.end for e in dated if _CLOSES.search(e.clause) and _OVER_WITH.search(e.clause)]
-    if not ends and _OLD_CODE_ONLY.search(question) and not _NEW_CODE.search(question):
+    if not ends and not _NEW_CODE.search(question) and (
+            _OLD_CODE_ONLY.search(question) or all(_THEN.search(p) for p in asking)):
         # it asks what the old code said of facts all told before it was replaced ("kept in the lockup for 3 days
         # in December 2023 without being produced before a magistrate: which provision of the CrPC did they
-        # violate?"): the law of the last of them, or of the offence when one is dated (an offence's law is that of
-        # its own day, not of its FIR's)
+        # violate?"), or what the law was at the time it tells ("In 2019 a drunk driver ran over our neighbour's son.
+        # What was the maximum jail term back then?"): the law of the last of them, or of the offence when one is
+        # dated (an offence's law is that of its own day, not of its FIR's)
         offences = [e.end for e in dated if e.kind is EventKind.OFFENCE]
         return max(offences or [e.end for e in dated])
     return max(ends) if ends else None

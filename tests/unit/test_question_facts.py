@@ -693,6 +693,12 @@ def test_a_story_is_no_offence_date_when_it_goes_on_is_background_or_asks_no_off
      "under?", "2019-12-31"),
     ("In March 2020 the magistrate took cognizance of a complaint about a fine-only offence that is punishable under "
      "the IPC. Was the cognizance time-barred under the CrPC?", "2020-03-31"),
+    # what the law was at the time the story tells, said so ("then", "at that time", "in those days")
+    ("In 2017 my landlord cut off the water supply to force us out. What was the punishment for that then?",
+     "2017-12-31"),
+    ("In May 2021 a shopkeeper sold my father adulterated ghee. What offence was that at that time?", "2021-05-31"),
+    ("Back in 2015 a stranger stabbed my uncle in a fight. What was the maximum sentence in those days?",
+     "2015-12-31"),
 ])
 def test_a_matter_over_before_the_new_codes_is_read_on_the_day_it_was_over(question: str, day: str) -> None:
     facts = _read(question)
@@ -741,6 +747,10 @@ def test_an_old_code_asked_of_an_offence_is_read_on_the_offence_day_not_its_firs
     "My case was decided in March 2024 and I was convicted by the magistrate. What is the remedy for a person who "
     "was convicted by a magistrate?",
     "Which section of the new Evidence Act was for electronic records I submitted in 2023?",
+    # "then" that follows a step, an ask in the present, or a story going on
+    "In 2021 he took my money. If he refuses to pay, what can I do then?",
+    "In 2021 he took my money. What is the punishment for that then?",
+    "In 2021 my husband started beating me and he still does. What was the punishment then?",
 ])
 def test_a_matter_not_over_or_over_after_the_new_codes_is_read_today(question: str) -> None:
     assert _read(question).closed_on is None
