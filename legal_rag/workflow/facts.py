@@ -131,11 +131,14 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                        r"ratio\s+(?:decidendi|of)|which\s+case\s+(?:held|decided|laid))\b"),
     (AskKind.OPINION, r"\b(?:chances?\s+of|(?:likely|sure)\s+to\s+(?:win|succeed|get|be\s+granted)|"
                       r"most\s+(?:lenient|strict|liberal|favourable|favorable|successful)|(?:strictest|best|top)\s+"
-                      r"(?:lawyer|advocate|judge|court|bench)|which\s+(?:judge|lawyer|advocate|bench)|"
+                      r"(?:\w+\s+)?(?:lawyer|advocate|judge|court|bench)|which\s+(?:judge|lawyer|advocate|bench)|"
+                      # a choice the client must make ("should I accept the offer or keep fighting?")
+                      r"should\s+(?:i|we)\s+(?:accept|take)\s+(?:it|(?:the|this|that|their|his|her)\s+(?:offer|settlement|deal|"
+                      r"refund|amount|money|compromise))\b|"
                       r"how\s+long\s+will\s+(?:it|the\s+(?:case|trial|court))|will\s+(?:i|we|he|she)\s+win|"
                       # what this court will do in this case ("will the sessions judge grant him bail?"), not under
                       # which law it will ("will the court decide it under the CrPC or the BNSS?")
-                      r"will\s+the\s+(?:\w+\s+)?(?:judge|court|magistrate|tribunal|commission|bench)\s+(?:\w+\s+)?"
+                      r"will\s+the\s+(?:\w+\s+)?(?:judge|court|magistrate|tribunal|commission|bench)\s+(?:\w+\s+){0,5}?"
                       r"(?:give|grant|allow|accept|reject|refuse|award|convict|acquit|release|send|let)\s+(?:him|her|"
                       r"them|me|us|my|the\s+accused|bail)\b|"
                       r"how\s+(?:many|much)\s+(?:more\s+)?(?:months|years|days|weeks|time)\s+(?:till|until|before|"

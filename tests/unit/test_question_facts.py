@@ -763,6 +763,12 @@ def test_a_matter_not_over_or_over_after_the_new_codes_is_read_today(question: s
     ("How much fine will he get for drunk driving?", False),
     ("How much maintenance can a wife claim under section 144 BNSS?", False),
     ("Can I claim compensation from the insurance company?", False),
+    # what a court will do in this case, however its place is told; the best lawyer; a choice only the client makes
+    ("Will the magistrate at the Rohini district court release my brother on bail on Monday?", True),
+    ("Who is the best family lawyer in Chennai?", True),
+    ("The builder offers a refund without interest. Should we accept it or go to the consumer commission?", True),
+    ("Should I accept the summons if I was not at home?", False),  # not an offer: what the law requires
+    ("Will the court apply the CrPC or the BNSS to my appeal?", False),
 ])
 def test_the_sum_a_court_will_award_is_an_opinion_no_statute_gives(ask: str, opinion: bool) -> None:
     assert (AskKind.OPINION in ask_kinds(ask)) is opinion
