@@ -100,6 +100,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"stalk(?:ed|ing)|trespass(?:ed|ing)|broke\s+into|burgled|induced|deceived|set\s+fire|defamed|bribed|"
         r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
         r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"
+        # caught at it ("caught in Dec 2023 riding a bike he knew was stolen"): the offence was committed by then
+        r"caught(?!\s+(?:an?\s+|the\s+)?(?:cold|fever|flu|covid|infection|fire|train|bus|flight|up)\b)|nabbed|apprehended|red-?handed|"
         r"took\s+away|ran\s+away\s+with|took\s+(?:(?:my|his|her|our|their|the)\s+)?(?:money|cash|rs\.?|₹|rupees|"
         r"\d[\d,]*|gold|jewell?e?ry|ornaments|phone|mobile|wallet|purse|bag|laptop|car|bike|scooter))(?!\w)")),
     (EventKind.OFFENCE, False, _i(
@@ -219,14 +221,54 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
     def dated_offence(j: int) -> bool:
         return any(e.kind is EventKind.OFFENCE and e.phrase and not e.ongoing for e in told[j])
 
+    def occasion(j: int) -> DatedEvent | None:
+        """The date of a clause that tells no offence, only an occasion or a death: "In 2019 a driver ran over",
+        "and died in March 2023"."""
+        dated = [e for e in told[j] if e.phrase and not e.ongoing]
+        if len(dated) == 1 and len(told[j]) == 1 and (
+                dated[0].kind is EventKind.UNKNOWN or _is_death(dated[0])):
+            return dated[0]
+        return None
+
     for i, (c, found) in enumerate(zip(clauses, told, strict=True)):
         undated = len(found) == 1 and not found[0].phrase and not found[0].ongoing
-        if undated and (
-                (i + 1 < len(clauses) and _shares_date(text, c, clauses[i + 1]) and dated_offence(i + 1))
-                or (i and _shares_date(text, clauses[i - 1], c) and dated_offence(i - 1))):
+        before = i > 0 and _shares_date(text, clauses[i - 1], c)
+        after = i + 1 < len(clauses) and _shares_date(text, c, clauses[i + 1])
+        if undated and ((after and dated_offence(i + 1)) or (before and dated_offence(i - 1))):
             continue  # "hit and killed a pedestrian on 15 May 2024", "broke in on 5 March and took cash": one date
+        if undated:
+            # "In 2019 a drunk driver ran over and killed our neighbour's son", "was harassed for years and died in
+            # March 2023": one occasion, one date. "She died in January 2024 after constant dowry harassment": the
+            # offence that led to a death was committed by the day of the death.
+            shared = (occasion(i - 1) if before else None) or (occasion(i + 1) if after else None) or (
+                _death_after(text, c, clauses, told, i))
+            if shared is not None:
+                found = [DatedEvent(shared.start, shared.end, EventKind.OFFENCE, shared.phrase, found[0].clause)]
         events.extend(found)
     return tuple(events)
+
+
+_DEATH = _i(r"\b(?:died|dies|passed\s+away|expired|death)\b")
+_LED_TO = _i(r"\s*(?:after|following|due\s+to|because\s+of|owing\s+to|as\s+a\s+result\s+of)\b")
+
+
+_LED_TO_WORD = _i(r"\b(?:after|following|due\s+to|because\s+of|owing\s+to|as\s+a\s+result\s+of)\b")
+
+
+def _is_death(event: DatedEvent) -> bool:
+    return event.kind is EventKind.LIFE and bool(_DEATH.search(event.clause))
+
+
+def _death_after(text: str, c: _Clause, clauses: list[_Clause], told: list[list[DatedEvent]],
+                 i: int) -> DatedEvent | None:
+    """The dated death an undated offence led to, when the offence's clause says so ("died in January 2024, ...,
+    after constant dowry harassment", "passed away in 2023 due to the beating"): a death told earlier in its
+    sentence."""
+    if not _LED_TO.match(text, c.start):
+        return None
+    deaths = [e for j in range(i) if clauses[j].sentence == c.sentence for e in told[j]
+              if e.phrase and not e.ongoing and _is_death(e)]
+    return deaths[-1] if deaths else None
 
 
 _AND = _i(r"(?:,\s*)?\s+and\s+")
@@ -236,7 +278,10 @@ def _shares_date(text: str, first: _Clause, second: _Clause) -> bool:
     """Two clauses of one sentence joined by "and" whose second has no subject of its own, so that they tell one
     occasion and the date of either is the other's: "He beat me and stole my phone on 5 March 2024"."""
     return (first.sentence == second.sentence and bool(_AND.fullmatch(text, first.end, second.start))
-            and not re.match(r"\s*(?:the|a|an|my|his|her|our|their|i|he|she|we|they|it|police|someone)\b",
+            and not re.match(r"\s*(?:the|a|an|my|his|her|our|their|i|he|she|we|they|it|police|someone|"
+                             # a time of its own: "kicked out in 2023 and now he has hacked our server"
+                             r"now|then|later|today|yesterday|recently|since|again|afterwards|subsequently|last|"
+                             r"this|next)\b",
                              text[second.start:second.end], re.IGNORECASE))
 
 
@@ -259,6 +304,12 @@ def _told(question: str, text: str, c: _Clause, spans: list[Span], triggers: lis
         trigger = _nearest(s, told, lo, hi)
         kind = _kind(trigger, told, text) if trigger else EventKind.UNKNOWN
         out.append(DatedEvent(s.first, s.last, kind, question[s.start_at:s.end_at], clause, s.ongoing or ongoing))
+    for e in [e for e in out if _is_death(e)]:
+        # "she died in 2022 after being beaten by her husband": the offence that led to the death, by its day
+        led = _LED_TO_WORD.search(text, c.start, c.end)
+        if led and any(t.kind is EventKind.OFFENCE and t.at > led.start() for t in told):
+            out.append(DatedEvent(e.start, e.end, EventKind.OFFENCE, e.phrase, clause))
+            break
     return out
 
 

@@ -629,20 +629,33 @@ _OVER_WITH = re.compile(r"\b(?:trial|case|proceedings?|appeal|prosecution|inquir
                         r"decree|judgment|award)\b", re.IGNORECASE)
 _NOT_OVER = re.compile(r"\b(?:pending|now|today|currently|still|yet|going\s+on|under\s+way|is\s+on|will|shall|not|"
                        r"again|reopen\w*)\b", re.IGNORECASE)
-_LOOKS_BACK = re.compile(r"^\W*(?:was|were|did|could|would|had)\b|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|"
+_LOOKS_BACK = re.compile(r"^\W*(?:[^,?]{1,60},\s*){0,2}(?:was|were|did|could|would|had)\b|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|"
                          r"back\s+then)\b"
                          # a question in the past tense ("Which section was that?", "Under which provision was it
                          # relevant?", "Which IPC section applied?"), not one in the present with a past clause
                          # ("What is the remedy for a person who was convicted?")
                          r"|(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+"
                          r"(?:(?!(?:is|are|does|do|can|could|will|would|should|may|shall)\b)\w+\s+){0,4}?"
-                         r"(?:was|were|did|had|applied)\b", re.IGNORECASE)
+                         r"(?:was|were|did|had|applied)\b"
+                         # a past verb whose subject is what is asked ("Which provision required that
+                         # certificate?"), not a participle ("What remedies the aggrieved have?")
+                         r"|(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+(?:\w+\s+){1,2}?"
+                         r"(?!(?:accused|aggrieved|alleged|married|related|concerned|named|deemed|"
+                         r"prescribed|specified|registered|qualified|interested)\b)[a-z]+ed\s+"
+                         r"(?:the|that|this|these|those|an?|it|him|her|them|such|his|my|our|their)\b", re.IGNORECASE)
 """An ask about what the law allowed then ("Were those printouts admissible?", "Was the arrest legal under the law
 then in force?"), not about a step still to take ("Can I file a revision?")."""
 _THEN = re.compile(r"\b(?:then|at\s+(?:that|the)\s+time|in\s+those\s+days)\b(?!\s+(?:i|we|he|she|they|you)\b)",
                    re.IGNORECASE)
 """An ask that says it is about the time its story tells ("What was the punishment for trespass then?", "at that
 time", "back then"), not a step that follows ("then he ...")."""
+
+
+_FRAGMENT = re.compile(r"^\W*(?:and\s+|also\s+)?(?:(?:under|in|for|by|from|as\s+per)\s+)?(?:which|what)"
+                       r"(?:\s+(?!(?:is|are|was|were|does|do|did|can|could|will|would|should|may|shall|has|have|had|"
+                       r"must|applies|apply)\b)[\w-]+){0,3}\W*$", re.IGNORECASE)
+"""An ask with no verb of its own ("Under which section?", "What punishment?"): it asks about what the ask before
+it tells, in its tense."""
 
 
 _OLD_CODE_ONLY = re.compile(rf"\b(?:{_OLD_NAMES})(?![\w.])", re.IGNORECASE)
@@ -665,6 +678,8 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     "still", "will", "not", "again"). None otherwise."""
     cutover = date.fromisoformat(CUTOVER)
     asking, telling = _asking_and_telling(question)
+    # a fragment takes the tense of the ask it follows ("... could she get maintenance? Under which section?")
+    asking = [p for p in asking if not _FRAGMENT.match(p)] or asking
     if today < cutover or not asking or not all(_LOOKS_BACK.search(p) for p in asking):
         return None
     if _NOT_OVER.search(question) or goes_on(question):
@@ -677,8 +692,14 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     if not dated or any(e.end >= cutover or e.ongoing for e in dated):
         return None
     ends = [e.end for e in dated if _CLOSES.search(e.clause) and _OVER_WITH.search(e.clause)]
-    if not ends and not _NEW_CODE.search(question) and (
-            _OLD_CODE_ONLY.search(question) or all(_THEN.search(p) for p in asking)):
+    # the new codes named only to date the facts ("before the new criminal laws came in") name the old law's time,
+    # not the law asked about
+    dates_by_new_code = [e for e in dated if _NEW_CODE.search(e.phrase)]
+    undated_text = question
+    for e in dates_by_new_code:
+        undated_text = undated_text.replace(e.phrase, " ")
+    if not ends and not _NEW_CODE.search(undated_text) and (
+            _OLD_CODE_ONLY.search(question) or dates_by_new_code or all(_THEN.search(p) for p in asking)):
         # it asks what the old code said of facts all told before it was replaced ("kept in the lockup for 3 days
         # in December 2023 without being produced before a magistrate: which provision of the CrPC did they
         # violate?"), or what the law was at the time it tells ("In 2019 a drunk driver ran over our neighbour's son.

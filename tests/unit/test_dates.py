@@ -181,6 +181,22 @@ def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list
     ("My client's car hit and killed a pedestrian on 15 May 2024. The charge sheet filed in September 2024 "
      "charges him under BNS 106(1).", "2024-09-25", "2024-05-15", None),
     ("He beat me and stole my phone on 5 March 2024.", "2025-01-10", "2024-03-05", None),
+    # the date of a clause that tells no event of its own, or of a death, is the offence's that goes with it
+    ("In 2019 a drunk driver ran over and killed a cyclist.", "2025-01-10", "2019-12-31", None),
+    ("Back in August 2022 my brother-in-law came home drunk and beat my sister.", "2025-01-10", "2022-08-31", None),
+    ("My sister was harassed for dowry for years and died in March 2023.", "2025-01-10", "2023-03-31", None),
+    # an offence that led to a death told before it was committed by the day of the death
+    ("She died in 2022 after being beaten by her husband.", "2025-01-10", "2022-12-31", None),
+    ("My father passed away in October 2023 due to the assault by the neighbours.", "2025-01-10", "2023-10-31",
+     None),
+    # not one occasion: a subject or a time of its own, another sentence, no link to the death
+    ("In 2019 we went to Delhi and then he beat my sister.", "2025-01-10", None, None),
+    ("My father died in 2023 and my uncle threatens us.", "2025-01-10", None, None),
+    ("My mother died in 2021. After that my brother grabbed her house and beat me.", "2025-01-10", None, None),
+    # caught at it: the offence was committed by then
+    ("My servant was caught stealing cash from the drawer in January 2023.", "2025-01-10", "2023-01-31", None),
+    ("He was nabbed with 200 grams of heroin in 2022.", "2025-01-10", "2022-12-31", None),
+    ("She caught the train to Delhi in 2023 and a man groped her.", "2025-01-10", None, None),
     ("On the night of 14/15 March 2024 some men broke into our shop and took away cash.", "2025-01-10",
      "2024-03-15", None),
     ("Police registered FIR No. 234/2024 on 28th June 2024 for an offence committed on 25th June. Which law?",

@@ -519,9 +519,9 @@ def test_an_undated_offence_charged_before_the_new_codes_is_the_ipc_s_and_a_clos
 
 
 @pytest.mark.parametrize(("question", "offence_on"), [
-    # the offence told without a date, its FIR dated: the offence came first, so the IPC governs it
+    # the offence told without a date, before the death it led to and its FIR: the IPC governs it
     ("My sister was harassed for dowry by her in-laws and died in October 2023. FIR was registered in Nov 2023. "
-     "Lawyer says the case will be under section 80 BNS. Is that correct?", "2023-11-01"),
+     "Lawyer says the case will be under section 80 BNS. Is that correct?", "2023-10-31"),  # by her death
     # an offence still going on goes on under the BNS, whatever its FIR's date
     ("FIR for dowry harassment was registered in Nov 2023 and my husband is still harassing me. What is the "
      "punishment under 85 BNS?", None),
@@ -699,6 +699,15 @@ def test_a_story_is_no_offence_date_when_it_goes_on_is_background_or_asks_no_off
     ("In May 2021 a shopkeeper sold my father adulterated ghee. What offence was that at that time?", "2021-05-31"),
     ("Back in 2015 a stranger stabbed my uncle in a fight. What was the maximum sentence in those days?",
      "2015-12-31"),
+    # the new codes named only to date the facts, a fragment that asks in the tense of the ask before it, a past
+    # verb whose subject is what is asked
+    ("Before the new criminal laws came in, could the police arrest someone without a warrant for cheating?",
+     "2024-06-30"),
+    ("In 2021, before the BNS came into force, could a wife claim maintenance from her husband's brother? Under "
+     "which section?", "2024-06-30"),
+    ("The 2021 forgery trial of my uncle ended in 2022. Which section covered the forged deed?", "2022-12-31"),
+    ("In 2019 the sessions trial of my neighbour ended in an acquittal. Which provision governed the appeal?",
+     "2019-12-31"),
 ])
 def test_a_matter_over_before_the_new_codes_is_read_on_the_day_it_was_over(question: str, day: str) -> None:
     facts = _read(question)
@@ -751,6 +760,10 @@ def test_an_old_code_asked_of_an_offence_is_read_on_the_offence_day_not_its_firs
     "In 2021 he took my money. If he refuses to pay, what can I do then?",
     "In 2021 he took my money. What is the punishment for that then?",
     "In 2021 my husband started beating me and he still does. What was the punishment then?",
+    # the new code asked about, not dating the facts; a fragment after a present ask; a participle, no past verb
+    "Before the new criminal laws came in, police could arrest without a warrant. Can they now under the BNSS?",
+    "In 2021, before the BNS came into force, he cheated me. Can I file a case under the BNS? Under which section?",
+    "The 2021 forgery trial of my uncle ended in 2022. What remedies the aggrieved person has against the forger?",
 ])
 def test_a_matter_not_over_or_over_after_the_new_codes_is_read_today(question: str) -> None:
     assert _read(question).closed_on is None
