@@ -81,7 +81,7 @@ def asks_offence(question: str) -> bool:
     return bool(ASKS_OFFENCE.search(question)) or (bool(_LIABLE.search(question)) and bool(CRIMINAL.search(question)))
 
 
-WHEN = frozenset({"always", "offence"})
+WHEN = frozenset({"always", "offence", "asked"})
 SLOTS = {
     "{pron}": r"(?:my|his|her|their|our|your)",
     "{obj}": r"(?:me|him|her|them|us|you)",
@@ -90,7 +90,7 @@ SLOTS = {
 "took his", ...; "locked {obj}" matches "locked me", "locked him", ..."""
 
 
-SHAPE = '{"terms": [strings], "expansion": string, "when": "always" | "offence", "with": [strings]}'
+SHAPE = '{"terms": [strings], "expansion": string, "when": "always" | "offence" | "asked", "with": [strings]}'
 """One line of the terms file (``when`` and ``with`` optional)."""
 
 
@@ -98,6 +98,17 @@ CODE_FAMILY = {"BNS": "IPC", "IPC": "BNS", "BNSS": "CRPC", "CRPC": "BNSS", "BSA"
 """Each criminal code and the code it replaced (or that replaced it) on 2024-07-01."""
 _PHRASE_BREAK = re.compile(r"[;:]")
 _EVIDENCE_ACT = re.compile(r"(?:^|;)\s*([A-Za-z][A-Za-z0-9]*)\b")
+
+
+_SENTENCE_END = re.compile(r"(?<=[?!.])\s+|\n+")
+
+
+def asking_sentences(text: str) -> str:
+    """The sentences of ``text`` that ask (ending in "?"), else its last sentence: what the question asks, without
+    the story told before it."""
+    sentences = [x for x in _SENTENCE_END.split(text.strip()) if x.strip()]
+    asking = [x for x in sentences if x.rstrip().endswith("?")]
+    return " ".join(asking) or (sentences[-1] if sentences else "")
 
 
 def evidence_acts(evidence: str) -> frozenset[str]:
@@ -127,6 +138,9 @@ class Term:
     expansion: str
     offence_only: bool = False
     """An account of facts in lay words: appended only to a question that asks about an offence."""
+    asked_only: bool = False
+    """A step of a proceeding a story often reports as done ("the FIR copy says '379 IPC'", "the chargesheet was
+    filed in September 2024"): appended only when a sentence that asks names it ("How do I lodge an FIR?")."""
     context: re.Pattern[str] | None = None
     """Words of which one must also be in the question ("money from her parents" is a dowry demand only where a
     husband or in-laws are spoken of)."""
@@ -187,7 +201,7 @@ class TermsOfArt:
                     raise IngestError(f"{path}:{n}: unknown placeholder {bad[0]!r} in {t!r}; known: {', '.join(SLOTS)}")
             evidence = obj.get("evidence")
             out.append(Term(_pattern(terms), expansion.strip(), offence_only=when == "offence",
-                            context=_pattern(context) if context else None,
+                            asked_only=when == "asked", context=_pattern(context) if context else None,
                             acts=evidence_acts(evidence) if isinstance(evidence, str) else frozenset()))
         return cls(tuple(out), words)
 
@@ -212,9 +226,14 @@ class TermsOfArt:
         out: list[tuple[re.Match[str], Term]] = []
         offence: bool | None = True if offence_told else None  # computed once, and only if an offence term matches
         searched = search_acts(acts)
+        asking: str | None = None  # computed once, and only if a term applies when asked
         for t in self.terms:
             if not t.applies_to(searched):
                 continue
+            if t.asked_only:
+                asking = asking_sentences(query) if asking is None else asking
+                if t.pattern.search(asking) is None:
+                    continue
             m = t.pattern.search(query)
             if m is None or (t.context is not None and not t.context.search(query)):
                 continue

@@ -629,7 +629,8 @@ _OVER_WITH = re.compile(r"\b(?:trial|case|proceedings?|appeal|prosecution|inquir
                         r"decree|judgment|award)\b", re.IGNORECASE)
 _NOT_OVER = re.compile(r"\b(?:pending|now|today|currently|still|yet|going\s+on|under\s+way|is\s+on|will|shall|not|"
                        r"again|reopen\w*)\b", re.IGNORECASE)
-_LOOKS_BACK = re.compile(r"^\W*(?:[^,?]{1,60},\s*){0,2}(?:was|were|did|could|would|had)\b|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|"
+_LOOKS_BACK = re.compile(r"^\W*(?:[^,?]{1,60},\s*){0,2}(?:was|were|did|could|would|had)\b"
+                         r"|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|"
                          r"back\s+then)\b"
                          # a question in the past tense ("Which section was that?", "Under which provision was it
                          # relevant?", "Which IPC section applied?"), not one in the present with a past clause

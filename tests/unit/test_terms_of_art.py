@@ -78,6 +78,24 @@ def test_evidence_and_procedure_wording_applies_whatever_is_asked() -> None:
     assert "undertrial prisoner" in TERMS.expand("My client is an undertrial in custody for three years.")
 
 
+def test_a_step_the_story_reports_as_done_is_expanded_only_when_asked_about(tmp_path: Path) -> None:
+    terms = _load(tmp_path, '{"terms": ["fir"], "expansion": "information in cognizable cases", "when": "asked"}')
+    for asked in ("How do I lodge an FIR?", "My phone was stolen. Can I lodge an FIR online?",
+                  "My phone was stolen yesterday and the police will not take my FIR, what can I do"):
+        assert terms.expand(asked).endswith("information in cognizable cases."), asked
+    for told in ("The FIR copy says theft. Is that the right section?",
+                 "An FIR was lodged in 2023 and the chargesheet followed. What is the punishment for cheating?"):
+        assert terms.expand(told) == told, told
+
+
+def test_the_curated_fir_and_charge_sheet_wording_follows_the_ask() -> None:
+    told = TERMS.expand("My chain was snatched and the FIR was lodged. The chargesheet was filed in 2025. What "
+                        "punishment can the accused get?")
+    assert "officer in charge of a police station" not in told and "completion of investigation" not in told
+    assert "officer in charge of a police station" in TERMS.expand("How is an FIR registered?")
+    assert "completion of investigation" in TERMS.expand("What must a chargesheet contain?")
+
+
 def test_an_unknown_when_is_named(tmp_path: Path) -> None:
     bad = tmp_path / "terms.jsonl"
     bad.write_text('{"terms": ["x"], "expansion": "y", "when": "sometimes"}\n', encoding="utf-8")

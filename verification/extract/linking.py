@@ -232,11 +232,13 @@ _UNDER_LIST = re.compile(
     rf"|\bunder[ \t]+({_BEFORE_ITEM})[ \t]+of[ \t]+(?:the[ \t]+)?$",
     re.IGNORECASE,
 )
-_BARE_BEFORE = re.compile(r"(?<![\d.,/])(?<!Rs )(?<!Rs\. )(?<!Rs)(?<!INR )(?<!\u20b9 )(?<!\u20b9)(?:^|(?<=[\s(\[]))"
+_BARE_BEFORE = re.compile(r"(?<![\d.,/])(?<!Rs )(?<!Rs\. )(?<!Rs)(?<!INR )(?<!\u20b9 )(?<!\u20b9)"
+                          r"(?:^|(?<=[\s(\[\"\u2018\u201c])|(?<=\s'))"
                           r"(\d{2,3}[A-Z]{0,2}(?:\([0-9A-Za-z]{1,4}\))*)(?![,/]\d)[ \t]*$")
-"""A number of two or three digits right before an Act with any word before it ("will it be 376 IPC", "the charge
-sheet mentions 302 IPC"): lawyers write sections so. A single digit is a count ("Are 2 IPC offences ...") unless
-an article or "under" says otherwise (``_NUMBER_BEFORE``); an amount ("Rs 500 IPC") is no section."""
+"""A number of two or three digits right before an Act with any word before it, or a quote ("will it be 376 IPC",
+"the charge sheet mentions 302 IPC", "the FIR copy says '379 IPC'"): lawyers write sections so. A single digit is a
+count ("Are 2 IPC offences ...") unless an article or "under" says otherwise (``_NUMBER_BEFORE``); an amount ("Rs
+500 IPC") is no section."""
 _BEFORE_WINDOW = 160
 """Characters before an Act's name searched for its numbers: the longest list after "under" is well within it, and
 the search costs no more for a long text with many Acts named (a question of 2,000 characters names hundreds)."""

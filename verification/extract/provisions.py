@@ -79,10 +79,11 @@ _HEADS: tuple[tuple[str, str], ...] = (
     # "Explanation III of Sub-section (h) of Section 2", "Explanation-I"
     ("explanation", r"Explanation"),
 )
-# A head never starts inside a word ("Rs 5", "it's 5", "Subsection" read as "section"). The look-behind
+# A head never starts inside a word ("Rs 5", "it's 5", "Subsection" read as "section"), though it may start after
+# an opening quote ("the FIR says 'section 379 IPC'"). The look-behind
 # also makes the scan fast: most positions fail it before any of the alternatives is tried.
 _HEAD_RE = re.compile(
-    r"(?<![\w'\u2019.\-])(?:" + "|".join(f"(?P<{k}{i}>{p})" for i, (k, p) in enumerate(_HEADS)) + ")"
+    r"(?<![\w.\-])(?<!\w['\u2019])(?:" + "|".join(f"(?P<{k}{i}>{p})" for i, (k, p) in enumerate(_HEADS)) + ")"
 )
 _KIND_OF_GROUP = {f"{k}{i}": k for i, (k, _) in enumerate(_HEADS)}
 
