@@ -91,6 +91,9 @@ PROVISIONS = [
     # Rule with sub-units, in a real India Code footnote style sentence.
     ("The intermediary shall observe due diligence under Rule 3(1)(b) of the Information Technology (Intermediary "
      "Guidelines and Digital Media Ethics Code) Rules, 2021.", ["Rule 3(1)(b)"]),
+    # Quoted: an opening quote does not hide the head word; an apostrophe inside a word does ("it's 5").
+    ("The FIR copy says 'section 457 IPC' and \u2018Sec 380\u2019 too.", ["section 457", "Sec 380"]),
+    ("it's 5 of them, and she's 3", []),
     # Real statute text (IPC s.34 heading style): lower-case "section".
     ("When a criminal act is done by several persons in furtherance of the common intention of all, each of such "
      "persons is liable for that act under section 34 in the same manner.", ["section 34"]),
@@ -207,6 +210,13 @@ STATUTES = [
     # A list of statutes stays a list.
     ("He was tried for offences under the Indian Penal Code, Arms Act and NDPS Act .",
      [("Indian Penal Code", "IPC"), ("Arms Act", "ARMS"), ("NDPS Act", "NDPS")]),
+    # Typed in lower case: the names of the Acts we ship, spelt out, with a year when written.
+    ("can my mother claim under the senior citizens act?", [("senior citizens act", "MWPSCA")]),
+    ("we married under the hindu marriage act 1955 in pune", [("hindu marriage act 1955", "HMA")]),
+    ("is it an offence under the bharatiya nyaya sanhita or the Dowry Prohibition Act?",
+     [("bharatiya nyaya sanhita", "BNS"), ("Dowry Prohibition Act", "DPA")]),
+    # lower-case words that only end like a name are not one
+    ("the contract was signed and the act was done", []),
 ]
 
 
@@ -604,6 +614,11 @@ def test_pathological_repetition_extracts_without_blowing_up(ex: CitationExtract
     ("the chargesheet filed in Nov 2024 mentions 302 IPC.", [("IPC", "302", "302")]),
     ("Are 10 IPC offences compoundable?", []),  # counted: a plural noun after the Act
     ("He paid Rs 500 IPC fine", []),  # an amount
+    # quoted as the FIR or the charge sheet writes it
+    ("The FIR copy says '354 IPC'. Is that right?", [("IPC", "354", "354")]),
+    ("the charge sheet reads \u201c420 IPC\u201d", [("IPC", "420", "420")]),
+    ("the notice says \"138 NI Act\"", [("NIA", "138", "138")]),
+    ("it's 2 IPC offences, isn't it?", []),  # an apostrophe inside a word quotes nothing
 ])  # fmt: skip
 def test_adjacent_sections(ex: CitationExtractor, text: str, expected: list[tuple[str, str, str]]) -> None:
     got = adjacent_sections(text, ex.extract(text))

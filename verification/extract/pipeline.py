@@ -24,6 +24,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+from graph_schema.acts import CURATED
 from verification.extract.notifications import find_notifications
 from verification.extract.precedents import find_precedents
 from verification.extract.provisions import ProvisionMatch, find_provisions
@@ -121,6 +122,13 @@ class StatuteComponent:
             key = nlp.vocab.strings.add(canonical)
             self.names[key] = canonical
             self.matcher.add(canonical, [nlp.make_doc(v) for v in variants])
+        # The names of the Acts we ship, typed in lower case ("under the senior citizens act"): the head-word
+        # scanner reads capitalised names only.
+        self.lowercase = PhraseMatcher(nlp.vocab, attr="LOWER")
+        for name in LOWERCASE_NAMES:
+            key = nlp.vocab.strings.add(name)
+            self.names[key] = name
+            self.lowercase.add(name, [nlp.make_doc(name)])
 
     def __call__(self, doc: Doc) -> Doc:
         text = source_text(doc)
@@ -142,8 +150,26 @@ class StatuteComponent:
             # The year as written goes to the resolver: "Cr.P.C. 1898" is not the Code of 1973.
             cands.append(Candidate(s, end, Label.STATUTE, "abbreviation",
                                    name=f"{name}, {year.group()}" if year else name))
+        for match_id, start, end in self.lowercase(doc):
+            span = doc[start:end]
+            s, e = span.start_char, span.end_char
+            if not text[s].islower() or not _standalone(text, s, e) or any(
+                    c.start < e and s < c.end for c in cands):
+                continue  # written with capitals, the scanner has it
+            end = year_tail(text, e)
+            year = _YEAR.search(text, e, end)
+            name = self.names[match_id]
+            cands.append(Candidate(s, end, Label.STATUTE, "name", name=f"{name}, {year.group()}" if year else name))
         _add(doc, cands)
         return doc
+
+
+LOWERCASE_NAMES: tuple[str, ...] = tuple(sorted({
+    alias for act in CURATED for alias in act.aliases
+    if alias.endswith((" Act", " Code", " Sanhita", " Adhiniyam")) and "." not in alias
+    and not any(w.isupper() and len(w) > 1 for w in alias.split())}))
+"""The curated names of the Acts we ship that end in their head word, spelt out in words ("Senior Citizens Act",
+"Hindu Marriage Act", "Bharatiya Nyaya Sanhita"; not "NI Act", "P.C. Act"): a client types them in lower case."""
 
 
 def _standalone(text: str, start: int, end: int) -> bool:
