@@ -103,6 +103,12 @@ _EVIDENCE_ACT = re.compile(r"(?:^|;)\s*([A-Za-z][A-Za-z0-9]*)\b")
 _SENTENCE_END = re.compile(r"(?<=[?!.])\s+|\n+")
 
 
+_BACK_REFERENCE = re.compile(r"\b(?!(?:is|was|are|were|does|do|did|can|could|will|would|should|has|have|had|may|"
+                             r"might|must|shall)\b)[a-z]+\s+(?:it|them)\b", re.IGNORECASE)
+"""An ask about what the story told, by a pronoun the ask acts on ("Within how many days must he go and sign it?",
+"Can I get a copy of it?"); not one that asks whether it is so ("Is it correct?")."""
+
+
 def asking_sentences(text: str) -> str:
     """The sentences of ``text`` that ask (ending in "?"), else its last sentence: what the question asks, without
     the story told before it."""
@@ -140,7 +146,8 @@ class Term:
     """An account of facts in lay words: appended only to a question that asks about an offence."""
     asked_only: bool = False
     """A step of a proceeding a story often reports as done ("the FIR copy says '379 IPC'", "the chargesheet was
-    filed in September 2024"): appended only when a sentence that asks names it ("How do I lodge an FIR?")."""
+    filed in September 2024"): appended only when a sentence that asks names it ("How do I lodge an FIR?") or acts on
+    what the story told ("... sent his complaint as an e-FIR. Within how many days must he sign it?")."""
     context: re.Pattern[str] | None = None
     """Words of which one must also be in the question ("money from her parents" is a dowry demand only where a
     husband or in-laws are spoken of)."""
@@ -232,7 +239,7 @@ class TermsOfArt:
                 continue
             if t.asked_only:
                 asking = asking_sentences(query) if asking is None else asking
-                if t.pattern.search(asking) is None:
+                if t.pattern.search(asking) is None and not _BACK_REFERENCE.search(asking):
                     continue
             m = t.pattern.search(query)
             if m is None or (t.context is not None and not t.context.search(query)):

@@ -19,6 +19,7 @@ from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.attempt import general_attempt_for
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.coverage import Coverage, question_coverage, subject_words
+from legal_rag.workflow.dates import EventKind
 from legal_rag.workflow.direct import with_direct_answers
 from legal_rag.workflow.facts import (
     EVE,
@@ -260,6 +261,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     found = _with_meant(ctx, found, state["facts"].mixups)
     found = _with_today(ctx, found, state["facts"])
     found = _with_ask_forms(ctx, found, state["facts"])
+    found = _with_story_offence(ctx, found, state["facts"])
     top = SECTIONS_EXPANDED + PART_K * len(parts)
     passages = _with_partners(ctx, _with_siblings(ctx, found, top=top), top=top)
     passages = _with_lead_ins(ctx, passages)
@@ -444,6 +446,42 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
     ))  # fmt: skip
 
 
+STORY_CLOSE = 0.5
+"""The least closeness in meaning (MiniLM cosine) of the penal code's best section to the clauses that tell the
+offence for it to be quoted as the story's offence: on lay stories written to try it (not evaluation questions),
+criminal intimidation for "threatened to harm me and my family" was 0.76 and snatching 0.74, against 0.42 for
+"enticing a married woman" for "a man snatched my wife's chain" under the IPC, which has no snatching section."""
+_ON_THE_OFFENCE = frozenset({AskKind.TIME_LIMIT, AskKind.FORUM})
+"""Asks whose answer turns on what the offence is: the period of limitation runs by its punishment (BNSS 514), the
+court that tries it by its schedule entry."""
+
+
+def _with_story_offence(ctx: WorkflowContext, passages: list[Passage], facts: QuestionFacts) -> list[Passage]:
+    """A story that tells an offence and asks only within what time, or where, it can be prosecuted ("My neighbour
+    threatened to harm me and my family in October 2024 ... can the court still take it up or is it time-barred?")
+    is answered by the provision that decides that, and by the offence, whose punishment the limitation and the
+    court turn on: the penal code's best section for the clauses that tell the offence (the IPC's for an offence
+    before 2024-07-01), pinned ``Pin.STORY``, when the question names no provision and no Act but a criminal code. The
+    question's own words are about time or place, so retrieval for them does not find the offence."""
+    kinds = facts.kinds()
+    if not kinds & _ON_THE_OFFENCE or kinds & {AskKind.PUNISHMENT, AskKind.INGREDIENTS} or facts.provisions_named:
+        return passages
+    if set(facts.acts_named) - _CRIMINAL_CODES:
+        return passages  # another Act's offence has its own time and place
+    told = " ".join(dict.fromkeys(e.clause for e in facts.dates if e.kind is EventKind.OFFENCE and e.clause))
+    if not told:
+        return passages
+    penal, day = ("IPC", facts.offence_on) if facts.offence_on is not None else ("BNS", facts.as_of)
+    best = ctx.retriever.retrieve(told, 1, as_of=day, acts={penal}, offence_told=True)
+    if not best or to_passage(best[0]).relevance < STORY_CLOSE:
+        return passages
+    act, section = best[0].chunk.act, main_section(best[0].chunk.section)
+    marked = [replace(p, pinned=Pin.STORY) if p.pinned is None and (p.act, p.section) == (act, section) else p
+              for p in passages]
+    return _with_chunks(marked, ((c, best[0].score, Pin.STORY, to_passage(best[0]).relevance)
+                                 for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]))
+
+
 def _top_act(passages: Sequence[Passage]) -> str | None:
     """The Act of the best section retrieval found that the question did not name."""
     return next((p.act for p in passages if p.pinned is None), None)
@@ -583,10 +621,18 @@ def _of_named_acts(passages: Sequence[Passage], facts: QuestionFacts) -> list[Pa
     shared word ("certificate" in the Motor Vehicles Act) bears on no ask. Pinned passages (cited, successors,
     savings, definitions) always stay; a question naming no Act, or whose Acts retrieved nothing, keeps all."""
     allowed = _named_scope(facts)
-    if not allowed:
+    if not allowed or _rests_only_on_lapsed(facts):
         return list(passages)
     kept = [p for p in passages if p.act in allowed or p.pinned is not None]
     return kept if any(p.pinned is None for p in kept) else list(passages)
+
+
+def _rests_only_on_lapsed(facts: QuestionFacts) -> bool:
+    """Every provision the question names is one it rests on that is not law ("Can I get him arrested under section
+    66A of the IT Act?"): its Act is where the question looked, not where the answer is (defamation, in the BNS)."""
+    lapsed = {(p.lapsed.act, p.lapsed.section) for p in facts.premises}
+    return bool(lapsed) and bool(facts.provisions_named) and all(
+        (act, main_section(section)) in lapsed for act, section in facts.provisions_named)
 
 
 def _named_scope(facts: QuestionFacts) -> set[str]:

@@ -33,3 +33,11 @@ def test_the_provision_headed_as_what_the_ask_wants_is_quoted(
 ) -> None:
     r = service.ask(question)
     assert decides in _sources(r), _sources(r)
+
+
+def test_the_offence_a_time_limit_turns_on_is_quoted_with_it(service: AskService) -> None:
+    """The limitation runs by the offence's punishment (BNSS 514): the offence the story tells (criminal intimidation)
+    is quoted beside it, though the question's own words are all about time and complaints."""
+    r = service.ask("My brother-in-law threatened to kill my husband in March 2025 and I did not report it then. If I "
+                    "complain now, will the magistrate still take cognizance or is it too late?")
+    assert {("BNS", "351"), ("BNSS", "514")} <= _sources(r), _sources(r)

@@ -81,9 +81,11 @@ def test_evidence_and_procedure_wording_applies_whatever_is_asked() -> None:
 def test_a_step_the_story_reports_as_done_is_expanded_only_when_asked_about(tmp_path: Path) -> None:
     terms = _load(tmp_path, '{"terms": ["fir"], "expansion": "information in cognizable cases", "when": "asked"}')
     for asked in ("How do I lodge an FIR?", "My phone was stolen. Can I lodge an FIR online?",
-                  "My phone was stolen yesterday and the police will not take my FIR, what can I do"):
+                  "My phone was stolen yesterday and the police will not take my FIR, what can I do",
+                  # what the story told, acted on by the ask
+                  "I emailed my FIR to the station. Within how many days must I sign it?"):
         assert terms.expand(asked).endswith("information in cognizable cases."), asked
-    for told in ("The FIR copy says theft. Is that the right section?",
+    for told in ("The FIR copy says theft. Is that the right section?", "The FIR says theft. Is it correct?",
                  "An FIR was lodged in 2023 and the chargesheet followed. What is the punishment for cheating?"):
         assert terms.expand(told) == told, told
 

@@ -29,7 +29,7 @@ from legal_rag.workflow.confidence import (
     score,
 )
 from legal_rag.workflow.context import WorkflowContext
-from legal_rag.workflow.facts import Ask, AskKind, QuestionFacts
+from legal_rag.workflow.facts import Ask, AskKind, Lapsed, Premise, QuestionFacts
 from legal_rag.workflow.generators.extractive import INSUFFICIENT, ExtractiveGenerator
 from legal_rag.workflow.graph import STAGES, build_workflow
 from legal_rag.workflow.parts import question_parts
@@ -847,6 +847,22 @@ def test_a_question_naming_its_acts_is_answered_from_them() -> None:
     assert len(_steps._of_named_acts([mva, bsa], QuestionFacts(as_of="x"))) == 2
     # nothing but pinned passages of the named Acts: everything stays (the named Acts retrieved nothing)
     assert len(_steps._of_named_acts([mva, iea], facts)) == 2
+
+
+def test_a_question_resting_only_on_a_provision_that_is_not_law_is_answered_beyond_its_act() -> None:
+    """"Can I get him arrested under section 66A of the IT Act?": the IT Act is where the question looked, not where
+    the answer is."""
+    struck = Lapsed("ITA", "66A", "Punishment for sending offensive messages", "struck down")
+    ita = dataclasses.replace(_steps._passage(CHUNKS["IPC:384:-:0"], score=1.0, pinned=Pin.CITED, relevance=1.0),
+                              act="ITA")
+    bns = dataclasses.replace(_steps._passage(CHUNKS["BNS:308:2:0"], score=1.0, pinned=None, relevance=0.5))
+    other = dataclasses.replace(ita, pinned=None)
+    resting = QuestionFacts(as_of="2025-03-01", acts_named=("ITA",), provisions_named=(("ITA", "66A"),),
+                            premises=(Premise(struck, "section 66A of the IT Act"),))
+    assert [p.act for p in _steps._of_named_acts([ita, other, bns], resting)] == ["ITA", "ITA", "BNS"]
+    # another provision of the Act named beside it keeps the question in its Act
+    both = dataclasses.replace(resting, provisions_named=(("ITA", "66A"), ("ITA", "66D")))
+    assert [p.act for p in _steps._of_named_acts([ita, other, bns], both)] == ["ITA", "ITA"]
 
 
 def test_a_matter_over_before_the_new_codes_is_answered_as_of_the_day_it_was_over_and_never_high() -> None:

@@ -37,6 +37,9 @@ class Pin(StrEnum):
     ASK = "ask"
     """The provision of a retrieved Act whose heading names what an ask wants (its jurisdiction, its time limit:
     ``legal_rag.workflow.forms``); quoted after the provisions the question names and before the rest."""
+    STORY = "story"
+    """The offence the question's story tells, for an ask that turns on it but does not name it (within what time,
+    or where, it is prosecuted: the period runs by its punishment); quoted with the provisions an ask wants."""
     TODAY = "today"
     """What governs today the subject of a provision the question rests on that is no longer law and has no successor
     (its curated no-successor record names it: IPC 309, attempt to suicide -> BNS 226)."""

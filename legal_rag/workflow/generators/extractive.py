@@ -369,7 +369,7 @@ class ExtractiveGenerator:
         others = [g for g in groups if g not in pinned and _quotable_in(g[1])]
         counterparts = [g for g in others if any(p.pinned is Pin.COUNTERPART for p in g[1])]
         # The provision whose heading names what an ask wants ("Jurisdiction" for "where do I file?") is quoted.
-        decisive = [g for g in others if any(p.pinned is Pin.ASK for p in g[1])]
+        decisive = [g for g in others if any(p.pinned in (Pin.ASK, Pin.STORY) for p in g[1])]
         rest = counterparts + [g for g in others if g not in counterparts and g not in decisive][:candidates]
         partners = _partners(groups)
 
