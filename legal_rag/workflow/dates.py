@@ -88,7 +88,10 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed)\b")),
     (EventKind.PROCEEDING, False, _i(
         r"\b(?:FIR|F\.I\.R\.?|complaint|case|trial|appeal|bail|charge-?sheet|investigation|inquiry|enquiry|hearing|"
-        r"summons|warrant|proceedings?|revision|cognizance|remand|police\s+report|bail\s+application)\b")),
+        r"summons|warrant|proceedings?|revision|cognizance|remand|police\s+report|bail\s+application|"
+        # a step of a prosecution taken before its trial ("a proclamation was issued against him in 2023", "sanction
+        # to prosecute was granted in March 2024")
+        r"proclamation|sanction\s+(?:to|for)\s+(?:prosecut\w*|the\s+prosecution)|prosecution\s+sanction)\b")),
     # not "application", "petition", "suit" alone: a job application or a civil suit is no criminal proceeding
     (None, True, _i(r"\b(?:began|begun|begin|started|commenced|pending|took\s+place|happened|occurred|"
                     r"was\s+held)\b")),
@@ -101,7 +104,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
         r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"
         # caught at it ("caught in Dec 2023 riding a bike he knew was stolen"): the offence was committed by then
-        r"caught(?!\s+(?:an?\s+|the\s+)?(?:cold|fever|flu|covid|infection|fire|train|bus|flight|up)\b)|nabbed|apprehended|red-?handed|"
+        r"caught(?!\s+(?:an?\s+|the\s+)?(?:cold|fever|flu|covid|infection|fire|train|bus|flight|up)\b)|nabbed|"
+        r"apprehended|red-?handed|"
         r"took\s+away|ran\s+away\s+with|took\s+(?:(?:my|his|her|our|their|the)\s+)?(?:money|cash|rs\.?|₹|rupees|"
         r"\d[\d,]*|gold|jewell?e?ry|ornaments|phone|mobile|wallet|purse|bag|laptop|car|bike|scooter))(?!\w)")),
     (EventKind.OFFENCE, False, _i(
@@ -109,11 +113,15 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"harassment|cruelty|kidnapping|rape|forgery|trespass|burglary|defamation|stalking|snatching)\b")),
 )
 _GENERIC_DEFAULT = _i(r"took\s+place|happened|occurred")
+_CAUGHT = _i(r"caught|nabbed|apprehended|red-?handed")
 # "still" that speaks of the law or the proceedings ("committed in 2023, still tried under the IPC?", "still an
 # offence", "still pending") says nothing of the offence continuing. Nor does "continuous": it says how long, not
 # that it goes on ("she died in 2023 after continuous harassment"); "is continuing", "has been ...ing" do.
 _ONGOING = _i(r"\b(?:still(?!\s+(?:be\s+|being\s+)?(?:tried|pending|investigat\w*|prosecut\w*|charged|governed|"
-              r"applicable|appl(?:y|ies)|punishable|heard|booked|valid|an?\s+offen[cs]e|a\s+crime|law|good\s+law)\b)|"
+              r"applicable|appl(?:y|ies)|punishable|heard|booked|valid|an?\s+offen[cs]e|a\s+crime|law|good\s+law|"
+              # a state the story's time had, not an act going on ("married another woman in 2021 while we were
+              # still married")
+              r"married|unmarried|alive|a\s+minor|minors?)\b)|"
               r"continu(?:es|ing)|ongoing|till\s+date|to\s+date|till\s+now|until\s+now|so\s+far|"
               r"keeps|kept\s+on|every\s+(?:day|week|month)|daily|ha(?:s|ve)\s+been\s+\w+ing|(?:is|are)\s+\w+ing)\b")
 
@@ -230,6 +238,7 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
             return dated[0]
         return None
 
+    fronted = _fronted(text, clauses, told, spans)
     for i, (c, found) in enumerate(zip(clauses, told, strict=True)):
         undated = len(found) == 1 and not found[0].phrase and not found[0].ongoing
         before = i > 0 and _shares_date(text, clauses[i - 1], c)
@@ -242,6 +251,11 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
             # offence that led to a death was committed by the day of the death.
             shared = (occasion(i - 1) if before else None) or (occasion(i + 1) if after else None) or (
                 _death_after(text, c, clauses, told, i))
+            front = fronted.get(c.sentence)
+            if shared is None and front is not None and not _OWN_TIME.match(text, c.start):
+                # "In 2019 a truck driver, driving carelessly, ran over a pedestrian and killed him": a date that
+                # opens the sentence dates what the sentence tells
+                shared = front
             if shared is not None:
                 found = [DatedEvent(shared.start, shared.end, EventKind.OFFENCE, shared.phrase, found[0].clause)]
         events.extend(found)
@@ -271,6 +285,36 @@ def _death_after(text: str, c: _Clause, clauses: list[_Clause], told: list[list[
     return deaths[-1] if deaths else None
 
 
+_OWN_TIME = _i(r"\W*(?:and\s+|but\s+|,\s*)?(?:now|then|later|today|yesterday|recently|since|again|afterwards|"
+              r"subsequently|last|this|next|every|still)\b")
+"""A clause that tells its own time ("and now he has hacked our server")."""
+_TIME_WORD = _i(r"\b(?:now|then|later|today|yesterday|recently|since|again|afterwards|subsequently|every|still|"
+                r"daily)\b")
+_LEAD_IN = _i(r"\W*(?:(?:way\s+)?back|sometime|somewhere|around|about|during|even)?\s*(?:in|on|during|around|by|"
+              r"in\s+the\s+year|in\s+the\s+month\s+of)?\s*")
+"""What may come before a date that opens a sentence ("Back in 2019", "Sometime in March 2023", "On 5.3.2022")."""
+
+
+def _fronted(text: str, clauses: list[_Clause], told: list[list[DatedEvent]],
+             spans: list[Span]) -> dict[int, DatedEvent]:
+    """Per sentence, the date that opens it, when it is the sentence's only date, its clause tells no event of its
+    own or an offence ("In 2019 a truck driver, ..."), and no other time is told in it ("and later his son ..."):
+    it dates what the sentence tells."""
+    out: dict[int, DatedEvent] = {}
+    for n in {c.sentence for c in clauses}:
+        mine = [j for j, c in enumerate(clauses) if c.sentence == n]
+        dated = [e for j in mine for e in told[j] if e.phrase]
+        first = clauses[mine[0]]
+        opening = [s for s in spans if first.start <= s.start_at < first.end]
+        told_times = _TIME_WORD.search(text, first.start, clauses[mine[-1]].end)
+        if (len(dated) == 1 and len(opening) == 1 and dated[0] in told[mine[0]] and not dated[0].ongoing
+                and told_times is None
+                and dated[0].kind in (EventKind.UNKNOWN, EventKind.OFFENCE)
+                and _LEAD_IN.fullmatch(text, first.start, opening[0].start_at)):
+            out[n] = dated[0]
+    return out
+
+
 _AND = _i(r"(?:,\s*)?\s+and\s+")
 
 
@@ -293,6 +337,9 @@ def _told(question: str, text: str, c: _Clause, spans: list[Span], triggers: lis
     clause = question[c.start:c.end].strip()
     ongoing = bool(_ONGOING.search(text, c.start, c.end))
     if not inside:
+        # being caught dates the offence caught; undated, it tells an arrest, not an offence ("the business rival who
+        # paid them has also been caught")
+        told = [t for t in told if not _CAUGHT.match(text, t.at)]
         verbs = [t for t in told if t.verb and t.kind is not None]
         offence = any(t.kind is EventKind.OFFENCE for t in verbs) or (
             not verbs and any(t.kind is EventKind.OFFENCE for t in told))

@@ -129,13 +129,19 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                        r"(?:court|bench|judge)s?\s+(?:has\s+|have\s+)?(?:held|hold|ruled|rule|decided|decide|said|say)|"
                        r"(?:held|ruled|decided)\s+in|case\s+laws?|precedents?|landmark\s+(?:case|judgment|ruling)|"
                        r"ratio\s+(?:decidendi|of)|which\s+case\s+(?:held|decided|laid))\b"),
-    (AskKind.OPINION, r"\b(?:chances?\s+of|(?:likely|sure)\s+to\s+(?:win|succeed|get|be\s+granted)|"
+    (AskKind.OPINION, r"\b(?:chances?\s+of|what\s+are\s+(?:the|my|his|her|our|their)\s+chances|"
+                      r"(?:likely|sure)\s+to\s+(?:win|succeed|get|be\s+granted)|"
+                      # the adviser's own choice ("What would you do in my place?", "if you were me")
+                      r"what\s+would\s+you\s+do|in\s+my\s+(?:place|shoes)|if\s+you\s+were\s+me|"
                       r"most\s+(?:lenient|strict|liberal|favourable|favorable|successful)|(?:strictest|best|top)\s+"
                       r"(?:\w+\s+)?(?:lawyer|advocate|judge|court|bench)|which\s+(?:judge|lawyer|advocate|bench)|"
                       # a choice the client must make ("should I accept the offer or keep fighting?")
                       r"should\s+(?:i|we)\s+(?:accept|take)\s+(?:it|(?:the|this|that|their|his|her)\s+(?:offer|settlement|deal|"
                       r"refund|amount|money|compromise))\b|"
                       r"how\s+long\s+will\s+(?:it|the\s+(?:case|trial|court))|will\s+(?:i|we|he|she)\s+win|"
+                      # how long this court will take ("how many years will my cheque bounce case take to finish?")
+                      r"how\s+(?:long|many\s+(?:years|months|days|weeks))\s+will\s+(?:it|(?:my|our|his|her|the|this)"
+                      r"\s+(?:\w+\s+){0,3}?(?:case|trial|matter|appeal|suit|petition))\s+take|"
                       # what this court will do in this case ("will the sessions judge grant him bail?"), not under
                       # which law it will ("will the court decide it under the CrPC or the BNSS?")
                       r"will\s+the\s+(?:\w+\s+)?(?:judge|court|magistrate|tribunal|commission|bench)\s+(?:\w+\s+){0,5}?"

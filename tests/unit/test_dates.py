@@ -197,6 +197,24 @@ def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list
     ("My servant was caught stealing cash from the drawer in January 2023.", "2025-01-10", "2023-01-31", None),
     ("He was nabbed with 200 grams of heroin in 2022.", "2025-01-10", "2022-12-31", None),
     ("She caught the train to Delhi in 2023 and a man groped her.", "2025-01-10", None, None),
+    # undated, being caught is an arrest, not an offence told
+    ("My cousin was stabbed in 2022 by a neighbour, and the neighbour has now been caught.", "2025-01-10",
+     "2022-12-31", None),
+    # a date that opens the sentence dates what it tells, unless a clause tells its own time
+    ("In 2020 a bus driver, talking on his phone, hit my scooter and injured my leg.", "2025-01-10", "2020-12-31",
+     None),
+    ("Sometime in May 2023 a stranger, pretending to be a bank officer, took Rs 40,000 from my father.",
+     "2025-01-10", "2023-05-31", None),
+    ("In 2022 a man called me, and now he threatens me every day.", "2025-01-10", None, None),
+    ("In 2023 a neighbour, and later his son, beat my brother.", "2025-01-10", None, None),
+    # a step of a prosecution before its trial is a proceeding begun
+    ("A proclamation was issued against the absconding accused in 2023 under the old Code.", "2025-01-10", None,
+     "2023-01-01"),
+    ("The State granted sanction to prosecute the clerk in March 2024; the charge sheet is yet to be filed.",
+     "2025-01-10", None, "2024-03-01"),
+    ("The sanction for my home loan was granted in March 2024.", "2025-01-10", None, None),
+    # "still married" is a state of the time told, not an offence going on
+    ("He married another woman in March 2022 while we were still married.", "2025-01-10", None, None),
     ("On the night of 14/15 March 2024 some men broke into our shop and took away cash.", "2025-01-10",
      "2024-03-15", None),
     ("Police registered FIR No. 234/2024 on 28th June 2024 for an offence committed on 25th June. Which law?",

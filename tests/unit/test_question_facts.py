@@ -770,6 +770,17 @@ def test_a_matter_not_over_or_over_after_the_new_codes_is_read_today(question: s
 
 
 @pytest.mark.parametrize(("ask", "opinion"), [
+    # the adviser's own choice, a court's odds, how long this case will take
+    ("They offered to return half the money. If you were me, would you take it?", True),
+    ("My landlord wants to settle out of court. What would you do?", True),
+    ("What are my chances in the appeal against the eviction order?", True),
+    ("How many months will the divorce case take in the family court at Pune?", True),
+    ("How many years will the trial take if he pleads not guilty?", True),
+    ("Is there any chance of an appeal lying against an order of discharge?", True),
+    ("How many days will it take for the police to get a warrant?", True),
+    ("What is the chance that an appeal lies against this order?", False),  # whether one lies is the statute's
+    ("How many years of imprisonment can he get for the forgery?", False),
+    ("How long can the police keep him in custody?", False),
     ("How much compensation will the tribunal award for my husband's death? He was 38.", True),
     ("How much damages would the court give me for the defamation?", True),
     ("How much compensation will we get if the truck was uninsured?", False),  # a statute may fix it (MVA 161)
