@@ -100,21 +100,20 @@ _PHRASE_BREAK = re.compile(r"[;:]")
 _EVIDENCE_ACT = re.compile(r"(?:^|;)\s*([A-Za-z][A-Za-z0-9]*)\b")
 
 
-_SENTENCE_END = re.compile(r"(?<=[?!.])\s+|\n+")
-
-
-_BACK_REFERENCE = re.compile(r"\b(?!(?:is|was|are|were|does|do|did|can|could|will|would|should|has|have|had|may|"
-                             r"might|must|shall)\b)[a-z]+\s+(?:it|them)\b", re.IGNORECASE)
-"""An ask about what the story told, by a pronoun the ask acts on ("Within how many days must he go and sign it?",
-"Can I get a copy of it?"); not one that asks whether it is so ("Is it correct?")."""
+_SENTENCE_END = re.compile(r"(?<=[?!.])\s+(?=[A-Z\"'\u201c\u2018])|\n+")
+"""A sentence's end: not the dot of "FIR No. 234/2024"."""
+_BACK_REFERENCE = re.compile(r"\b(?:sign|lodge|register|file|submit|amend|withdraw|quash|cancel|verify|"
+                             r"copy\s+of)\s+(?:it|them)\b", re.IGNORECASE)
+"""An ask that acts on the step the story told, by a pronoun ("Within how many days must he go and sign it?", "Can I
+get a copy of it?"); not one about something else done to it ("What punishment can they get for it?")."""
 
 
 def asking_sentences(text: str) -> str:
-    """The sentences of ``text`` that ask (ending in "?"), else its last sentence: what the question asks, without
-    the story told before it."""
+    """The sentences of ``text`` that ask (ending in "?"), without the story told before them; all of it when none
+    ends in "?" ("I want to lodge an FIR against my neighbour. Police are refusing.")."""
     sentences = [x for x in _SENTENCE_END.split(text.strip()) if x.strip()]
     asking = [x for x in sentences if x.rstrip().endswith("?")]
-    return " ".join(asking) or (sentences[-1] if sentences else "")
+    return " ".join(asking) or text
 
 
 def evidence_acts(evidence: str) -> frozenset[str]:

@@ -229,12 +229,13 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
     def dated_offence(j: int) -> bool:
         return any(e.kind is EventKind.OFFENCE and e.phrase and not e.ongoing for e in told[j])
 
-    def occasion(j: int) -> DatedEvent | None:
-        """The date of a clause that tells no offence, only an occasion or a death: "In 2019 a driver ran over",
-        "and died in March 2023"."""
+    def occasion(j: int, *, death: bool) -> DatedEvent | None:
+        """The date of a clause that tells no offence, only an occasion, or (``death``: the clause comes after the
+        offence's) a death: "In 2019 a driver ran over", "and died in March 2023"; not "died in 2021 and was
+        cheated by the insurer", which tells what came after the death."""
         dated = [e for e in told[j] if e.phrase and not e.ongoing]
         if len(dated) == 1 and len(told[j]) == 1 and (
-                dated[0].kind is EventKind.UNKNOWN or _is_death(dated[0])):
+                dated[0].kind is EventKind.UNKNOWN or (death and _is_death(dated[0]))):
             return dated[0]
         return None
 
@@ -249,8 +250,8 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
             # "In 2019 a drunk driver ran over and killed our neighbour's son", "was harassed for years and died in
             # March 2023": one occasion, one date. "She died in January 2024 after constant dowry harassment": the
             # offence that led to a death was committed by the day of the death.
-            shared = (occasion(i - 1) if before else None) or (occasion(i + 1) if after else None) or (
-                _death_after(text, c, clauses, told, i))
+            shared = (occasion(i - 1, death=False) if before else None) or (
+                occasion(i + 1, death=True) if after else None) or _death_after(text, c, clauses, told, i)
             front = fronted.get(c.sentence)
             if shared is None and front is not None and not _OWN_TIME.match(text, c.start):
                 # "In 2019 a truck driver, driving carelessly, ran over a pedestrian and killed him": a date that
@@ -263,10 +264,10 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
 
 
 _DEATH = _i(r"\b(?:died|dies|passed\s+away|expired|death)\b")
-_LED_TO = _i(r"\s*(?:after|following|due\s+to|because\s+of|owing\s+to|as\s+a\s+result\s+of)\b")
-
-
-_LED_TO_WORD = _i(r"\b(?:after|following|due\s+to|because\s+of|owing\s+to|as\s+a\s+result\s+of)\b")
+_LED_TO = _i(r"\b(?:(?:after|following)(?!\s+(?:which|that|this|whom|(?:his|her|their|the)\s+death|death)\b)|"
+             r"due\s+to|because\s+of|owing\s+to|as\s+a\s+result\s+of)\b")
+"""What led to a death told before it ("died ... after constant dowry harassment", "due to the beating"); not what
+followed it ("after which his will was forged", "following her death")."""
 
 
 def _is_death(event: DatedEvent) -> bool:
@@ -278,7 +279,7 @@ def _death_after(text: str, c: _Clause, clauses: list[_Clause], told: list[list[
     """The dated death an undated offence led to, when the offence's clause says so ("died in January 2024, ...,
     after constant dowry harassment", "passed away in 2023 due to the beating"): a death told earlier in its
     sentence."""
-    if not _LED_TO.match(text, c.start):
+    if not _LED_TO.match(text, c.start + len(text[c.start:c.end]) - len(text[c.start:c.end].lstrip())):
         return None
     deaths = [e for j in range(i) if clauses[j].sentence == c.sentence for e in told[j]
               if e.phrase and not e.ongoing and _is_death(e)]
@@ -322,9 +323,9 @@ def _shares_date(text: str, first: _Clause, second: _Clause) -> bool:
     """Two clauses of one sentence joined by "and" whose second has no subject of its own, so that they tell one
     occasion and the date of either is the other's: "He beat me and stole my phone on 5 March 2024"."""
     return (first.sentence == second.sentence and bool(_AND.fullmatch(text, first.end, second.start))
-            and not re.match(r"\s*(?:the|a|an|my|his|her|our|their|i|he|she|we|they|it|police|someone|"
+            and not re.match(r"\s*(?:then\s+)?(?:the|a|an|my|his|her|our|their|i|he|she|we|they|it|police|someone|"
                              # a time of its own: "kicked out in 2023 and now he has hacked our server"
-                             r"now|then|later|today|yesterday|recently|since|again|afterwards|subsequently|last|"
+                             r"now|later|today|yesterday|recently|since|again|afterwards|subsequently|last|"
                              r"this|next)\b",
                              text[second.start:second.end], re.IGNORECASE))
 
@@ -351,9 +352,12 @@ def _told(question: str, text: str, c: _Clause, spans: list[Span], triggers: lis
         trigger = _nearest(s, told, lo, hi)
         kind = _kind(trigger, told, text) if trigger else EventKind.UNKNOWN
         out.append(DatedEvent(s.first, s.last, kind, question[s.start_at:s.end_at], clause, s.ongoing or ongoing))
-    for e in [e for e in out if _is_death(e)]:
-        # "she died in 2022 after being beaten by her husband": the offence that led to the death, by its day
-        led = _LED_TO_WORD.search(text, c.start, c.end)
+    for s, e in zip(inside, list(out), strict=True):
+        if not _is_death(e):
+            continue
+        # "she died in 2022 after being beaten by her husband": the offence that led to the death, told after it,
+        # by its day; not "After my father died in 2023 my brother forged his will"
+        led = _LED_TO.search(text, s.end_at, c.end)
         if led and any(t.kind is EventKind.OFFENCE and t.at > led.start() for t in told):
             out.append(DatedEvent(e.start, e.end, EventKind.OFFENCE, e.phrase, clause))
             break

@@ -635,7 +635,8 @@ _OVER_WITH = re.compile(r"\b(?:trial|case|proceedings?|appeal|prosecution|inquir
                         r"decree|judgment|award)\b", re.IGNORECASE)
 _NOT_OVER = re.compile(r"\b(?:pending|now|today|currently|still|yet|going\s+on|under\s+way|is\s+on|will|shall|not|"
                        r"again|reopen\w*)\b", re.IGNORECASE)
-_LOOKS_BACK = re.compile(r"^\W*(?:[^,?]{1,60},\s*){0,2}(?:was|were|did|could|would|had)\b"
+_LOOKS_BACK = re.compile(r"^\W*(?:(?!(?:if|when|unless|suppose|in\s+case)\b)[^,?]{1,60},\s*){0,2}"
+                         r"(?:was|were|did|could|would|had)\b"
                          r"|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|"
                          r"back\s+then)\b"
                          # a question in the past tense ("Which section was that?", "Under which provision was it
@@ -646,7 +647,7 @@ _LOOKS_BACK = re.compile(r"^\W*(?:[^,?]{1,60},\s*){0,2}(?:was|were|did|could|wou
                          r"(?:was|were|did|had|applied)\b"
                          # a past verb whose subject is what is asked ("Which provision required that
                          # certificate?"), not a participle ("What remedies the aggrieved have?")
-                         r"|(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+(?:\w+\s+){1,2}?"
+                         r"|(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+(?!if\b)(?:\w+\s+){1,2}?"
                          r"(?!(?:accused|aggrieved|alleged|married|related|concerned|named|deemed|"
                          r"prescribed|specified|registered|qualified|interested)\b)[a-z]+ed\s+"
                          r"(?:the|that|this|these|those|an?|it|him|her|them|such|his|my|our|their)\b", re.IGNORECASE)
@@ -658,11 +659,11 @@ _THEN = re.compile(r"\b(?:then|at\s+(?:that|the)\s+time|in\s+those\s+days)\b(?!\
 time", "back then"), not a step that follows ("then he ...")."""
 
 
-_FRAGMENT = re.compile(r"^\W*(?:and\s+|also\s+)?(?:(?:under|in|for|by|from|as\s+per)\s+)?(?:which|what)"
-                       r"(?:\s+(?!(?:is|are|was|were|does|do|did|can|could|will|would|should|may|shall|has|have|had|"
-                       r"must|applies|apply)\b)[\w-]+){0,3}\W*$", re.IGNORECASE)
-"""An ask with no verb of its own ("Under which section?", "What punishment?"): it asks about what the ask before
-it tells, in its tense."""
+_FRAGMENT = re.compile(r"^\W*(?:and\s+|also\s+)?(?:(?:under|in|for|by|from|as\s+per)\s+)?(?:which|what)\s+"
+                       r"(?:[\w-]+\s+){0,2}?(?:sections?|provisions?|acts?|code|laws?|rules?|articles?|clauses?|"
+                       r"punishments?|penalty|penalties|offen[cs]es?|courts?|forum)\W*$", re.IGNORECASE)
+"""An ask with no verb of its own, only what it asks for ("Under which section?", "What punishment?", "Which BNSS
+section?"): it asks about what the ask before it tells, in its tense; not "What happens next?"."""
 
 
 _OLD_CODE_ONLY = re.compile(rf"\b(?:{_OLD_NAMES})(?![\w.])", re.IGNORECASE)
@@ -702,6 +703,10 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     # the new codes named only to date the facts ("before the new criminal laws came in") name the old law's time,
     # not the law asked about
     dates_by_new_code = [e for e in dated if _NEW_CODE.search(e.phrase)]
+    if any(e.kind is EventKind.OFFENCE for e in events):
+        # an offence before the new codes is the IPC's, its complaint today the BNSS's ("Before the new laws came in,
+        # my landlord cheated me. Could I file a case?"): the date names the offence's time, not the question's
+        dates_by_new_code = []
     undated_text = question
     for e in dates_by_new_code:
         undated_text = undated_text.replace(e.phrase, " ")

@@ -48,7 +48,7 @@ from legal_rag.workflow.results import (
 )
 from legal_rag.workflow.state import WorkflowState
 from legal_rag.workflow.transition import SAVINGS, savings_for
-from legal_rag.workflow.types import Complexity, Generation, Passage, Pin, Verdict
+from legal_rag.workflow.types import PUT_FORWARD, Complexity, Generation, Passage, Pin, Verdict
 from verification.check.existence import SAVINGS as EXISTENCE_SAVINGS
 from verification.model import CitationCheck, CitationStatus, Label, QuoteStatus
 from verification.verify import same_provision
@@ -221,7 +221,7 @@ def _first_per_section(passages: Sequence[Passage]) -> list[Passage]:
 def retrieval_is_weak(passages: Sequence[Passage], threshold: float) -> bool:
     """No passage is relevant enough or pinned for what the question names (``Pin.ASK`` is put forward for the kind of
     an ask, not for its subject: it does not make weak retrieval strong)."""
-    return not any((p.pinned and p.pinned is not Pin.ASK) or p.relevance >= threshold for p in passages)
+    return not any((p.pinned and p.pinned not in PUT_FORWARD) or p.relevance >= threshold for p in passages)
 
 
 def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
@@ -461,13 +461,14 @@ def _with_story_offence(ctx: WorkflowContext, passages: list[Passage], facts: Qu
     threatened to harm me and my family in October 2024 ... can the court still take it up or is it time-barred?")
     is answered by the provision that decides that, and by the offence, whose punishment the limitation and the
     court turn on: the penal code's best section for the clauses that tell the offence (the IPC's for an offence
-    before 2024-07-01), pinned ``Pin.STORY``, when the question names no provision and no Act but a criminal code. The
+    before 2024-07-01), pinned ``Pin.STORY``, when the question names no provision and no Act but a criminal code, and
+    retrieval points first to a criminal code (not to the Negotiable Instruments Act for a bounced cheque). The
     question's own words are about time or place, so retrieval for them does not find the offence."""
     kinds = facts.kinds()
     if not kinds & _ON_THE_OFFENCE or kinds & {AskKind.PUNISHMENT, AskKind.INGREDIENTS} or facts.provisions_named:
         return passages
-    if set(facts.acts_named) - _CRIMINAL_CODES:
-        return passages  # another Act's offence has its own time and place
+    if set(facts.acts_named) - _CRIMINAL_CODES or _top_act(passages) not in _CRIMINAL_CODES:
+        return passages  # another Act's matter has its own time and place (a cheque's notice, a builder's delay)
     told = " ".join(dict.fromkeys(e.clause for e in facts.dates if e.kind is EventKind.OFFENCE and e.clause))
     if not told:
         return passages

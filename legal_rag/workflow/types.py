@@ -15,11 +15,11 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from verification.claims.documents import Complexity
-from verification.claims.types import Aligner, Alignment, Passage, Pin, Verdict
+from verification.claims.types import PUT_FORWARD, Aligner, Alignment, Passage, Pin, Verdict
 
 __all__ = [
     "Aligner", "Alignment", "AnswerSentence", "Classification", "Classifier", "Complexity", "Generation",
-    "Generator", "Passage", "Pin", "Usage", "Verdict",
+    "PUT_FORWARD", "Generator", "Passage", "Pin", "Usage", "Verdict",
 ]  # fmt: skip
 
 

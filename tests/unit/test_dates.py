@@ -193,6 +193,13 @@ def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list
     ("In 2019 we went to Delhi and then he beat my sister.", "2025-01-10", None, None),
     ("My father died in 2023 and my uncle threatens us.", "2025-01-10", None, None),
     ("My mother died in 2021. After that my brother grabbed her house and beat me.", "2025-01-10", None, None),
+    # the review's: what followed a death is not dated by it, nor is an offence told before the death's clause
+    ("After my father died in 2023 my brother forged his will.", "2025-01-10", None, None),
+    ("My father died in 2023, after which his will was forged by my uncle.", "2025-01-10", None, None),
+    ("Following my husband's death in March 2024 my in-laws threw me out and beat me.", "2025-01-10", None, None),
+    ("My husband died in 2021 and was cheated by the insurance company of his claim.", "2025-01-10", None, None),
+    # "and then" with no subject of its own is one occasion
+    ("He broke into the house on 5 March 2024 and then stole the jewellery.", "2025-01-10", "2024-03-05", None),
     # caught at it: the offence was committed by then
     ("My servant was caught stealing cash from the drawer in January 2023.", "2025-01-10", "2023-01-31", None),
     ("He was nabbed with 200 grams of heroin in 2022.", "2025-01-10", "2022-12-31", None),

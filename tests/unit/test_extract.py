@@ -215,8 +215,14 @@ STATUTES = [
     ("we married under the hindu marriage act 1955 in pune", [("hindu marriage act 1955", "HMA")]),
     ("is it an offence under the bharatiya nyaya sanhita or the Dowry Prohibition Act?",
      [("bharatiya nyaya sanhita", "BNS"), ("Dowry Prohibition Act", "DPA")]),
-    # lower-case words that only end like a name are not one
+    # lower-case words that only end like a name are not one; nor two-word names, which lower case makes ordinary
+    # words, nor the new code called by the old one's name, nor a name inside another
     ("the contract was signed and the act was done", []),
+    ("Does the arbitration clause in the contract act as a bar to a civil suit?", []),
+    ("Can this evidence act against me in court?", []),
+    ("Under the new penal code, what is the punishment for theft?", []),
+    ("what does the new criminal procedure code say", []),
+    ("Is the marriage registration act mandatory in Maharashtra?", []),
 ]
 
 

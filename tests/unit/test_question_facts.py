@@ -764,6 +764,13 @@ def test_an_old_code_asked_of_an_offence_is_read_on_the_offence_day_not_its_firs
     "Before the new criminal laws came in, police could arrest without a warrant. Can they now under the BNSS?",
     "In 2021, before the BNS came into force, he cheated me. Can I file a case under the BNS? Under which section?",
     "The 2021 forgery trial of my uncle ended in 2022. What remedies the aggrieved person has against the forger?",
+    # the review's: a follow-up with a verb of its own asks in its own tense, a condition is no past, "what if" asks
+    # about now, and an offence dated by the new codes' coming is the IPC's with its complaint the BNSS's
+    "The trial ended in 2022 with conviction under IPC 420. Was the sentence legal then? What happens next?",
+    "The trial ended in 2022 with conviction under IPC 420. Was the sentence legal then? Which court decides?",
+    "If he refuses to pay, could I sue him under IPC 420?",
+    "In March 2023 my phone was stolen. What if police refused the FIR under CrPC 154?",
+    "Before the new laws came in, my landlord cheated me of my deposit. Could I file a case against him?",
 ])
 def test_a_matter_not_over_or_over_after_the_new_codes_is_read_today(question: str) -> None:
     assert _read(question).closed_on is None

@@ -96,6 +96,15 @@ def test_the_curated_fir_and_charge_sheet_wording_follows_the_ask() -> None:
     assert "officer in charge of a police station" not in told and "completion of investigation" not in told
     assert "officer in charge of a police station" in TERMS.expand("How is an FIR registered?")
     assert "completion of investigation" in TERMS.expand("What must a chargesheet contain?")
+    # the review's: something else done to what the story told is not an ask about the step; a question with no "?"
+    # asks all it says; "No." ends no sentence
+    for told in ("The chargesheet was filed in September 2024 for dowry death. What punishment can they get for it?",
+                 "The FIR says 379 IPC. What should I do about it?"):
+        out = TERMS.expand(told)
+        assert "officer in charge of a police station" not in out and "completion of investigation" not in out, told
+    for asked in ("I want to lodge an FIR against my neighbour. Police are refusing.",
+                  "How do I get a certified copy of FIR No. 234/2024?"):
+        assert "officer in charge of a police station" in TERMS.expand(asked), asked
 
 
 def test_an_unknown_when_is_named(tmp_path: Path) -> None:

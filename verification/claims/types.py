@@ -45,6 +45,11 @@ class Pin(StrEnum):
     (its curated no-successor record names it: IPC 309, attempt to suicide -> BNS 226)."""
 
 
+PUT_FORWARD = frozenset({Pin.ASK, Pin.STORY})
+"""Pins that put a passage forward for what an ask turns on, not for what the question names: quoted before the rest,
+but usable only when relevant enough, like any retrieved passage."""
+
+
 @dataclass(frozen=True, slots=True)
 class Passage:
     """A retrieved chunk as the generator and aligner see it."""

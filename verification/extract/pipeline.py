@@ -156,6 +156,8 @@ class StatuteComponent:
             if not text[s].islower() or not _standalone(text, s, e) or any(
                     c.start < e and s < c.end for c in cands):
                 continue  # written with capitals, the scanner has it
+            if not _NAMED_BEFORE.search(text[max(0, s - 12):s]):
+                continue  # "does the arbitration clause ... act as a bar", "the new penal code"
             end = year_tail(text, e)
             year = _YEAR.search(text, e, end)
             name = self.names[match_id]
@@ -166,10 +168,15 @@ class StatuteComponent:
 
 LOWERCASE_NAMES: tuple[str, ...] = tuple(sorted({
     alias for act in CURATED for alias in act.aliases
-    if alias.endswith((" Act", " Code", " Sanhita", " Adhiniyam")) and "." not in alias
+    if alias.endswith((" Act", " Code", " Sanhita", " Adhiniyam")) and "." not in alias and len(alias.split()) >= 3
     and not any(w.isupper() and len(w) > 1 for w in alias.split())}))
-"""The curated names of the Acts we ship that end in their head word, spelt out in words ("Senior Citizens Act",
-"Hindu Marriage Act", "Bharatiya Nyaya Sanhita"; not "NI Act", "P.C. Act"): a client types them in lower case."""
+"""The curated names of the Acts we ship, spelt out in three words or more and ending in their head word ("Senior
+Citizens Act", "Hindu Marriage Act", "Bharatiya Nyaya Sanhita"; not "NI Act", nor "Contract Act", "Evidence Act" or
+"Penal Code", which lower case makes ordinary words: "the contract act as a bar", "the new penal code"): a client
+types them in lower case."""
+_NAMED_BEFORE = re.compile(r"(?<![\w-])(?<!new\s)(?:the|under|of|per|u/s)\s+$", re.IGNORECASE)
+"""What comes before an Act's name typed in lower case: "under the senior citizens act", "of the hindu marriage
+act"; not "the new ..." nor a name inside another ("the marriage registration act")."""
 
 
 def _standalone(text: str, start: int, end: int) -> bool:

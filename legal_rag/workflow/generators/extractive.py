@@ -29,7 +29,7 @@ from legal_rag.retrieval.tokenize import ASK_VOCABULARY, light_stem
 from legal_rag.workflow.comparison import comparison_sides
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.relevance import Candidate, Decision, RelevanceModel, as_vector, choose
-from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage, Pin
+from legal_rag.workflow.types import PUT_FORWARD, AnswerSentence, Complexity, Generation, Passage, Pin
 
 INSUFFICIENT = (
     "The loaded statutes do not answer this question: no retrieved provision is close enough to it. "
@@ -313,7 +313,7 @@ class ExtractiveGenerator:
         # pinned for what the question names, or relevant, or matched to the story it tells by a lay situation (a
         # client's words are far in meaning from the statute's: "demanding 50k or he sends my pics" from extortion);
         # ``Pin.ASK`` is put forward for an ask's kind, not its subject
-        usable = [p for p in passages if (p.pinned and p.pinned is not Pin.ASK) or p.relevance >= self.weak
+        usable = [p for p in passages if (p.pinned and p.pinned not in PUT_FORWARD) or p.relevance >= self.weak
                   or p.told_score >= LAY_USABLE]
         if not usable:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
@@ -369,7 +369,7 @@ class ExtractiveGenerator:
         others = [g for g in groups if g not in pinned and _quotable_in(g[1])]
         counterparts = [g for g in others if any(p.pinned is Pin.COUNTERPART for p in g[1])]
         # The provision whose heading names what an ask wants ("Jurisdiction" for "where do I file?") is quoted.
-        decisive = [g for g in others if any(p.pinned in (Pin.ASK, Pin.STORY) for p in g[1])]
+        decisive = [g for g in others if any(p.pinned in PUT_FORWARD for p in g[1])]
         rest = counterparts + [g for g in others if g not in counterparts and g not in decisive][:candidates]
         partners = _partners(groups)
 
