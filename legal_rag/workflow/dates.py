@@ -66,6 +66,9 @@ def _i(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+_CAUGHT_WORDS = (r"caught(?!\s+(?:an?\s+|the\s+)?(?:cold|fever|flu|covid|infection|fire|train|bus|flight|up)\b)|"
+                 r"nabbed|apprehended|red-?handed")
+"""Being caught at an offence: it dates the offence caught; undated, it tells an arrest."""
 _AUX = r"(?:is|are|was|were|been|be|am|keeps|kept|keep|started|continues|continued|go(?:es)?\s+on)\s+(?:\w+\s+)?$"
 _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
     # (kind, is a verb, words); kind None is a verb that takes the kind of the noun it tells of ("began")
@@ -104,16 +107,17 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
         r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"
         # caught at it ("caught in Dec 2023 riding a bike he knew was stolen"): the offence was committed by then
-        r"caught(?!\s+(?:an?\s+|the\s+)?(?:cold|fever|flu|covid|infection|fire|train|bus|flight|up)\b)|nabbed|"
-        r"apprehended|red-?handed|"
+        rf"{_CAUGHT_WORDS}|"
         r"took\s+away|ran\s+away\s+with|took\s+(?:(?:my|his|her|our|their|the)\s+)?(?:money|cash|rs\.?|₹|rupees|"
         r"\d[\d,]*|gold|jewell?e?ry|ornaments|phone|mobile|wallet|purse|bag|laptop|car|bike|scooter))(?!\w)")),
     (EventKind.OFFENCE, False, _i(
         r"\b(?:theft|robbery|dacoity|murder|offences?|crime|incident|fraud|cheating|assault|extortion|"
         r"harassment|cruelty|kidnapping|rape|forgery|trespass|burglary|defamation|stalking|snatching)\b")),
 )
+_TIMES = r"now|later|today|yesterday|recently|since|again|afterwards|subsequently"
+"""Words by which a clause tells a time of its own, after another's."""
 _GENERIC_DEFAULT = _i(r"took\s+place|happened|occurred")
-_CAUGHT = _i(r"caught|nabbed|apprehended|red-?handed")
+_CAUGHT = _i(_CAUGHT_WORDS)
 # "still" that speaks of the law or the proceedings ("committed in 2023, still tried under the IPC?", "still an
 # offence", "still pending") says nothing of the offence continuing. Nor does "continuous": it says how long, not
 # that it goes on ("she died in 2023 after continuous harassment"); "is continuing", "has been ...ing" do.
@@ -279,18 +283,16 @@ def _death_after(text: str, c: _Clause, clauses: list[_Clause], told: list[list[
     """The dated death an undated offence led to, when the offence's clause says so ("died in January 2024, ...,
     after constant dowry harassment", "passed away in 2023 due to the beating"): a death told earlier in its
     sentence."""
-    if not _LED_TO.match(text, c.start + len(text[c.start:c.end]) - len(text[c.start:c.end].lstrip())):
+    if not _LED_TO.match(text[c.start:c.end].lstrip()):
         return None
     deaths = [e for j in range(i) if clauses[j].sentence == c.sentence for e in told[j]
               if e.phrase and not e.ongoing and _is_death(e)]
     return deaths[-1] if deaths else None
 
 
-_OWN_TIME = _i(r"\W*(?:and\s+|but\s+|,\s*)?(?:now|then|later|today|yesterday|recently|since|again|afterwards|"
-              r"subsequently|last|this|next|every|still)\b")
+_OWN_TIME = _i(rf"\W*(?:and\s+|but\s+|,\s*)?(?:{_TIMES}|then|last|this|next|every|still)\b")
 """A clause that tells its own time ("and now he has hacked our server")."""
-_TIME_WORD = _i(r"\b(?:now|then|later|today|yesterday|recently|since|again|afterwards|subsequently|every|still|"
-                r"daily)\b")
+_TIME_WORD = _i(rf"\b(?:{_TIMES}|then|every|still|daily)\b")
 _LEAD_IN = _i(r"\W*(?:(?:way\s+)?back|sometime|somewhere|around|about|during|even)?\s*(?:in|on|during|around|by|"
               r"in\s+the\s+year|in\s+the\s+month\s+of)?\s*")
 """What may come before a date that opens a sentence ("Back in 2019", "Sometime in March 2023", "On 5.3.2022")."""
@@ -325,8 +327,7 @@ def _shares_date(text: str, first: _Clause, second: _Clause) -> bool:
     return (first.sentence == second.sentence and bool(_AND.fullmatch(text, first.end, second.start))
             and not re.match(r"\s*(?:then\s+)?(?:the|a|an|my|his|her|our|their|i|he|she|we|they|it|police|someone|"
                              # a time of its own: "kicked out in 2023 and now he has hacked our server"
-                             r"now|later|today|yesterday|recently|since|again|afterwards|subsequently|last|"
-                             r"this|next)\b",
+                             rf"{_TIMES}|last|this|next)\b",
                              text[second.start:second.end], re.IGNORECASE))
 
 

@@ -702,11 +702,10 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     ends = [e.end for e in dated if _CLOSES.search(e.clause) and _OVER_WITH.search(e.clause)]
     # the new codes named only to date the facts ("before the new criminal laws came in") name the old law's time,
     # not the law asked about
-    dates_by_new_code = [e for e in dated if _NEW_CODE.search(e.phrase)]
-    if any(e.kind is EventKind.OFFENCE for e in events):
-        # an offence before the new codes is the IPC's, its complaint today the BNSS's ("Before the new laws came in,
-        # my landlord cheated me. Could I file a case?"): the date names the offence's time, not the question's
-        dates_by_new_code = []
+    # an offence before the new codes is the IPC's, its complaint today the BNSS's ("Before the new laws came in, my
+    # landlord cheated me. Could I file a case?"): there the date names the offence's time, not the question's
+    offence_told = any(e.kind is EventKind.OFFENCE for e in events)
+    dates_by_new_code = [] if offence_told else [e for e in dated if _NEW_CODE.search(e.phrase)]
     undated_text = question
     for e in dates_by_new_code:
         undated_text = undated_text.replace(e.phrase, " ")

@@ -473,13 +473,14 @@ def _with_story_offence(ctx: WorkflowContext, passages: list[Passage], facts: Qu
     if not told:
         return passages
     penal, day = ("IPC", facts.offence_on) if facts.offence_on is not None else ("BNS", facts.as_of)
-    best = ctx.retriever.retrieve(told, 1, as_of=day, acts={penal}, offence_told=True)
-    if not best or to_passage(best[0]).relevance < STORY_CLOSE:
+    best = [to_passage(r) for r in ctx.retriever.retrieve(told, 1, as_of=day, acts={penal}, offence_told=True)]
+    if not best or best[0].relevance < STORY_CLOSE:
         return passages
-    act, section = best[0].chunk.act, main_section(best[0].chunk.section)
+    offence = best[0]
+    act, section = offence.act, main_section(offence.section)
     marked = [replace(p, pinned=Pin.STORY) if p.pinned is None and (p.act, p.section) == (act, section) else p
               for p in passages]
-    return _with_chunks(marked, ((c, best[0].score, Pin.STORY, to_passage(best[0]).relevance)
+    return _with_chunks(marked, ((c, offence.score, Pin.STORY, offence.relevance)
                                  for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]))
 
 
