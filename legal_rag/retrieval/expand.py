@@ -90,8 +90,9 @@ SLOTS = {
 "took his", ...; "locked {obj}" matches "locked me", "locked him", ..."""
 
 
-SHAPE = '{"terms": [strings], "expansion": string, "when": "always" | "offence" | "asked", "with": [strings]}'
-"""One line of the terms file (``when`` and ``with`` optional)."""
+SHAPE = ('{"terms": [strings], "expansion": string, "when": "always" | "offence" | "asked", "with": [strings], '
+         '"unless": [strings]}')
+"""One line of the terms file (``when``, ``with`` and ``unless`` optional)."""
 
 
 CODE_FAMILY = {"BNS": "IPC", "IPC": "BNS", "BNSS": "CRPC", "CRPC": "BNSS", "BSA": "IEA", "IEA": "BSA"}
@@ -150,6 +151,10 @@ class Term:
     context: re.Pattern[str] | None = None
     """Words of which one must also be in the question ("money from her parents" is a dowry demand only where a
     husband or in-laws are spoken of)."""
+    unless: re.Pattern[str] | None = None
+    """Words that put the facts under another provision, in whose presence the term does not apply: a death caused
+    "carelessly" or "negligently" is, in the statute's words, "not amounting to culpable homicide" (IPC 304A, BNS 106),
+    so "killed" is not glossed as murder there."""
     acts: frozenset[str] = frozenset()
     """The Acts whose wording the expansion is (the codes its ``evidence`` names: "BNS 106, 281; IPC 304A" -> BNS,
     IPC); empty: any."""
@@ -190,6 +195,7 @@ class TermsOfArt:
         for n, obj in json_objects(path, SHAPE):
             terms, expansion, when = obj.get("terms"), obj.get("expansion"), obj.get("when", "always")
             context: list[str] | None = None
+            unless: list[str] | None = None
             if not strings(terms):
                 raise IngestError(f'{path}:{n}: "terms" must be a list of non-empty strings {SHAPE}')
             if not isinstance(expansion, str) or not expansion.strip():
@@ -201,13 +207,19 @@ class TermsOfArt:
                 if not strings(given):
                     raise IngestError(f'{path}:{n}: "with" must be a list of non-empty strings {SHAPE}')
                 context = given
-            for t in terms + (context or []):
+            if "unless" in obj:
+                given = obj["unless"]
+                if not strings(given):
+                    raise IngestError(f'{path}:{n}: "unless" must be a list of non-empty strings {SHAPE}')
+                unless = given
+            for t in terms + (context or []) + (unless or []):
                 bad = [b for b in re.findall(r"\{[^{}]*\}?|\}", t) if b not in SLOTS]
                 if bad:
                     raise IngestError(f"{path}:{n}: unknown placeholder {bad[0]!r} in {t!r}; known: {', '.join(SLOTS)}")
             evidence = obj.get("evidence")
             out.append(Term(_pattern(terms), expansion.strip(), offence_only=when == "offence",
                             asked_only=when == "asked", context=_pattern(context) if context else None,
+                            unless=_pattern(unless) if unless else None,
                             acts=evidence_acts(evidence) if isinstance(evidence, str) else frozenset()))
         return cls(tuple(out), words)
 
@@ -241,7 +253,8 @@ class TermsOfArt:
                 if t.pattern.search(asking) is None and not _BACK_REFERENCE.search(asking):
                     continue
             m = t.pattern.search(query)
-            if m is None or (t.context is not None and not t.context.search(query)):
+            if m is None or (t.context is not None and not t.context.search(query)) or (
+                    t.unless is not None and t.unless.search(query)):
                 continue
             if t.offence_only:
                 offence = (asks_offence(query) or bool(CLIENT_ASK.search(query))) if offence is None else offence

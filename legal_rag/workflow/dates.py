@@ -76,6 +76,12 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"\b(?:convicted|sentenced|acquitted|(?:previous|prior|earlier|past|old)\s+(?:\w+\s+)?(?:case|offence|crime|"
         r"incident|conviction|record|theft|FIR|complaint)s?)\b")),
     (EventKind.CONVICTION, False, _i(r"\b(?:conviction|sentence|acquittal|criminal\s+record|history(?:-sheeter)?)\b")),
+    # a death told by the harm that caused it is the offence's day ("in 2021 she died of burns in their house",
+    # "was found hanging"), not a death of age or illness, a life event
+    (EventKind.OFFENCE, True, _i(
+        r"\b(?:died|dies|death)\s+(?:of|from|due\s+to)\s+(?:(?:his|her|the|severe|serious|multiple)\s+)?"
+        r"(?:burns?|burn\s+injuries|poison\w*|stab\s+wounds?|gunshot\s+wounds?|injuries|head\s+injur\w*)\b|"
+        r"\b(?:found|was\s+found)\s+(?:dead|hanging)\b|\b(?:burnt|burned)\s+to\s+death\b")),
     (EventKind.LIFE, True, _i(
         r"\b(?:(?:got\s+)?married|wed|bought|purchased|sold|born|joined|employed|hired|worked|appointed|retired|"
         r"shifted|met|known|knew|owned|rented|leased|lent|borrowed|divorced|separated|executed|signed|died|"
@@ -130,10 +136,28 @@ _ONGOING = _i(r"\b(?:still(?!\s+(?:be\s+|being\s+)?(?:tried|pending|investigat\w
               r"keeps|kept\s+on|every\s+(?:day|week|month)|daily|ha(?:s|ve)\s+been\s+\w+ing|(?:is|are)\s+\w+ing)\b")
 
 
-def goes_on(text: str) -> bool:
+def goes_on(text: str, start: int = 0, end: int | None = None) -> bool:
     """Whether ``text`` tells of something still going on ("still", "keeps", "has been harassing"; not "can he still
-    be prosecuted", which speaks of the law)."""
-    return bool(_ONGOING.search(text))
+    be prosecuted", which speaks of the law). A habit told in the past of a year ("Through most of 2018 a man kept
+    following her ... every day") went on then, not now. ``start``..``end``: only what is told there (a clause)."""
+    return any(not (_HABIT.fullmatch(m.group()) and _past_habit(text, m.start()))
+               for m in _ONGOING.finditer(text, start, len(text) if end is None else end))
+
+
+_HABIT = _i(r"kept\s+on|every\s+(?:day|week|month)|daily")
+_BOUNDED = _i(r"\b(?:19|20)\d\d\b")
+_PAST_VERB = _i(r"\b(?:was|were|had|did|used\s+to|kept|would|beat|hit|took|threw|broke|stole|sent|told|said|made|"
+                r"gave|got|came|went|left|caught|fought|brought|sold|paid|ran|drove|shot|cut|spent|held|met|"
+                r"called|wrote|tore|slapped|abused)\b|\b\w{3,}ed\b")
+_PRESENT = _i(r"\b(?:is|are|am|has|have|keeps|still|now|since|till\s+date|to\s+date|so\s+far)\b")
+
+
+def _past_habit(text: str, at: int) -> bool:
+    """The habit at ``at`` is told in a sentence of the past that names its year and nothing of the present."""
+    start = max((m.end() for m in _SENTENCE.finditer(text, 0, at)), default=0)
+    end = next((m.start() for m in _SENTENCE.finditer(text, at)), len(text))
+    sentence = text[start:end]
+    return bool(_BOUNDED.search(sentence) and _PAST_VERB.search(sentence)) and not _PRESENT.search(sentence)
 
 
 _SENTENCE = re.compile(r"(?<!\b[Nn]o)(?<!\b[Nn]os)(?<!\bRs)(?<!\b[Ss]ec)(?<!\bu/s)(?<!\b[Ss])(?<!\b[Dd]r)(?<!\bM[rs])"
@@ -182,7 +206,8 @@ def _kind(trigger: _Trigger, triggers: list[_Trigger], masked: str) -> EventKind
 
 
 _FILLER = frozenset(("on", "in", "at", "of", "the", "a", "during", "around", "about", "sometime", "month", "year",
-                     "day", "morning", "evening", "night"))
+                     "day", "morning", "evening", "night", "through", "throughout", "across", "most", "much", "all",
+                     "part", "parts", "some"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,7 +362,7 @@ def _told(question: str, text: str, c: _Clause, spans: list[Span], triggers: lis
     inside = [s for s in spans if c.start <= s.start_at < c.end]
     told = [t for t in triggers if c.start <= t.at < c.end]
     clause = question[c.start:c.end].strip()
-    ongoing = bool(_ONGOING.search(text, c.start, c.end))
+    ongoing = goes_on(question, c.start, c.end)  # the words as written: a year masked in `text` bounds a habit
     if not inside:
         # being caught dates the offence caught; undated, it tells an arrest, not an offence ("the business rival who
         # paid them has also been caught")

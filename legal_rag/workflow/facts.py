@@ -584,6 +584,11 @@ def _unknown_acts(checks: Sequence[CitationCheck], known_act: Callable[[str], bo
 
 
 _TELLER = re.compile(r"\b(?:i|we)\b", re.IGNORECASE)
+_DIED = re.compile(r"\b(?:died|dies|passed\s+away|expired|death)\b", re.IGNORECASE)
+_DIED_OF = re.compile(r"\b(?:died|dies|death)\s+(?:\w+\s+){0,2}?(?:of|from|after|due\s+to|because\s+of|following)\b|"
+                      r"\bfound\s+dead\b|\b(?:burnt|burned|beaten|stabbed|poisoned)\s+to\s+death\b", re.IGNORECASE)
+"""A death told with what caused it ("died of burns", "died after being beaten"): the harm a story asks about."""
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
 """The teller in a dated clause ("I bought the plot in 2019", "in 2021 I gave him 5 lakh"): their own part of the
 story, background to what was done to them, not its day."""
 _BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second|someone\s+else)\b", re.IGNORECASE)
@@ -594,7 +599,8 @@ _NOW = re.compile(r"\b(?:is|are|am|keeps?|demands?|refuses?|won'?t|doesn'?t|don'
 """A story told in the present ("her in-laws demand more dowry", "he refuses to return it", "the victim has an old
 injury"): what it tells may go on today."""
 _WHAT_OFFENCE = re.compile(
-    r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?)\b|\bis\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime)"
+    r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?|charges?)\b"
+    r"|\b(?:is|was)\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime)"
     r"|\b(?:booked|charged|prosecuted)\s+(?:for|under|with)\b|\bsections?\s+(?:of\s+\w+\s+)?(?:apply|applies|attract)",
     re.IGNORECASE)
 """The question asks which offence its story makes out (not any case against someone: a suit is no offence; nor its
@@ -612,12 +618,19 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
     cutover = date.fromisoformat(CUTOVER)
     if today < cutover or any(e.kind not in (EventKind.UNKNOWN, EventKind.LIFE) for e in events):
         return None
-    told = " ".join(_asking_and_telling(question)[1])
+    asking, telling = _asking_and_telling(question)
+    told = " ".join(telling)
     if _NOW.search(told) or goes_on(told):
         return None
     dated = [e for e in events if e.phrase]
-    story = [e for e in dated if not _TELLER.search(e.clause)
-             and (e.kind is EventKind.UNKNOWN or _BIGAMY.search(e.clause))]  # fmt: skip
+    asking = [p for p in asking if not _FRAGMENT.match(p)] or asking
+    # an ask in the past tense ("What offence was that?", "What would the charge have been?") puts what it asks
+    # about in the story's time, whatever the dated clause tells: the teller's part ("sold the same plot to me in
+    # 2015") or a death told with what caused it ("died of burns at her in-laws' house in 2022"); not a death told
+    # as background ("My father died in 2021. My uncle took over his shop.")
+    past = bool(asking) and all(_PAST_ASK.search(p) for p in asking)
+    story = [e for e in dated if (past and not (_DIED.search(e.clause) and not _DIED_OF.search(e.clause)))
+             or (not _TELLER.search(e.clause) and (e.kind is EventKind.UNKNOWN or _BIGAMY.search(e.clause)))]
     if not story or any(e.end >= cutover or e.ongoing for e in dated):
         return None
     return max(e.end for e in story)
@@ -653,6 +666,15 @@ _LOOKS_BACK = re.compile(r"^\W*(?:(?!(?:if|when|unless|suppose|in\s+case)\b)[^,?
                          r"(?:the|that|this|these|those|an?|it|him|her|them|such|his|my|our|their)\b", re.IGNORECASE)
 """An ask about what the law allowed then ("Were those printouts admissible?", "Was the arrest legal under the law
 then in force?"), not about a step still to take ("Can I file a revision?")."""
+_PAST_ASK = re.compile(r"^\W*(?:(?!(?:if|when|unless|suppose|in\s+case)\b)[^,?]{1,60},\s*){0,2}(?:was|were|did|had)\b"
+                       r"|\b(?:would|could|might)\s+(?:\w+\s+){0,3}?have\s+(?:been|\w+ed|\w+en)\b"
+                       r"|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|back\s+then)\b"
+                       r"|(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+"
+                       r"(?:(?!(?:is|are|does|do|can|could|will|would|should|may|shall)\b)\w+\s+){0,4}?"
+                       r"(?:was|were|did|had|applied)\b", re.IGNORECASE)
+"""An ask in the past tense: what was, what someone did, what would have been ("What offence was that?", "Under what
+power did the magistrate do that?", "What charges would they have faced?"); not a polite "Could I ..." or "Would it
+be ...", which asks about today."""
 _THEN = re.compile(r"\b(?:then|at\s+(?:that|the)\s+time|in\s+those\s+days)\b(?!\s+(?:i|we|he|she|they|you)\b)",
                    re.IGNORECASE)
 """An ask that says it is about the time its story tells ("What was the punishment for trespass then?", "at that
@@ -688,7 +710,7 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     asking, telling = _asking_and_telling(question)
     # a fragment takes the tense of the ask it follows ("... could she get maintenance? Under which section?")
     asking = [p for p in asking if not _FRAGMENT.match(p)] or asking
-    if today < cutover or not asking or not all(_LOOKS_BACK.search(p) for p in asking):
+    if today < cutover or not asking or not all(_LOOKS_BACK.search(p) or _PAST_ASK.search(p) for p in asking):
         return None
     if _NOT_OVER.search(question) or goes_on(question):
         return None
@@ -710,7 +732,14 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     for e in dates_by_new_code:
         undated_text = undated_text.replace(e.phrase, " ")
     if not ends and not _NEW_CODE.search(undated_text) and (
-            _OLD_CODE_ONLY.search(question) or dates_by_new_code or all(_THEN.search(p) for p in asking)):
+            _OLD_CODE_ONLY.search(question) or dates_by_new_code or all(_THEN.search(p) for p in asking)
+            # or asks in the past tense what others did or what was allowed ("Under what power did the magistrate
+            # do that?"), not what the teller may do about it ("What were my options to set it aside?"); which
+            # offence a story told ("What offence was that?") is the story's (``story_day``)
+            # (a proceeding told, or a step the teller took, is pending or over by its own words)
+            or (all(_PAST_ASK.search(p) and not _FIRST_PERSON.search(p) for p in asking)
+                and not _WHAT_OFFENCE.search(question)
+                and not any(e.kind is EventKind.PROCEEDING or _TELLER.search(e.clause) for e in dated))):
         # it asks what the old code said of facts all told before it was replaced ("kept in the lockup for 3 days
         # in December 2023 without being produced before a magistrate: which provision of the CrPC did they
         # violate?"), or what the law was at the time it tells ("In 2019 a drunk driver ran over our neighbour's son.

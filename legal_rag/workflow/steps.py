@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import partial
+from itertools import zip_longest
 
 from langgraph.runtime import Runtime
 
@@ -333,22 +334,47 @@ def _with_old_penal_code(ctx: WorkflowContext, passages: list[Passage], question
 
 def _with_old_procedure(ctx: WorkflowContext, passages: list[Passage], question: str, day: str) -> list[Passage]:
     """Proceedings begun before 2024-07-01 and pending on it (``day``: the eve of that day) are governed by the
-    CrPC (BNSS 531(2)(a)) and, for evidence, the Evidence Act (BSA 170(2)) (``_with_old_codes``)."""
-    saved = [SAVINGS["procedure"], *(s for s in savings_for(question, True) if s == SAVINGS["evidence"])]
+    CrPC (BNSS 531(2)(a)) and, for evidence, the Evidence Act (BSA 170(2)) (``_with_old_codes``): evidence when the
+    question says so or retrieval points to the evidence code among its best sections ("At the trial in 2023, could
+    that statement be used against him?")."""
+    evidence = SAVINGS["evidence"] in savings_for(question, True) or any(
+        p.act == SAVINGS["evidence"][0] for p in _first_per_section(passages)[:SECTIONS_EXPANDED])
+    saved = [SAVINGS["procedure"], *([SAVINGS["evidence"]] if evidence else [])]
     return _with_old_codes(ctx, passages, question, day, saved)
 
 
 def _with_old_codes(ctx: WorkflowContext, passages: list[Passage], question: str, day: str,
                     saved: Sequence[tuple[str, str]], *, offence_told: bool = False) -> list[Passage]:
     """The old codes whose new codes' savings provisions are ``saved`` govern the matter, which the date filter
-    hides: their best ``SECTIONS_EXPANDED`` sections for the question, as in force on ``day``, come first, and the
-    new codes' sections retrieval found leave, except their savings sections and a provision the question names
-    (checked and flagged as such)."""
+    hides: their best ``SECTIONS_EXPANDED`` sections for the question, as in force on ``day``, come first, each
+    beside what the correspondence tables say the new codes' best sections replaced (the search of the whole index
+    finds "Punishment for murder" in the BNS for "stabbed to death ... what punishment?", so IPC 302 is brought
+    in by the table even where a search of the IPC alone ranks "Culpable homicide" first); and the new codes'
+    sections retrieval found leave, except their savings sections and a provision the question names (checked and
+    flagged as such)."""
     olds = {old for old, savings in EXISTENCE_SAVINGS.items() if savings in saved}
     news = {new for new, _ in saved}
     kept = [p for p in passages if p.act not in news or (p.act, p.section) in saved or p.pinned is not None]
-    found = ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts=olds, offence_told=offence_told)
-    return _union([to_passage(r) for r in found], kept)
+    found = [to_passage(r) for r in ctx.retriever.retrieve(question, SECTIONS_EXPANDED, as_of=day, acts=olds,
+                                                          offence_told=offence_told)]
+    replaced = [_passage(c, score=p.score, pinned=None, relevance=p.relevance, told=p.told, told_score=p.told_score)
+                for p in _first_per_section(passages)[:SECTIONS_EXPANDED]
+                if p.act in news and p.pinned is None and (p.act, p.section) not in saved
+                for _, c in ctx.retriever.counterparts(p.act, p.section)
+                if c.act in olds and _in_force(c, day)]
+    return _union(_interleaved(found, replaced), kept)
+
+
+def _interleaved(first: Sequence[Passage], second: Sequence[Passage]) -> list[Passage]:
+    """The sections of ``first`` and ``second`` taken in turn, each section's passages together, each once."""
+    def sections(ps: Sequence[Passage]) -> list[list[Passage]]:
+        out: dict[tuple[str, str], list[Passage]] = {}
+        for p in ps:
+            out.setdefault((p.act, p.section), []).append(p)
+        return list(out.values())
+
+    turns = [g for pair in zip_longest(sections(first), sections(second)) for g in pair if g is not None]
+    return _union([p for g in turns for p in g], [])
 
 
 def _with_meant(ctx: WorkflowContext, passages: list[Passage], mixups: Sequence[NumberMixup]) -> list[Passage]:

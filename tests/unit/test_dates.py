@@ -149,6 +149,13 @@ def test_a_festival_stays_unread_and_its_offence_is_undated() -> None:
     # an offence told without a date is today's
     ("She pretended to be unmarried when the deed was executed in 2022. Her husband now threatens to kill me.",
      [(EventKind.LIFE, "2022-12-31"), (EventKind.OFFENCE, TODAY.isoformat())]),
+    # a death told by the harm that caused it is an offence's day; one of illness or age is a life event
+    ("My cousin's wife died of burns at her marital home in June 2023.", [(EventKind.OFFENCE, "2023-06-30")]),
+    ("In 2022 the watchman was found dead in the godown.", [(EventKind.OFFENCE, "2022-12-31")]),
+    ("My grandfather died of old age in 2020.", [(EventKind.LIFE, "2020-12-31")]),
+    # a year filled by what the clause tells
+    ("Throughout 2021 my tenant's dog bit passers-by.", [(EventKind.UNKNOWN, "2021-12-31")]),
+    ("For much of 2019 the contractor used fake bills.", [(EventKind.UNKNOWN, "2019-12-31")]),
 ])  # fmt: skip
 def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list[tuple[EventKind, str]]) -> None:
     assert [(e.kind, e.end.isoformat()) for e in read_dates(question, TODAY)] == events
@@ -237,6 +244,11 @@ def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list
     ("My trial for an offence under section 304B IPC began in 2019. Will the BNSS apply now?", "2025-02-10", None,
      "2019-01-01"),
     ("Bail application was moved on 20.06.2024 and is still pending.", "2025-02-10", None, "2024-06-20"),
+    # a habit told in the past of its years went on then; one told with "since" goes on
+    ("From 2019 to 2022 he slapped me every day.", "2025-02-10", "2022-12-31", None),
+    ("In 2023 my husband beat me daily.", "2025-02-10", "2023-12-31", None),
+    ("My husband beats me every day since 2023.", "2025-02-10", None, None),
+    ("In 2023 we married and he beats me every day.", "2025-02-10", None, None),
 ])  # fmt: skip
 def test_the_offence_day_and_the_day_proceedings_began(
     question: str, today: str, offence: str | None, pending: str | None

@@ -1,4 +1,4 @@
-"""A generated grid for ``legal_rag.workflow.dates``: 34 date forms x 7 days on both sides of 2024-07-01 (day <= 12
+"""A generated grid for ``legal_rag.workflow.dates``: 36 date forms x 7 days on both sides of 2024-07-01 (day <= 12
 and > 12) x lay event phrases (offences, proceedings, life events) x clause orders (date first or last, the
 question before the facts, an offence and a proceeding with two dates in one sentence). Each case's expected
 events, offence day (BNS 358(2)) and pending-since day (BNSS 531(2)(a)) come from the grid's own parameters, not
@@ -79,6 +79,9 @@ FORMS: tuple[Form, ...] = (
          lambda d: (date(d.year, 4, 1), date(d.year, 6, 30))),
     Form("late yyyy", lambda d: f"in late {d.year}", lambda d: (date(d.year, 9, 1), date(d.year, 12, 31))),
     Form("the year yyyy", lambda d: f"in the year {d.year}", lambda d: (date(d.year, 1, 1), date(d.year, 12, 31))),
+    Form("through most of yyyy", lambda d: f"through most of {d.year}",
+         lambda d: (date(d.year, 1, 1), date(d.year, 12, 31))),
+    Form("throughout yyyy", lambda d: f"throughout {d.year}", lambda d: (date(d.year, 1, 1), date(d.year, 12, 31))),
     # relative: the facts are told on a day that makes the words mean d
     Form("yesterday", lambda d: "yesterday", _day, lambda d: d + timedelta(days=1), True),
     Form("10 days ago", lambda d: "10 days ago", _day, lambda d: d + timedelta(days=10), True),

@@ -196,9 +196,35 @@ def test_an_entry_with_context_needs_one_of_its_words_too(tmp_path: Path) -> Non
     assert terms.expand(plain) == plain
 
 
+def test_an_entry_does_not_apply_where_its_unless_words_put_the_facts_elsewhere(tmp_path: Path) -> None:
+    terms = _load(tmp_path, '{"terms": ["killed"], "expansion": "culpable homicide", "unless": ["negligently"]}')
+    assert "culpable homicide" in terms.expand("A neighbour killed my uncle with an axe.")
+    plain = "A bus driver negligently killed my uncle."
+    assert terms.expand(plain) == plain
+
+
+@pytest.mark.parametrize("question", [
+    # none of these is a question of an evaluation set
+    "Last month a bus driver, driving carelessly, hit my father's scooter and killed him. What offence?",
+    "A tanker negligently reversed in our lane and killed a child in 2025. What is the punishment?",
+    "In an accident caused by a speeding car my cousin was killed last week. What case can be filed?",
+])
+def test_a_death_by_negligence_is_not_glossed_as_murder(question: str) -> None:
+    expanded = TERMS.expand(question)
+    assert "not amounting to culpable homicide" in expanded
+    assert "intention of causing death" not in expanded
+
+
+def test_a_killing_without_negligence_is_still_glossed_as_murder() -> None:
+    expanded = TERMS.expand("My neighbour killed my uncle with an axe over a land dispute. What offence is this?")
+    assert "intention of causing death" in expanded
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
+        ('{"terms": ["x"], "expansion": "y", "unless": "careless"}', r'terms.jsonl:1: "unless" must be a list'),
+        ('{"terms": ["x"], "expansion": "y", "unless": ["{who}"]}', r"unknown placeholder '\{who\}'"),
         ('{"terms": ["took {mine}"], "expansion": "y"}', r"terms.jsonl:1: unknown placeholder '\{mine\}'"),
         ('{"terms": ["took {pron"], "expansion": "y"}', r"unknown placeholder '\{pron'"),
         ('{"terms": ["took pron}"], "expansion": "y"}', r"unknown placeholder '\}'"),
