@@ -66,9 +66,15 @@ def _i(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-_CAUGHT_WORDS = (r"caught(?!\s+(?:an?\s+|the\s+)?(?:cold|fever|flu|covid|infection|fire|train|bus|flight|up)\b)|"
-                 r"nabbed|apprehended|red-?handed")
+_DOING = r"(?:\s+[^\s.?!;]+){0,4}?\s+(?:\w+ing|with|red-?handed|carrying|in\s+possession)\b"
+"""What someone was caught doing or holding, within four words ("caught in Dec 2023 riding a bike", "nabbed with
+stolen phones")."""
+_CAUGHT_VERB = (r"(?:caught(?!\s+(?:an?\s+|the\s+)?(?:cold|fever|flu|covid|infection|fire|train|bus|flight|up)\b)|"
+                r"nabbed|apprehended)")
+_CAUGHT_WORDS = rf"{_CAUGHT_VERB}(?={_DOING})|red-?handed"
 """Being caught at an offence: it dates the offence caught; undated, it tells an arrest."""
+_ARRESTED = rf"{_CAUGHT_VERB}(?!{_DOING})"
+"""Caught with nothing told of what at ("The police caught him only last month"): an arrest."""
 _AUX = r"(?:is|are|was|were|been|be|am|keeps|kept|keep|started|continues|continued|go(?:es)?\s+on)\s+(?:\w+\s+)?$"
 _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
     # (kind, is a verb, words); kind None is a verb that takes the kind of the noun it tells of ("began")
@@ -94,7 +100,7 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
     (EventKind.PROCEEDING, True, _i(
         r"\b(?:lodged|filed|registered|arrest(?:ed)?|summoned|remanded|charge-?sheeted|instituted|detained|"
         r"charged|investigated|seized|raided|booked|moved|"
-        r"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed)\b")),
+        rf"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed|{_ARRESTED})\b")),
     (EventKind.PROCEEDING, False, _i(
         r"\b(?:FIR|F\.I\.R\.?|complaint|case|trial|appeal|bail|charge-?sheet|investigation|inquiry|enquiry|hearing|"
         r"summons|warrant|proceedings?|revision|cognizance|remand|police\s+report|bail\s+application|"

@@ -84,7 +84,7 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"(?:years?|months?)\s+later)\b"),
     (AskKind.FORUM, r"\b(?:which\s+court|what\s+court|where\s+(?:can|should|do|does|to|will|must)\b|forum|"
                     r"jurisdiction|tribunal|commission|which\s+authority|before\s+whom|who\s+(?:can\s+)?tr(?:y|ies)|"
-                    r"tried\s+by|triable|"
+                    r"tried\s+by|triable|where\s+(?:is|are|was|were)\s+[^?.]{0,60}?\b(?:tried|heard|filed|decided)\b|"
                     # "can I file the complaint in my own city?": the place of filing
                     r"(?:file|sue|lodge|complain|complaint|case|petition)\b[^?.]{0,40}?\b(?:in|at|from)\s+"
                     r"(?:my|our|his|her|their)\s+(?:own\s+|home\s+)?(?:city|town|district|state|village)|"

@@ -34,7 +34,13 @@ FORM_HEADINGS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE)
                     r"where\s+(?:suits?|complaints?|applications?|petitions?)\b|"
                     # where an appeal lies ("Appeal against order of District Commission", "Appeal to High Court"),
                     # who decides a claim ("Power to adjudicate")
-                    r"^appeals?\s+(?:to|against|from)\b|^power\s+to\s+adjudicate)"),
+                    r"^appeals?\s+(?:to|against|from)\b|^power\s+to\s+adjudicate|"
+                    # the court or body an Act sets up to hear its matters ("Special Court and Exclusive Special
+                    # Court", "Constitution of Maintenance Tribunal", "Designation of Special Courts"); not its
+                    # procedure ("Procedure and powers of Special Court")
+                    r"^(?:constitution|establishment|designation)\s+of\s+(?:\w+\s+){0,2}(?:courts?|tribunals?|"
+                    r"commissions?|boards?)\b|^special\s+courts?\b|\btriable\s+by\s+special\b|"
+                    r"^power\s+to\s+appoint\s+special\s+judges)"),
     # not "words of limitation" (of an estate), "Limitation of powers of guardian"
     (AskKind.TIME_LIMIT, r"(?<!words\sof\s)\b(?:limitation(?!\s+of\s+(?:powers?|liability))|"
                          r"time\s+(?:limit|for|within)|period\s+(?:of|for|within)|"

@@ -249,6 +249,10 @@ def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list
     ("In 2023 my husband beat me daily.", "2025-02-10", "2023-12-31", None),
     ("My husband beats me every day since 2023.", "2025-02-10", None, None),
     ("In 2023 we married and he beats me every day.", "2025-02-10", None, None),
+    # caught at what he did dates the offence; caught with nothing of what at is an arrest
+    ("He broke into our flat in November 2023. The police caught him only last month.", "2025-02-10", "2023-11-30",
+     None),
+    ("My cousin was nabbed in March 2024 carrying a stolen laptop.", "2025-02-10", "2024-03-31", None),
 ])  # fmt: skip
 def test_the_offence_day_and_the_day_proceedings_began(
     question: str, today: str, offence: str | None, pending: str | None

@@ -44,6 +44,12 @@ def heading(act: str, section: str) -> str:
     (AskKind.FORUM, "ITA", "62"),  # Appeal to High Court
     (AskKind.FORUM, "HMA", "28"),  # Appeals from decrees and orders
     (AskKind.FORUM, "ITA", "46"),  # Power to adjudicate
+    (AskKind.FORUM, "SCSTA", "14"),  # Special Court and Exclusive Special Court
+    (AskKind.FORUM, "NDPS", "36"),  # Constitution of Special Court
+    (AskKind.FORUM, "MWPSCA", "7"),  # Constitution of Maintenance Tribunal
+    (AskKind.FORUM, "POCSO", "28"),  # Designation of Special Courts
+    (AskKind.FORUM, "FCA", "3"),  # Establishment of Family Courts
+    (AskKind.FORUM, "PCA", "4"),  # Cases triable by special Judges
     (AskKind.TIME_LIMIT, "BNSS", "479"),  # Maximum period for which under-trial prisoner can be detained
     (AskKind.TIME_LIMIT, "BNSS", "58"),  # Person arrested not to be detained more than twenty-four hours
     (AskKind.TIME_LIMIT, "BNSS", "514"),  # Limitation for taking cognizance in certain offences
@@ -58,6 +64,8 @@ def test_the_deciding_provision_is_so_headed(kind: AskKind, act: str, section: s
     (AskKind.TIME_LIMIT, "ISA", "95"),  # Bequest without words of limitation: a limit on an estate, not of time
     (AskKind.TIME_LIMIT, "GWA", "29"),  # Limitation of powers of guardian ...
     (AskKind.FORUM, "BNSS", "81"),  # Warrant directed to police officer for execution outside jurisdiction
+    (AskKind.FORUM, "POCSO", "33"),  # Procedure and powers of Special Court
+    (AskKind.FORUM, "NDPS", "36C"),  # Application of Code to proceedings before a Special Court
     (AskKind.FORUM, "NDPS", "73"),  # Bar of jurisdiction
     (AskKind.FORUM, "MWPSCA", "27"),  # Jurisdiction of civil courts barred
     (AskKind.FORUM, "GWA", "16"),  # Appointment or declaration of guardian for property beyond jurisdiction ...
@@ -83,7 +91,8 @@ def test_a_chunk_heading_is_read_without_its_citation() -> None:
     assert prosecutes("BNSS s.514 Bar to taking cognizance after lapse of period of limitation")
 
 
-@pytest.mark.parametrize(("kind", "most"), [(AskKind.FORUM, 0.02), (AskKind.TIME_LIMIT, 0.01)])
+# the forum pattern takes 91 of 4,141 headings (2.2%) since it names the courts and tribunals Acts set up
+@pytest.mark.parametrize(("kind", "most"), [(AskKind.FORUM, 0.025), (AskKind.TIME_LIMIT, 0.01)])
 def test_each_kind_picks_out_few_provisions(kind: AskKind, most: float) -> None:
     """A pattern that matched most headings would put forward whatever retrieval ranked first."""
     matched = [h for h in headings().values() if decides(kind, h)]

@@ -50,6 +50,8 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("Can I still file a criminal complaint or is it time-barred?", {AskKind.TIME_LIMIT}),
     ("Which court can try an offence under section 420?", {AskKind.FORUM}),
     ("Where do I file a consumer complaint against the builder?", {AskKind.FORUM}),
+    ("Where are cases of dowry death heard?", {AskKind.FORUM}),
+    ("Where is a bail plea in a murder case filed?", {AskKind.FORUM, AskKind.PROCEDURE}),
     ("Is adultery still an offence?", {AskKind.STILL_LAW}),
     ("Is an offence committed in 2023 tried under the IPC or the BNS?", {AskKind.WHICH_CODE}),
     ("Which law decides how it is proved: the Evidence Act or the new Sakshya Adhiniyam?", {AskKind.WHICH_CODE}),
@@ -634,8 +636,8 @@ def _read(question: str, as_of: str = "2026-11-27") -> QuestionFacts:
     # asked in the past tense: the teller's part of the story, a death told with its cause, a habit of past years
     ("A builder took full payment from me for a flat in 2016 and then sold the same flat to my cousin. What offence "
      "was that?", "2016-12-31"),
-    ("My aunt died of burns at her in-laws' house in 2020, three years after her marriage. What offence applied?",
-     "2020-12-31"),
+    ("My aunt died after a fall from her in-laws' terrace in 2020, three years after her marriage. What offence "
+     "applied?", "2020-12-31"),
     ("From 2019 to 2022 my landlord's son scratched my car every week. What offence was that?", "2022-12-31"),
     ("Through most of 2019 a man stood outside my sister's college every day and followed her home. Was that a crime "
      "then?", None),

@@ -215,6 +215,11 @@ def test_a_death_by_negligence_is_not_glossed_as_murder(question: str) -> None:
     assert "intention of causing death" not in expanded
 
 
+def test_a_threat_to_have_someone_killed_is_no_killing() -> None:
+    question = "My landlord said on the phone he would have me killed if I did not vacate. What can I do?"
+    assert "intention of causing death" not in TERMS.expand(question)
+
+
 def test_a_killing_without_negligence_is_still_glossed_as_murder() -> None:
     expanded = TERMS.expand("My neighbour killed my uncle with an axe over a land dispute. What offence is this?")
     assert "intention of causing death" in expanded
