@@ -81,7 +81,11 @@ def asks_offence(question: str) -> bool:
     return bool(ASKS_OFFENCE.search(question)) or (bool(_LIABLE.search(question)) and bool(CRIMINAL.search(question)))
 
 
-WHEN = frozenset({"always", "offence", "asked"})
+WHEN = frozenset({"always", "offence", "asked", "proof"})
+_PROOF = re.compile(r"\b(?:evidence|evidentiary|prove[ds]?|proving|proof|admissib\w*|certificate|65\s?b|"
+                    r"(?:be\s+)?(?:used|relied|accepted|produced)\s+(?:in|as|on|before|against|by)|"
+                    r"rel(?:y|ied)\s+on|genuine|authentic\w*|tamper\w*|enough|sufficient)\b", re.IGNORECASE)
+"""An ask about proving something ("Can the WhatsApp chats be used in court?", "Is a 65B certificate needed?")."""
 SLOTS = {
     "{pron}": r"(?:my|his|her|their|our|your)",
     "{obj}": r"(?:me|him|her|them|us|you)",
@@ -90,7 +94,8 @@ SLOTS = {
 "took his", ...; "locked {obj}" matches "locked me", "locked him", ..."""
 
 
-SHAPE = ('{"terms": [strings], "expansion": string, "when": "always" | "offence" | "asked", "with": [strings], '
+SHAPE = ('{"terms": [strings], "expansion": string, "when": "always" | "offence" | "asked" | "proof", '
+         '"with": [strings], '
          '"unless": [strings]}')
 """One line of the terms file (``when``, ``with`` and ``unless`` optional)."""
 
@@ -148,6 +153,10 @@ class Term:
     """A step of a proceeding a story often reports as done ("the FIR copy says '379 IPC'", "the chargesheet was
     filed in September 2024"): appended only when a sentence that asks names it ("How do I lodge an FIR?") or acts on
     what the story told ("... sent his complaint as an e-FIR. Within how many days must he sign it?")."""
+    proof_only: bool = False
+    """The means of proving something ("WhatsApp messages", "call recordings", "CCTV footage"): not appended to a
+    question that asks about an offence or what to file and says nothing of proving ("He sent WhatsApp messages
+    saying he would kill my children. What was the offence?"), where the evidence wording outweighed the offence."""
     context: re.Pattern[str] | None = None
     """Words of which one must also be in the question ("money from her parents" is a dowry demand only where a
     husband or in-laws are spoken of)."""
@@ -218,7 +227,7 @@ class TermsOfArt:
                     raise IngestError(f"{path}:{n}: unknown placeholder {bad[0]!r} in {t!r}; known: {', '.join(SLOTS)}")
             evidence = obj.get("evidence")
             out.append(Term(_pattern(terms), expansion.strip(), offence_only=when == "offence",
-                            asked_only=when == "asked", context=_pattern(context) if context else None,
+                            asked_only=when == "asked", proof_only=when == "proof", context=_pattern(context) if context else None,
                             unless=_pattern(unless) if unless else None,
                             acts=evidence_acts(evidence) if isinstance(evidence, str) else frozenset()))
         return cls(tuple(out), words)
@@ -256,9 +265,9 @@ class TermsOfArt:
             if m is None or (t.context is not None and not t.context.search(query)) or (
                     t.unless is not None and t.unless.search(query)):
                 continue
-            if t.offence_only:
+            if t.offence_only or t.proof_only:
                 offence = (asks_offence(query) or bool(CLIENT_ASK.search(query))) if offence is None else offence
-                if not offence:
+                if (t.offence_only and not offence) or (t.proof_only and offence and not _PROOF.search(query)):
                     continue
             out.append((m, t))
         return out

@@ -215,6 +215,25 @@ def test_a_death_by_negligence_is_not_glossed_as_murder(question: str) -> None:
     assert "intention of causing death" not in expanded
 
 
+@pytest.mark.parametrize(("question", "glossed"), [
+    # none of these is a question of an evaluation set
+    ("My ex keeps sending me WhatsApp messages abusing my family. What offence is this?", False),
+    ("The shopkeeper was caught on CCTV footage slapping a boy. What can we file against him?", False),
+    ("I have call recordings of him demanding a bribe. Can they be used as evidence?", True),
+    ("Are WhatsApp chats admissible without a certificate?", True),
+    ("Is CCTV footage from my shop enough to prove the theft?", True),
+    ("My landlord deleted the CCTV footage. What should I do with the pen drive?", True),
+])
+def test_the_means_of_proof_is_glossed_only_when_proving_is_asked_or_no_offence_is(question: str,
+                                                                                    glossed: bool) -> None:
+    assert ("admissibility of electronic records" in TERMS.expand(question)) is glossed
+
+
+def test_an_unknown_when_lists_proof(tmp_path: Path) -> None:
+    with pytest.raises(IngestError, match="'proof'"):
+        _load(tmp_path, '{"terms": ["x"], "expansion": "y", "when": "evidence"}')
+
+
 def test_a_threat_to_have_someone_killed_is_no_killing() -> None:
     question = "My landlord said on the phone he would have me killed if I did not vacate. What can I do?"
     assert "intention of causing death" not in TERMS.expand(question)
