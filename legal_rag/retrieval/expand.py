@@ -227,8 +227,8 @@ class TermsOfArt:
                     raise IngestError(f"{path}:{n}: unknown placeholder {bad[0]!r} in {t!r}; known: {', '.join(SLOTS)}")
             evidence = obj.get("evidence")
             out.append(Term(_pattern(terms), expansion.strip(), offence_only=when == "offence",
-                            asked_only=when == "asked", proof_only=when == "proof", context=_pattern(context) if context else None,
-                            unless=_pattern(unless) if unless else None,
+                            asked_only=when == "asked", proof_only=when == "proof",
+                            context=_pattern(context) if context else None, unless=_pattern(unless) if unless else None,
                             acts=evidence_acts(evidence) if isinstance(evidence, str) else frozenset()))
         return cls(tuple(out), words)
 
