@@ -93,6 +93,8 @@ CURATED: tuple[CuratedAct, ...] = (
     CuratedAct("SGA", "the-sale-of-goods-act-1930", ("Sale of Goods Act",)),
     CuratedAct("SCSTA", "the-scheduled-castes-and-the-scheduled-tribes-prevention-of-atrocities-act-1989",
                ("SC/ST Act", "SC ST Act", "Atrocities Act", "SC/ST (Prevention of Atrocities) Act",
+                "SC/ST Atrocities Act", "SC ST Atrocities Act", "SC/ST Prevention of Atrocities Act",
+                "Prevention of Atrocities Act",
                 "Scheduled Castes and the Scheduled Tribes (Prevention of Atrocities) Act")),
     CuratedAct("SMA", "the-special-marriage-act-1954", ("Special Marriage Act",)),
     CuratedAct("SRA", "the-specific-relief-act-1963", ("Specific Relief Act",)),

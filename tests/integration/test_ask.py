@@ -179,6 +179,28 @@ def test_a_matter_over_before_the_new_codes_is_answered_under_the_law_of_that_da
     assert r.as_of == "2024-02-29" and any(c.startswith("IEA 32") for c in cited(r)), (r.as_of, cited(r))
 
 
+# None of these is a question of an evaluation set.
+def test_a_careless_killing_is_answered_as_a_death_by_negligence(service: AskService) -> None:
+    r = service.ask("In 2020 a bus driver, driving carelessly, ran over a cyclist and killed him. What offence was "
+                    "that?")  # fmt: skip
+    assert "IPC 304A" in {c.split("(")[0] for c in cited(r)}, cited(r)
+
+
+def test_a_pending_trials_evidence_is_the_evidence_acts_when_retrieval_points_to_evidence(
+        service: AskService) -> None:
+    r = service.ask("The trial began in 2022 and is still going on. The accused's statement to police led to "
+                    "recovery of the weapon. Can that statement be used against him?")  # fmt: skip
+    assert "IEA 27" in {c.split("(")[0] for c in cited(r)} and not any(c.startswith("BSA 23") for c in cited(r)), \
+        cited(r)
+
+
+def test_messages_that_carry_a_threat_are_not_answered_with_the_law_of_electronic_records(
+        service: AskService) -> None:
+    r = service.ask("In 2019 someone sent my father WhatsApp messages saying he would burn our house. What was the "
+                    "offence then?")  # fmt: skip
+    assert not any(c.startswith(("IEA 65B", "BSA 63")) for c in cited(r)), cited(r)
+
+
 def test_an_act_the_graph_does_not_hold_is_a_question_citation_nobody_could_verify(service: AskService) -> None:
     r = service.ask("Can I file an application before the controlling authority under the Payment of Gratuity Act, "
                     "1972?")  # fmt: skip

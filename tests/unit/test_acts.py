@@ -46,6 +46,8 @@ def resolver() -> ActResolver:
         ("CPC", "CPC"),
         ("Code of Civil Procedure, 1908", "CPC"),
         ("DV Act", "PWDVA"),
+        ("SC/ST Atrocities Act", "SCSTA"),
+        ("Prevention of Atrocities Act", "SCSTA"),
         # short names practitioners write for the Acts a client's matter most often turns on
         ("CP Act", "CPA"),
         ("Consumer Act", "CPA"),
