@@ -601,6 +601,7 @@ injury"): what it tells may go on today."""
 _WHAT_OFFENCE = re.compile(
     r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?|charges?)\b"
     r"|\b(?:is|was)\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime)"
+    r"|\bwhat\s+(?:is|are|was|were|would|will)\s+(?:he|she|they|the\s+\w+)\s+(?:be\s+)?(?:liable|guilty)\s+(?:for|of)\b"
     r"|\b(?:booked|charged|prosecuted)\s+(?:for|under|with)\b|\bsections?\s+(?:of\s+\w+\s+)?(?:apply|applies|attract)",
     re.IGNORECASE)
 """The question asks which offence its story makes out (not any case against someone: a suit is no offence; nor its

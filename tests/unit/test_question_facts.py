@@ -639,6 +639,8 @@ def _read(question: str, as_of: str = "2026-11-27") -> QuestionFacts:
     ("My aunt died after a fall from her in-laws' terrace in 2020, three years after her marriage. What offence "
      "applied?", "2020-12-31"),
     ("From 2019 to 2022 my landlord's son scratched my car every week. What offence was that?", "2022-12-31"),
+    ("On 3 March 2023 a drunk man swung an iron rod at my uncle's head but missed him. What is he liable for?",
+     "2023-03-03"),
     ("Through most of 2019 a man stood outside my sister's college every day and followed her home. Was that a crime "
      "then?", None),
 ])
