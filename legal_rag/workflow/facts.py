@@ -751,6 +751,22 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     return max(ends) if ends else None
 
 
+_TOLD_PROCEEDING = re.compile(r"\b(?:FIR|F\.I\.R|police\s+case|case\s+(?:was|is|has\s+been)\s+(?:filed|registered|"
+                              r"lodged|going\s+on|pending)|charge-?sheet\w*|trial|investigation|arrested|booked)\b",
+                              re.IGNORECASE)
+"""Proceedings the story tells as begun, undated ("A police case was filed", "the trial is going on")."""
+
+
+def investigated_then(facts: QuestionFacts, question: str) -> bool:
+    """An offence of before 2024-07-01 (``offence_on``) whose investigation began then too: the story tells a death
+    it caused (a body found, a death by burns: police inquire at once) or proceedings begun for it, undated. Its
+    evidence is then the Evidence Act's (BSA 170(2)), as for any matter pending on 2024-07-01."""
+    if facts.offence_on is None or facts.pending_since is not None:
+        return False
+    death = any(e.kind is EventKind.OFFENCE and e.phrase and _DIED.search(e.clause) for e in facts.dates)
+    return death or bool(_TOLD_PROCEEDING.search(" ".join(_asking_and_telling(question)[1])))
+
+
 def read_facts(
     question: str, as_of: str, *, comparison: bool, checks_for: CheckFn, lapsed: Iterable[Lapsed] = (),
     known_act: Callable[[str], bool] | None = None,

@@ -29,6 +29,7 @@ from legal_rag.workflow.facts import (
     AskKind,
     QuestionFacts,
     asking_text,
+    investigated_then,
     read_facts,
     textless_statement,
     textless_warning,
@@ -259,6 +260,10 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         found = _with_old_penal_code(ctx, found, state["question"], day)
     if state["facts"].pending_since is not None:
         found = _with_old_procedure(ctx, found, state["question"], EVE)
+    elif investigated_then(state["facts"], state["question"]) and _evidence_asked(state["question"], found):
+        # an offence of before 2024-07-01 that a death or the story's proceedings show was investigated then: what
+        # may prove it is the Evidence Act's (BSA 170(2)), as for any matter pending on that day
+        found = _with_old_codes(ctx, found, state["question"], EVE, [SAVINGS["evidence"]])
     found = _with_meant(ctx, found, state["facts"].mixups)
     found = _with_today(ctx, found, state["facts"])
     found = _with_ask_forms(ctx, found, state["facts"])
@@ -337,10 +342,14 @@ def _with_old_procedure(ctx: WorkflowContext, passages: list[Passage], question:
     CrPC (BNSS 531(2)(a)) and, for evidence, the Evidence Act (BSA 170(2)) (``_with_old_codes``): evidence when the
     question says so or retrieval points to the evidence code among its best sections ("At the trial in 2023, could
     that statement be used against him?")."""
-    evidence = SAVINGS["evidence"] in savings_for(question, True) or any(
-        p.act == SAVINGS["evidence"][0] for p in _first_per_section(passages)[:SECTIONS_EXPANDED])
-    saved = [SAVINGS["procedure"], *([SAVINGS["evidence"]] if evidence else [])]
+    saved = [SAVINGS["procedure"], *([SAVINGS["evidence"]] if _evidence_asked(question, passages) else [])]
     return _with_old_codes(ctx, passages, question, day, saved)
+
+
+def _evidence_asked(question: str, passages: Sequence[Passage]) -> bool:
+    """The question says it is about evidence, or retrieval points to the evidence code among its best sections."""
+    return SAVINGS["evidence"] in savings_for(question, True) or any(
+        p.act == SAVINGS["evidence"][0] for p in _first_per_section(passages)[:SECTIONS_EXPANDED])
 
 
 def _with_old_codes(ctx: WorkflowContext, passages: list[Passage], question: str, day: str,

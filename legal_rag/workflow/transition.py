@@ -27,7 +27,8 @@ _PROCEDURE = re.compile(
 _OFFENCE = re.compile(
     r"\b(IPC|Penal Code|BNS\b|offences?|punish\w*|sentenc\w*|convict\w*|committed|murder|theft|cheat\w*|"
     r"charged?)\b", re.IGNORECASE)
-_EVIDENCE = re.compile(r"\b(evidence|Evidence Act|IEA|BSA|witness\w*|admissib\w*|proof|confession)\b", re.IGNORECASE)
+_EVIDENCE = re.compile(r"\b(evidence|Evidence Act|IEA|BSA|witness\w*|admissib\w*|proof|confession|presum\w*|prove[ds]?|"
+                       r"proving|dying\s+declaration|used\s+(?:in\s+court|against|as\s+evidence))\b", re.IGNORECASE)
 
 
 _STILL_PENDING = re.compile(r"\b(?:pending|still\s+(?:going\s+on|on|under\s+way|being\s+\w+)|continu\w*|began|begun|"

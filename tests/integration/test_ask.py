@@ -194,6 +194,14 @@ def test_a_pending_trials_evidence_is_the_evidence_acts_when_retrieval_points_to
         cited(r)
 
 
+def test_an_old_dowry_deaths_presumption_is_the_evidence_acts(service: AskService) -> None:
+    r = service.ask("My cousin's wife died of burns at her marital home in 2021, a year after the wedding; her "
+                    "in-laws kept asking for a car. What offence was it, and would the law presume the in-laws "
+                    "caused her death?")  # fmt: skip
+    sections = {c.split("(")[0] for c in cited(r)}
+    assert {"IPC 304B", "IEA 113B"} <= sections and "BSA 118" not in sections, sections
+
+
 def test_messages_that_carry_a_threat_are_not_answered_with_the_law_of_electronic_records(
         service: AskService) -> None:
     r = service.ask("In 2019 someone sent my father WhatsApp messages saying he would burn our house. What was the "

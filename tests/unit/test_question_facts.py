@@ -19,6 +19,7 @@ from legal_rag.workflow.facts import (
     act_name,
     ask_kinds,
     asking_text,
+    investigated_then,
     names_penal_section,
     premises_in,
     read_facts,
@@ -846,3 +847,17 @@ def test_an_answer_resting_on_an_offence_day_read_from_the_story_is_not_high() -
     kw = {"question": question, "as_of": "2026-11-27", "names_provision": True, "coverage": 1.0}
     assert conf.score(**kw).score >= 0.8  # type: ignore[arg-type]
     assert conf.score(**kw, inferred_date=True).score <= conf.INFERRED_DATE_CAP < 0.8  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("question", "investigated"), [
+    # none of these is a question of an evaluation set
+    ("My cousin's wife died of burns at her marital home in 2021. Would the law presume the in-laws caused it?", True),
+    ("In 2022 my uncle stole my gold chain and an FIR was lodged. Can the CCTV footage prove it?", True),
+    # the story tells no proceeding and no death: a complaint filed now is the new codes'
+    ("In 2023 my neighbour slapped me. Can my phone video prove it?", False),
+    # nothing dated before 2024-07-01
+    ("Last month my neighbour's wife died of burns at home. Would the law presume anything?", False),
+])
+def test_an_old_offence_was_investigated_then_when_a_death_or_its_proceedings_are_told(question: str,
+                                                                                        investigated: bool) -> None:
+    assert investigated_then(_read(question), question) is investigated
