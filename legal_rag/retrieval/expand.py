@@ -84,7 +84,7 @@ def asks_offence(question: str) -> bool:
 WHEN = frozenset({"always", "offence", "asked", "proof"})
 _PROOF = re.compile(r"\b(?:evidence|evidentiary|prove[ds]?|proving|proof|admissib\w*|certificate|65\s?b|"
                     r"(?:be\s+)?(?:used|relied|accepted|produced)\s+(?:in|as|on|before|against|by)|"
-                    r"rel(?:y|ied)\s+on|genuine|authentic\w*|tamper\w*|enough|sufficient)\b", re.IGNORECASE)
+                    r"rel(?:y|ied)\s+on|authentic\w*|tamper\w*)\b", re.IGNORECASE)
 """An ask about proving something ("Can the WhatsApp chats be used in court?", "Is a 65B certificate needed?")."""
 SLOTS = {
     "{pron}": r"(?:my|his|her|their|our|your)",
@@ -112,6 +112,13 @@ _BACK_REFERENCE = re.compile(r"\b(?:sign|lodge|register|file|submit|amend|withdr
                              r"copy\s+of)\s+(?:it|them)\b", re.IGNORECASE)
 """An ask that acts on the step the story told, by a pronoun ("Within how many days must he go and sign it?", "Can I
 get a copy of it?"); not one about something else done to it ("What punishment can they get for it?")."""
+
+
+def _sentence_at(text: str, at: int) -> str:
+    """The sentence of ``text`` that holds position ``at``."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
+    end = next((m.start() for m in _SENTENCE_END.finditer(text, at)), len(text))
+    return text[start:end]
 
 
 def asking_sentences(text: str) -> str:
@@ -161,9 +168,10 @@ class Term:
     """Words of which one must also be in the question ("money from her parents" is a dowry demand only where a
     husband or in-laws are spoken of)."""
     unless: re.Pattern[str] | None = None
-    """Words that put the facts under another provision, in whose presence the term does not apply: a death caused
-    "carelessly" or "negligently" is, in the statute's words, "not amounting to culpable homicide" (IPC 304A, BNS 106),
-    so "killed" is not glossed as murder there."""
+    """Words that put the facts under another provision, in whose presence in the term's own sentence the term does
+    not apply: a death caused "carelessly" or "negligently" is, in the statute's words, "not amounting to culpable
+    homicide" (IPC 304A, BNS 106), so "killed" is not glossed as murder there ("My father was careless with his
+    health. My uncle killed my brother." keeps the gloss)."""
     acts: frozenset[str] = frozenset()
     """The Acts whose wording the expansion is (the codes its ``evidence`` names: "BNS 106, 281; IPC 304A" -> BNS,
     IPC); empty: any."""
@@ -263,7 +271,7 @@ class TermsOfArt:
                     continue
             m = t.pattern.search(query)
             if m is None or (t.context is not None and not t.context.search(query)) or (
-                    t.unless is not None and t.unless.search(query)):
+                    t.unless is not None and t.unless.search(_sentence_at(query, m.start()))):
                 continue
             if t.offence_only or t.proof_only:
                 offence = (asks_offence(query) or bool(CLIENT_ASK.search(query))) if offence is None else offence

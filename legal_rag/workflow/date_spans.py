@@ -41,7 +41,7 @@ _NOT_A_YEAR = r"(?!\s*[-–/]?\s*(?:\d|hrs\b|hours\b|h\b|batch\b|model\b)|[,.]\d
 _TIME_CUE = re.compile(
     r"\b(?:in|during|since|from|by|until|till|before|after|to|prior\s+to|ever\s+since|the\s+year|year|between|"
     # a year the events fill ("through most of 2018", "throughout 2022", "for much of 2019")
-    r"through(?:out)?|across|(?:most|much|all|part|parts|some)\s+of|"
+    r"through(?:out)?|(?:most|much|part|parts)\s+of|"
     r"between\s+(?:the\s+years?\s+)?(?:19|20)\d\d\s+and)\s+(?:the\s+)?$",
     re.IGNORECASE)
 _WORD_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,

@@ -66,9 +66,11 @@ def _i(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-_DOING = r"(?:\s+[^\s.?!;]+){0,4}?\s+(?:\w+ing|with|red-?handed|carrying|in\s+possession)\b"
+_DOING = (r"(?:\s+[^\s.?!;,]+){0,3}?\s+(?!(?:during|morning|evening|building|nothing|something|anything|"
+          r"everything|being)\b)\w+ing\b|(?:\s+[^\s.?!;,]+){0,3}?\s+(?<!along\s)with\s+(?!(?:the\s+)?(?:help|aid|"
+          r"assistance)\b)|\s+red-?handed|(?:\s+[^\s.?!;,]+){0,3}?\s+(?:carrying|in\s+possession)\b")
 """What someone was caught doing or holding, within four words ("caught in Dec 2023 riding a bike", "nabbed with
-stolen phones")."""
+stolen phones"); not when or how ("caught him during a raid", "with the help of CCTV", "along with two others")."""
 _CAUGHT_VERB = (r"(?:caught(?!\s+(?:an?\s+|the\s+)?(?:cold|fever|flu|covid|infection|fire|train|bus|flight|up)\b)|"
                 r"nabbed|apprehended)")
 _CAUGHT_WORDS = rf"{_CAUGHT_VERB}(?={_DOING})|red-?handed"
@@ -87,7 +89,9 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
     (EventKind.OFFENCE, True, _i(
         r"\b(?:died|dies|death)\s+(?:of|from|due\s+to)\s+(?:(?:his|her|the|severe|serious|multiple)\s+)?"
         r"(?:burns?|burn\s+injuries|poison\w*|stab\s+wounds?|gunshot\s+wounds?|injuries|head\s+injur\w*)\b|"
-        r"\b(?:found|was\s+found)\s+(?:dead|hanging)\b|\b(?:burnt|burned)\s+to\s+death\b")),
+        r"\b(?:died|death)\s+in\s+(?:police\s+|judicial\s+)?custody\b|"
+        r"\bfound\s+(?:\w+\s+){0,3}?(?:dead|hanging)\b|\bbody\s+(?:of\s+(?:\w+\s+){1,3}?)?(?:was\s+)?found\b|"
+        r"\b(?:burnt|burned)\s+to\s+death\b")),
     (EventKind.LIFE, True, _i(
         r"\b(?:(?:got\s+)?married|wed|bought|purchased|sold|born|joined|employed|hired|worked|appointed|retired|"
         r"shifted|met|known|knew|owned|rented|leased|lent|borrowed|divorced|separated|executed|signed|died|"
@@ -155,7 +159,8 @@ _BOUNDED = _i(r"\b(?:19|20)\d\d\b")
 _PAST_VERB = _i(r"\b(?:was|were|had|did|used\s+to|kept|would|beat|hit|took|threw|broke|stole|sent|told|said|made|"
                 r"gave|got|came|went|left|caught|fought|brought|sold|paid|ran|drove|shot|cut|spent|held|met|"
                 r"called|wrote|tore|slapped|abused)\b|\b\w{3,}ed\b")
-_PRESENT = _i(r"\b(?:is|are|am|has|have|keeps|still|now|since|till\s+date|to\s+date|so\s+far)\b")
+_PRESENT = _i(r"\b(?:is|are|am|has|have|keeps|still|now|since|till\s+date|to\s+date|so\s+far|continues|continuing|"
+              r"goes\s+on|going\s+on|ongoing|onwards|today|to\s+this\s+day)\b")
 
 
 def _past_habit(text: str, at: int) -> bool:
@@ -212,8 +217,7 @@ def _kind(trigger: _Trigger, triggers: list[_Trigger], masked: str) -> EventKind
 
 
 _FILLER = frozenset(("on", "in", "at", "of", "the", "a", "during", "around", "about", "sometime", "month", "year",
-                     "day", "morning", "evening", "night", "through", "throughout", "across", "most", "much", "all",
-                     "part", "parts", "some"))
+                     "day", "morning", "evening", "night", "through", "throughout", "most", "much", "part", "parts"))
 
 
 @dataclass(frozen=True, slots=True)

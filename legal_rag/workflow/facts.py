@@ -84,7 +84,12 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"(?:years?|months?)\s+later)\b"),
     (AskKind.FORUM, r"\b(?:which\s+court|what\s+court|where\s+(?:can|should|do|does|to|will|must)\b|forum|"
                     r"jurisdiction|tribunal|commission|which\s+authority|before\s+whom|who\s+(?:can\s+)?tr(?:y|ies)|"
-                    r"tried\s+by|triable|where\s+(?:is|are|was|were)\s+[^?.]{0,60}?\b(?:tried|heard|filed|decided)\b|"
+                    r"tried\s+by|triable|"
+                    # where a matter is tried ("Where is a case of possession of heroin tried?"), not where the law
+                    # says something ("Where is it stated that a chargesheet must be filed ...?")
+                    r"where\s+(?:is|are|was|were)\s+(?:(?:a|an|the|my|his|her|our|their|such|these|those)\s+)?"
+                    r"(?:\w+\s+){0,2}?(?:cases?|complaints?|appeals?|petitions?|suits?|applications?|matters?|"
+                    r"trials?|disputes?|claims?|pleas?)\b[^?.]{0,60}?\b(?:tried|heard|filed|decided|instituted)\b|"
                     # "can I file the complaint in my own city?": the place of filing
                     r"(?:file|sue|lodge|complain|complaint|case|petition)\b[^?.]{0,40}?\b(?:in|at|from)\s+"
                     r"(?:my|our|his|her|their)\s+(?:own\s+|home\s+)?(?:city|town|district|state|village)|"
@@ -584,13 +589,12 @@ def _unknown_acts(checks: Sequence[CitationCheck], known_act: Callable[[str], bo
 
 
 _TELLER = re.compile(r"\b(?:i|we)\b", re.IGNORECASE)
-_DIED = re.compile(r"\b(?:died|dies|passed\s+away|expired|death)\b", re.IGNORECASE)
-_DIED_OF = re.compile(r"\b(?:died|dies|death)\s+(?:\w+\s+){0,2}?(?:of|from|after|due\s+to|because\s+of|following)\b|"
-                      r"\bfound\s+dead\b|\b(?:burnt|burned|beaten|stabbed|poisoned)\s+to\s+death\b", re.IGNORECASE)
-"""A death told with what caused it ("died of burns", "died after being beaten"): the harm a story asks about."""
-_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
 """The teller in a dated clause ("I bought the plot in 2019", "in 2021 I gave him 5 lakh"): their own part of the
 story, background to what was done to them, not its day."""
+_DIED = re.compile(r"\b(?:died|dies|passed\s+away|expired|death)\b", re.IGNORECASE)
+"""A death told as a life event (of age or illness: a death by harm is an offence's, ``dates``)."""
+_ASKER = re.compile(r"\b(?:i|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
+"""The teller in an ask ("What were my options?"): what they may do about the story, not what was done in it."""
 _BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second|someone\s+else)\b", re.IGNORECASE)
 """The one life event that is itself an offence: a marriage while married."""
 _NOW = re.compile(r"\b(?:is|are|am|keeps?|demands?|refuses?|won'?t|doesn'?t|don'?t|does\s+not|do\s+not|has|have|"
@@ -599,7 +603,12 @@ _NOW = re.compile(r"\b(?:is|are|am|keeps?|demands?|refuses?|won'?t|doesn'?t|don'
 """A story told in the present ("her in-laws demand more dowry", "he refuses to return it", "the victim has an old
 injury"): what it tells may go on today."""
 _WHAT_OFFENCE = re.compile(
-    r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?|charges?)\b"
+    r"\b(?:what|which)\s+(?:\w+\s+){0,2}(?:offen[cs]es?|crimes?)\b"
+    # criminal charges, not a builder's or a bank's ("What charges did the bank deduct?")
+    r"|\bwhat\s+(?:criminal\s+)?charges?\s+(?:would|will|could|can|might|may|did|do|does)\s+(?:\w+\s+){1,3}?"
+    r"(?:face|faced|get|be\s+(?:framed|filed|brought|pressed))\b"
+    r"|\bwhich\s+(?:\w+\s+){0,2}sections?\s+(?:\w+\s+){0,2}?(?:breach|breached|violate|violated|appl(?:y|ied))\b"
+    r"|\bcommit(?:ted)?\s+(?:an?|any)\s+(?:\w+\s+)?(?:offen[cs]e|crime)\b"
     r"|\b(?:is|was)\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime)"
     r"|\bwhat\s+(?:is|are|was|were|would|will)\s+(?:he|she|they|the\s+\w+)\s+(?:be\s+)?(?:liable|guilty)\s+(?:for|of)\b"
     r"|\b(?:booked|charged|prosecuted)\s+(?:for|under|with)\b|\bsections?\s+(?:of\s+\w+\s+)?(?:apply|applies|attract)",
@@ -626,12 +635,12 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
     dated = [e for e in events if e.phrase]
     asking = [p for p in asking if not _FRAGMENT.match(p)] or asking
     # an ask in the past tense ("What offence was that?", "What would the charge have been?") puts what it asks
-    # about in the story's time, whatever the dated clause tells: the teller's part ("sold the same plot to me in
-    # 2015") or a death told with what caused it ("died of burns at her in-laws' house in 2022"); not a death told
-    # as background ("My father died in 2021. My uncle took over his shop.")
+    # about in the story's time, whatever someone else's dated clause tells ("a property dealer sold the same plot
+    # to me in 2015"); not the teller's own part ("I married in 2015. My in-laws took my jewellery.") nor a death
+    # told as background ("My father died in 2021. My uncle took over his shop.")
     past = bool(asking) and all(_PAST_ASK.search(p) for p in asking)
-    story = [e for e in dated if (past and not (_DIED.search(e.clause) and not _DIED_OF.search(e.clause)))
-             or (not _TELLER.search(e.clause) and (e.kind is EventKind.UNKNOWN or _BIGAMY.search(e.clause)))]
+    story = [e for e in dated if not _TELLER.search(e.clause) and (
+        e.kind is EventKind.UNKNOWN or _BIGAMY.search(e.clause) or (past and not _DIED.search(e.clause)))]
     if not story or any(e.end >= cutover or e.ongoing for e in dated):
         return None
     return max(e.end for e in story)
@@ -734,13 +743,7 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
         undated_text = undated_text.replace(e.phrase, " ")
     if not ends and not _NEW_CODE.search(undated_text) and (
             _OLD_CODE_ONLY.search(question) or dates_by_new_code or all(_THEN.search(p) for p in asking)
-            # or asks in the past tense what others did or what was allowed ("Under what power did the magistrate
-            # do that?"), not what the teller may do about it ("What were my options to set it aside?"); which
-            # offence a story told ("What offence was that?") is the story's (``story_day``)
-            # (a proceeding told, or a step the teller took, is pending or over by its own words)
-            or (all(_PAST_ASK.search(p) and not _FIRST_PERSON.search(p) for p in asking)
-                and not _WHAT_OFFENCE.search(question)
-                and not any(e.kind is EventKind.PROCEEDING or _TELLER.search(e.clause) for e in dated))):
+            or _asks_what_others_did(question, asking, events)):
         # it asks what the old code said of facts all told before it was replaced ("kept in the lockup for 3 days
         # in December 2023 without being produced before a magistrate: which provision of the CrPC did they
         # violate?"), or what the law was at the time it tells ("In 2019 a drunk driver ran over our neighbour's son.
@@ -765,6 +768,23 @@ def investigated_then(facts: QuestionFacts, question: str) -> bool:
         return False
     death = any(e.kind is EventKind.OFFENCE and e.phrase and _DIED.search(e.clause) for e in facts.dates)
     return death or bool(_TOLD_PROCEEDING.search(" ".join(_asking_and_telling(question)[1])))
+
+
+def _asks_what_others_did(question: str, asking: Sequence[str], events: Sequence[DatedEvent]) -> bool:
+    """Every ask is in the past tense about what others did or what was allowed then ("Under what power did the
+    magistrate do that?"), not what the teller may do ("What were my options to set it aside?"); the story tells no
+    proceeding (pending or over by its own words), no step of the teller's, and no offence (its law is its own day's
+    and its complaint today's: ``offence_day``, ``story_day``) unless what is asked is what an authority did then."""
+    acted = all(_AUTHORITY_ACTED.search(p) for p in asking)
+    return (all(_PAST_ASK.search(p) and not _ASKER.search(p) for p in asking) and not _WHAT_OFFENCE.search(question)
+            and not any(e.kind is EventKind.PROCEEDING or (e.kind is EventKind.OFFENCE and not acted)
+                        or _TELLER.search(e.clause) for e in events))
+
+
+_AUTHORITY_ACTED = re.compile(r"\b(?:did|was|were|had)\s+the\s+(?:magistrate|court|judge|police|officer|sho|tribunal|"
+                              r"commission|collector)\b", re.IGNORECASE)
+"""An ask about what an authority did then ("Under what power did the magistrate act?"): the law of that day decides
+it, whatever offence the story tells."""
 
 
 def read_facts(

@@ -382,8 +382,11 @@ def _interleaved(first: Sequence[Passage], second: Sequence[Passage]) -> list[Pa
             out.setdefault((p.act, p.section), []).append(p)
         return list(out.values())
 
-    turns = [g for pair in zip_longest(sections(first), sections(second)) for g in pair if g is not None]
-    return _union([p for g in turns for p in g], [])
+    out: dict[str, Passage] = {}
+    for pair in zip_longest(sections(first), sections(second)):
+        for p in (p for g in pair if g is not None for p in g):
+            out.setdefault(p.chunk_id, p)
+    return list(out.values())
 
 
 def _with_meant(ctx: WorkflowContext, passages: list[Passage], mixups: Sequence[NumberMixup]) -> list[Passage]:

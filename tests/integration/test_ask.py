@@ -206,6 +206,8 @@ def test_messages_that_carry_a_threat_are_not_answered_with_the_law_of_electroni
         service: AskService) -> None:
     r = service.ask("In 2019 someone sent my father WhatsApp messages saying he would burn our house. What was the "
                     "offence then?")  # fmt: skip
+    # the penal code of the day is searched for what the messages did, not the law of electronic records
+    assert any(c.startswith("IPC") for c in cited(r)), cited(r)
     assert not any(c.startswith(("IEA 65B", "BSA 63")) for c in cited(r)), cited(r)
 
 

@@ -115,6 +115,7 @@ def test_a_time_with_no_date_to_count_from_stays_unread(text: str, phrases: list
     "The notice is dated 05/13/2024.",  # no 13th month in day-month order (dateparser would read 13 May)
     "He may be arrested; they will march on the road; the last may be filed later.",
     "Section 302 IPC and Rs 5 lakh, section 3.5 of the Act.",
+    "He took all of 2000 rupees from my purse; the scam spread across 2000 villages.",
 ])  # fmt: skip
 def test_numbers_and_years_that_are_no_dates(text: str) -> None:
     assert [e.phrase for e in read_dates(text, TODAY) if e.phrase] == []
@@ -153,7 +154,16 @@ def test_a_festival_stays_unread_and_its_offence_is_undated() -> None:
     ("My cousin's wife died of burns at her marital home in June 2023.", [(EventKind.OFFENCE, "2023-06-30")]),
     ("In 2022 the watchman was found dead in the godown.", [(EventKind.OFFENCE, "2022-12-31")]),
     ("My grandfather died of old age in 2020.", [(EventKind.LIFE, "2020-12-31")]),
-    # a year filled by what the clause tells
+    ("In 2022 the body of my brother was found in a canal.", [(EventKind.OFFENCE, "2022-12-31")]),
+    ("My brother died in police custody in 2020.", [(EventKind.OFFENCE, "2020-12-31")]),
+    # caught at nothing told: an arrest
+    ("The police caught him during a raid in March 2023.", [(EventKind.PROCEEDING, "2023-03-31")]),
+    ("He was apprehended with the help of CCTV in 2022.", [(EventKind.PROCEEDING, "2022-12-31")]),
+    ("He stole my bike in May 2023 and was caught in 2024.",
+     [(EventKind.OFFENCE, "2023-05-31"), (EventKind.PROCEEDING, "2024-12-31")]),
+    # a year filled by what the clause tells, its words no event of their own
+    ("I lent him Rs 2 lakh in 2022, and he took the money and ran away throughout 2023.",
+     [(EventKind.LIFE, "2022-12-31"), (EventKind.OFFENCE, "2023-12-31")]),
     ("Throughout 2021 my tenant's dog bit passers-by.", [(EventKind.UNKNOWN, "2021-12-31")]),
     ("For much of 2019 the contractor used fake bills.", [(EventKind.UNKNOWN, "2019-12-31")]),
 ])  # fmt: skip
@@ -249,6 +259,8 @@ def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list
     ("In 2023 my husband beat me daily.", "2025-02-10", "2023-12-31", None),
     ("My husband beats me every day since 2023.", "2025-02-10", None, None),
     ("In 2023 we married and he beats me every day.", "2025-02-10", None, None),
+    ("In 2021 my neighbour abused my mother daily, and he continues till today.", "2025-02-10", None, None),
+    ("In 2022 my boss harassed me daily; it goes on.", "2025-02-10", None, None),
     # caught at what he did dates the offence; caught with nothing of what at is an arrest
     ("He broke into our flat in November 2023. The police caught him only last month.", "2025-02-10", "2023-11-30",
      None),

@@ -637,19 +637,15 @@ def _read(question: str, as_of: str = "2026-11-27") -> QuestionFacts:
     # asked in the past tense: the teller's part of the story, a death told with its cause, a habit of past years
     ("A builder took full payment from me for a flat in 2016 and then sold the same flat to my cousin. What offence "
      "was that?", "2016-12-31"),
-    ("My aunt died after a fall from her in-laws' terrace in 2020, three years after her marriage. What offence "
-     "applied?", "2020-12-31"),
     ("From 2019 to 2022 my landlord's son scratched my car every week. What offence was that?", "2022-12-31"),
     ("On 3 March 2023 a drunk man swung an iron rod at my uncle's head but missed him. What is he liable for?",
      "2023-03-03"),
-    ("Through most of 2019 a man stood outside my sister's college every day and followed her home. Was that a crime "
-     "then?", None),
+    # "charges" a person faces, "was that a crime", "what is he liable for"
+    ("In March 2022 my tenant's son poured paint over my car. What charges could he face?", "2022-03-31"),
+    ("Back in 2021 my tenant's son scratched my car all over with a key. Was that a crime?", "2021-12-31"),
 ])
-def test_an_offence_asked_about_is_dated_by_its_story(question: str, day: str | None) -> None:
+def test_an_offence_asked_about_is_dated_by_its_story(question: str, day: str) -> None:
     facts = _read(question)
-    if day is None:  # "then": the whole question is read on the story's last day
-        assert facts.closed_on == "2019-12-31"
-        return
     assert facts.offence_on == day and facts.offence_by_story
     assert facts.old_law_governs("IPC")
     assert any("taken as the day of the offence, an offence under the penal code is the IPC's" in r
@@ -666,6 +662,12 @@ def test_an_offence_asked_about_is_dated_by_its_story(question: str, day: str | 
     "My father died in 2021. My uncle took over his shop and would not let us in. What offence is this?",
     # asked in the past tense, but the dated death is background to what followed it
     "My father died in 2021. My uncle took over his shop and would not let us in. What offence was that?",
+    "My father died in 2022 after a long illness. My uncle took his land. What offence was that?",
+    # asked in the past tense, but the dated clause is the teller's own part
+    "I married in 2015. My in-laws took all my jewellery. What offence was that?",
+    "In 2020 I rented my house to a tenant. He stopped paying rent. What offence was that?",
+    # charges that are fees, not a criminal charge
+    "I bought a flat in 2019. What charges did the builder levy for parking?",
     "The victim has an old knee injury from a fall in 2021, and her husband pushed her down the stairs. What offence?",
     # another Act's matter
     "In 2022 my builder did not hand over the flat. Can I file a case against him under the Consumer Protection Act?",
@@ -703,6 +705,8 @@ def test_a_story_is_no_offence_date_when_it_goes_on_is_background_or_asks_no_off
     ("In 2023 the station officer turned away my cheating complaint, so the magistrate directed an inquiry. Under "
      "what power did the magistrate act?", "2023-12-31"),
     ("In March 2023 the landlord cut the water. What remedy did the tenant have?", "2023-03-31"),
+    ("Through most of 2019 a man stood outside my sister's college every day and followed her home. Was that a crime "
+     "then?", "2019-12-31"),
     # what the old code said of facts all told before it was replaced
     ("In June 2022 the police arrested my cousin at night without telling him the grounds. Which section of the "
      "CrPC did they breach?", "2022-06-30"),
@@ -773,6 +777,8 @@ def test_an_old_code_asked_of_an_offence_is_read_on_the_offence_day_not_its_firs
     "In 2023 my wife got an ex parte maintenance order. What were my options to set it aside?",
     # a past ask about what the teller may do, or a proceeding the teller began
     "In March 2023 my landlord cut the water. What remedy did I have?",
+    # an offence told: its law is its own day's, its court today's ("Which section did he breach?" asks the offence)
+    "In 2021 a man cheated my father of Rs 2 lakh. Which court had jurisdiction over it?",
     "The sessions court granted me bail order in 2023 in a murder case. Which section was the bail under?",
     "I made an application for maintenance order in 2023. Which section was it under?",
     "The court passed a judgment in 2023 acquitting him; the State has filed an appeal. Which section was it?",

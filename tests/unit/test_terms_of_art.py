@@ -223,6 +223,7 @@ def test_a_death_by_negligence_is_not_glossed_as_murder(question: str) -> None:
     ("Are WhatsApp chats admissible without a certificate?", True),
     ("Is CCTV footage from my shop enough to prove the theft?", True),
     ("My landlord deleted the CCTV footage. What should I do with the pen drive?", True),
+    ("He sent me WhatsApp messages calling me names. What offence is this and is it a genuine threat?", False),
 ])
 def test_the_means_of_proof_is_glossed_only_when_proving_is_asked_or_no_offence_is(question: str,
                                                                                     glossed: bool) -> None:
@@ -235,8 +236,23 @@ def test_an_unknown_when_lists_proof(tmp_path: Path) -> None:
 
 
 def test_a_threat_to_have_someone_killed_is_no_killing() -> None:
-    question = "My landlord said on the phone he would have me killed if I did not vacate. What can I do?"
-    assert "intention of causing death" not in TERMS.expand(question)
+    question = "My landlord threatened on the phone that he would have me killed if I did not vacate. What can I do?"
+    expanded = TERMS.expand(question)
+    assert "intention of causing death" not in expanded and "threatens another with any injury" in expanded
+
+
+@pytest.mark.parametrize(("question", "murder"), [
+    # the words that put a death under negligence count in the killing's own sentence only
+    ("My father was careless with his health and died. My uncle then killed my brother. What offence is this?", True),
+    ("After a minor accident, the truck driver got down and stabbed my cousin to death. What offence is this?", True),
+    ("A negligent driver killed my father last month. What offence is this?", False),
+])
+def test_negligence_words_stop_the_murder_gloss_only_in_the_killings_sentence(question: str, murder: bool) -> None:
+    assert ("intention of causing death" in TERMS.expand(question)) is murder
+
+
+def test_a_negligent_killing_gets_the_statutes_words_for_it() -> None:
+    assert "not amounting to culpable homicide" in TERMS.expand("A negligent driver killed my father. What offence?")
 
 
 def test_a_killing_without_negligence_is_still_glossed_as_murder() -> None:

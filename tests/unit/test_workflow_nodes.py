@@ -454,6 +454,34 @@ def test_an_offence_committed_before_the_new_codes_is_answered_and_checked_under
     assert "IPC:384:-:0" not in ids and "BNS:308:2:0" in ids
 
 
+@dataclass
+class TableRetriever(ByActRetriever):
+    """The correspondence table's predecessor of a BNS section: IPC 384, in force until 2024-07-01."""
+
+    def counterparts(self, act: str, section: str) -> list[tuple[Pin, Chunk]]:
+        ipc = dataclasses.replace(CHUNKS["IPC:384:-:0"], in_force_from="1860-10-06", in_force_to="2024-07-01")
+        return [(Pin.PREDECESSOR, ipc)] if act == "BNS" else []
+
+
+def test_the_old_code_gets_what_the_tables_say_the_new_codes_best_section_replaced() -> None:
+    # the search of the IPC alone finds nothing; the BNS section retrieval ranked first brings its predecessor
+    c = ctx(retriever=TableRetriever([retrieved("BNS:308:2:0")], old=[]))
+    state = {"question": PENDING_CHEATING, "as_of": "2024-10-01", "classification": Classification(
+        Complexity.STANDARD, "f")}  # fmt: skip
+    ids = [p.chunk_id for p in steps.retrieve(state, Runtime(c))["passages"]]  # type: ignore[arg-type]
+    assert ids[0] == "IPC:384:-:0" and not any(i.startswith("BNS:308") for i in ids), ids
+
+
+def test_two_rankings_are_taken_in_turn_each_section_whole_and_once() -> None:
+    def p(cid: str) -> Passage:
+        return _steps._passage(CHUNKS[cid], score=1.0, pinned=None, relevance=0.5)
+
+    first = [p("BNS:308:2:0"), p("CRPC:167:2:0"), p("BNS:308:2:0")]
+    second = [p("IPC:384:-:0"), p("CRPC:167:2:0"), p("BNSS:187:3:0")]
+    assert [x.chunk_id for x in _steps._interleaved(first, second)] == [
+        "BNS:308:2:0", "IPC:384:-:0", "CRPC:167:2:0", "BNSS:187:3:0"]
+
+
 def test_verify_claims_simple_uses_cited_passages_other_routes_re_retrieve() -> None:
     p = steps.to_passage(retrieved("BNS:308:2:0"))
     claim = DraftClaim(text="Extortion is punishable.", chunk_ids=["BNS:308:2:0"])
