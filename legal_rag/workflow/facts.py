@@ -678,7 +678,6 @@ _LOOKS_BACK = re.compile(r"^\W*(?:(?!(?:if|when|unless|suppose|in\s+case)\b)[^,?
 then in force?"), not about a step still to take ("Can I file a revision?")."""
 _PAST_ASK = re.compile(r"^\W*(?:(?!(?:if|when|unless|suppose|in\s+case)\b)[^,?]{1,60},\s*){0,2}(?:was|were|did|had)\b"
                        r"|\b(?:would|could|might)\s+(?:\w+\s+){0,3}?have\s+(?:been|\w+ed|\w+en)\b"
-                       r"|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|back\s+then)\b"
                        r"|(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+"
                        r"(?:(?!(?:is|are|does|do|can|could|will|would|should|may|shall)\b)\w+\s+){0,4}?"
                        r"(?:was|were|did|had|applied)\b", re.IGNORECASE)
