@@ -24,6 +24,11 @@ from legal_rag.workflow.coverage import subject_words
 from legal_rag.workflow.facts import Ask, AskKind
 from legal_rag.workflow.generators.extractive import content_stems, heading_title
 
+_SETS_UP = (r"^(?:constitution|establishment|designation)\s+of\s+(?:\w+\s+){0,2}(?:courts?|tribunals?|commissions?|"
+            r"boards?)\b|^special\s+courts?\b|\btriable\s+by\s+special\b|^power\s+to\s+appoint\s+special\s+judges")
+"""The court or body an Act sets up to hear its matters ("Special Court and Exclusive Special Court", "Constitution of
+Maintenance Tribunal", "Designation of Special Courts"); not its procedure ("Procedure and powers of Special Court")."""
+
 FORM_HEADINGS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE) for k, p in (
     # not "execution outside jurisdiction", "guardian for property beyond jurisdiction", "Removal of ward from
     # jurisdiction", "Power to confer jurisdiction", "Bar of jurisdiction", "Jurisdiction of civil courts barred"
@@ -34,13 +39,7 @@ FORM_HEADINGS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE)
                     r"where\s+(?:suits?|complaints?|applications?|petitions?)\b|"
                     # where an appeal lies ("Appeal against order of District Commission", "Appeal to High Court"),
                     # who decides a claim ("Power to adjudicate")
-                    r"^appeals?\s+(?:to|against|from)\b|^power\s+to\s+adjudicate|"
-                    # the court or body an Act sets up to hear its matters ("Special Court and Exclusive Special
-                    # Court", "Constitution of Maintenance Tribunal", "Designation of Special Courts"); not its
-                    # procedure ("Procedure and powers of Special Court")
-                    r"^(?:constitution|establishment|designation)\s+of\s+(?:\w+\s+){0,2}(?:courts?|tribunals?|"
-                    r"commissions?|boards?)\b|^special\s+courts?\b|\btriable\s+by\s+special\b|"
-                    r"^power\s+to\s+appoint\s+special\s+judges)"),
+                    rf"^appeals?\s+(?:to|against|from)\b|^power\s+to\s+adjudicate|{_SETS_UP})"),
     # not "words of limitation" (of an estate), "Limitation of powers of guardian"
     (AskKind.TIME_LIMIT, r"(?<!words\sof\s)\b(?:limitation(?!\s+of\s+(?:powers?|liability))|"
                          r"time\s+(?:limit|for|within)|period\s+(?:of|for|within)|"
@@ -60,6 +59,12 @@ a period of limitation in words no provision uses."""
 def form_query(ask: str, kind: AskKind) -> str:
     """What is searched for the provision that decides ``ask`` as to ``kind``."""
     return f"{ask} {FORM_TERMS.get(kind, '')}".strip()
+
+
+def sets_up(heading: str) -> bool:
+    """A provision so headed sets up the court or body that hears an Act's matters (``_SETS_UP``): it answers where
+    a matter goes when the Act says nothing of jurisdiction, but "Jurisdiction and procedure" says where to file."""
+    return re.search(_SETS_UP, heading_title(heading), re.IGNORECASE) is not None
 
 
 def decides(kind: AskKind, heading: str) -> bool:

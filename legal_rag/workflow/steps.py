@@ -35,7 +35,7 @@ from legal_rag.workflow.facts import (
     textless_warning,
     unknown_act_warning,
 )
-from legal_rag.workflow.forms import about, decides, form_query, formed_asks, prosecutes
+from legal_rag.workflow.forms import about, decides, form_query, formed_asks, prosecutes, sets_up
 from legal_rag.workflow.generators.extractive import content_stems, heading_title, parent_prefix, unit_of
 from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups, unconfirmed
 from legal_rag.workflow.parts import question_parts
@@ -467,11 +467,14 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         # divorce petition in Lucknow?", telling no religion or form of marriage) gets each one's forum. Within an
         # Act, the heading that shares most with the whole question, facts told included ("District Commission
         # dismissed my complaint. Where do I appeal?": "Appeal against order of District Commission", not "... of
-        # National Commission"); retrieval's order breaks ties.
+        # National Commission"); retrieval's order breaks ties. A heading that says where a matter is brought
+        # ("Jurisdiction and procedure") comes before one that sets up the body hearing it ("Constitution of
+        # Maintenance Tribunal").
         told = content_stems(ask.text)
         for rs in list(found.values())[:FORM_ACTS_PER_ASK]:
             _, best = max(enumerate(rs), key=lambda ir: (
-                len(told & content_stems(heading_title(ir[1].chunk.heading))), -ir[0]))
+                not sets_up(ir[1].chunk.heading), len(told & content_stems(heading_title(ir[1].chunk.heading))),
+                -ir[0]))
             chosen.setdefault((best.chunk.act, best.chunk.section), to_passage(best))
     if not chosen:
         return passages

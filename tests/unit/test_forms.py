@@ -12,7 +12,7 @@ import pytest
 
 from graph_schema.acts import CURATED_BY_SLUG
 from legal_rag.workflow.facts import Ask, AskKind
-from legal_rag.workflow.forms import FORM_HEADINGS, about, decides, form_query, formed_asks, prosecutes
+from legal_rag.workflow.forms import FORM_HEADINGS, about, decides, form_query, formed_asks, prosecutes, sets_up
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus"
 
@@ -146,3 +146,8 @@ def test_the_search_adds_the_statutes_words_for_the_kind() -> None:
 def test_the_procedure_codes_provisions_for_prosecuting_an_offence(act: str, section: str, expected: bool) -> None:
     """They decide the forum or time limit of any offence without a word of its telling."""
     assert prosecutes(heading(act, section)) is expected
+
+
+def test_a_body_set_up_is_told_from_where_a_matter_is_brought() -> None:
+    assert sets_up(heading("MWPSCA", "7")) and sets_up(heading("SCSTA", "14"))
+    assert not sets_up(heading("MWPSCA", "6")) and not sets_up(heading("PWDVA", "27"))
