@@ -458,9 +458,10 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
                 continue  # the section the question named by the other code's number (``mixups``)
             # the procedure code's provision for prosecuting an offence is about the offence the question tells of,
             # in its own words ("Bar to taking cognizance after lapse of period of limitation" for "too late to file
-            # a criminal complaint"); any other provision must share a word of the ask's subject
+            # a criminal complaint"); so is the court an Act sets up for all its matters ("Constitution of Special
+            # Court" for "where is a heroin case tried?"); any other provision must share a word of the ask's subject
             if decides(kind, r.chunk.heading) and (
-                    (r.chunk.act == procedure and prosecutes(r.chunk.heading))
+                    (r.chunk.act == procedure and prosecutes(r.chunk.heading)) or sets_up(r.chunk.heading)
                     or about(asking, kind, r.chunk.heading, ctx.act_titles.get(r.chunk.act, r.chunk.act))):
                 found.setdefault(r.chunk.act, []).append(r)
         # one provision per Act, of two at most: a question that leaves open which Act governs ("can she file the
