@@ -987,6 +987,37 @@ def test_a_forum_left_open_between_two_acts_gets_each_ones_deciding_provision() 
     assert {(p.act, p.section) for p in only if p.pinned is Pin.ASK} == {("HMA", "19")}
 
 
+SET_UP = {
+    "NDPS:36:1:0": chunk("NDPS:36:1:0", "(1) The Government may, for the purpose of providing speedy trials of the "
+                         "offences under this Act, constitute as many Special Courts as may be necessary",
+                         "NDPS s.36(1) Constitution of Special Courts"),
+    "NDPS:21:-:0": chunk("NDPS:21:-:0", "Whoever, in contravention of any provision of this Act ... possesses ... any "
+                         "manufactured drug", "NDPS s.21 Punishment for contravention in relation to manufactured "
+                         "drugs"),
+    "MWPSCA:6:1:0": chunk("MWPSCA:6:1:0", "(1) The proceedings under section 5 may be taken against any children or "
+                          "relative in any district", "MWPSCA s.6(1) Jurisdiction and procedure"),
+    "MWPSCA:7:1:0": chunk("MWPSCA:7:1:0", "(1) The State Government shall ... constitute for each Sub-division one or "
+                          "more Tribunals", "MWPSCA s.7(1) Constitution of Maintenance Tribunal"),
+}  # fmt: skip
+
+
+def test_the_court_an_act_sets_up_decides_a_forum_ask_but_after_where_a_matter_is_brought() -> None:
+    found = {k: Retrieved(c, 1.0, {"dense": 0.6, "fused": 1.0}) for k, c in SET_UP.items()}
+    # no word of "where is a heroin case tried?" is in the heading or the Act's title: the court it sets up answers
+    heroin = [found["NDPS:21:-:0"], found["NDPS:36:1:0"]]
+    facts = QuestionFacts(as_of="2026-01-10", asks=(Ask("Where is a heroin case tried?", (AskKind.FORUM,)),))
+    out = steps._with_ask_forms(ctx(retriever=FakeRetriever(heroin)), [steps.to_passage(r) for r in heroin], facts)
+    assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == {("NDPS", "36")}
+    # where the Act says where to file, that comes first, though retrieval ranked the tribunal's constitution first
+    parents = [found["MWPSCA:7:1:0"], found["MWPSCA:6:1:0"]]
+    facts = QuestionFacts(as_of="2026-01-10", acts_named=("MWPSCA",), asks=(
+        Ask("Where can my mother file her maintenance application?", (AskKind.FORUM,)),))
+    titles = {"MWPSCA": "The Maintenance and Welfare of Parents and Senior Citizens Act, 2007"}
+    out = steps._with_ask_forms(ctx(retriever=FakeRetriever(parents), act_titles=titles),
+                                [steps.to_passage(r) for r in parents], facts)
+    assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == {("MWPSCA", "6")}
+
+
 def test_a_named_act_is_searched_first_for_what_it_says_not_for_what_other_law_decides() -> None:
     """"Penalty ... under the Motor Vehicles Act" is searched inside that Act too; an ask that other law may decide
     (anticipatory bail after a notice under the NI Act), a provision that is not law, and the criminal codes alone are
