@@ -255,6 +255,16 @@ def test_a_negligent_killing_gets_the_statutes_words_for_it() -> None:
     assert "not amounting to culpable homicide" in TERMS.expand("A negligent driver killed my father. What offence?")
 
 
+@pytest.mark.parametrize("question", [
+    # none of these is a question of an evaluation set
+    "My landlord said he would have me killed if I complained again. What can I do?",
+    "A gang told the shopkeeper they will burn his shop unless he pays. What offence is this?",
+    "My ex said he would kill my parents if I married someone else. Is that a crime?",
+])
+def test_a_threat_told_without_the_word_is_criminal_intimidation(question: str) -> None:
+    assert "threatens another with any injury" in TERMS.expand(question)
+
+
 def test_a_killing_without_negligence_is_still_glossed_as_murder() -> None:
     expanded = TERMS.expand("My neighbour killed my uncle with an axe over a land dispute. What offence is this?")
     assert "intention of causing death" in expanded
