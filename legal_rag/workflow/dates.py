@@ -134,6 +134,8 @@ _TIMES = r"now|later|today|yesterday|recently|since|again|afterwards|subsequentl
 """Words by which a clause tells a time of its own, after another's."""
 _GENERIC_DEFAULT = _i(r"took\s+place|happened|occurred")
 _CAUGHT = _i(_CAUGHT_WORDS)
+_HABIT_WORDS = r"kept\s+on|every\s+(?:day|week|month)|daily"
+"""A habit: ongoing, unless told in the past of a year (``goes_on``)."""
 # "still" that speaks of the law or the proceedings ("committed in 2023, still tried under the IPC?", "still an
 # offence", "still pending") says nothing of the offence continuing. Nor does "continuous": it says how long, not
 # that it goes on ("she died in 2023 after continuous harassment"); "is continuing", "has been ...ing" do.
@@ -143,7 +145,7 @@ _ONGOING = _i(r"\b(?:still(?!\s+(?:be\s+|being\s+)?(?:tried|pending|investigat\w
               # still married")
               r"married|unmarried|alive|a\s+minor|minors?)\b)|"
               r"continu(?:es|ing)|ongoing|till\s+date|to\s+date|till\s+now|until\s+now|so\s+far|"
-              r"keeps|kept\s+on|every\s+(?:day|week|month)|daily|ha(?:s|ve)\s+been\s+\w+ing|(?:is|are)\s+\w+ing)\b")
+              rf"keeps|{_HABIT_WORDS}|ha(?:s|ve)\s+been\s+\w+ing|(?:is|are)\s+\w+ing)\b")
 
 
 def goes_on(text: str, start: int = 0, end: int | None = None) -> bool:
@@ -154,7 +156,7 @@ def goes_on(text: str, start: int = 0, end: int | None = None) -> bool:
                for m in _ONGOING.finditer(text, start, len(text) if end is None else end))
 
 
-_HABIT = _i(r"kept\s+on|every\s+(?:day|week|month)|daily")
+_HABIT = _i(_HABIT_WORDS)
 _BOUNDED = _i(r"\b(?:19|20)\d\d\b")
 _PAST_VERB = _i(r"\b(?:was|were|had|did|used\s+to|kept|would|beat|hit|took|threw|broke|stole|sent|told|said|made|"
                 r"gave|got|came|went|left|caught|fought|brought|sold|paid|ran|drove|shot|cut|spent|held|met|"
@@ -309,8 +311,13 @@ _LED_TO = _i(r"\b(?:(?:after|following)(?!\s+(?:which|that|this|whom|(?:his|her|
 followed it ("after which his will was forged", "following her death")."""
 
 
+def tells_death(clause: str) -> bool:
+    """``clause`` tells of a death ("died", "passed away", "death")."""
+    return _DEATH.search(clause) is not None
+
+
 def _is_death(event: DatedEvent) -> bool:
-    return event.kind is EventKind.LIFE and bool(_DEATH.search(event.clause))
+    return event.kind is EventKind.LIFE and tells_death(event.clause)
 
 
 def _death_after(text: str, c: _Clause, clauses: list[_Clause], told: list[list[DatedEvent]],

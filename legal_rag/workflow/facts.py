@@ -25,7 +25,15 @@ from enum import StrEnum
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from graph_schema.model import CitationKey
 from legal_rag.workflow.date_spans import told_by_date_before
-from legal_rag.workflow.dates import DatedEvent, EventKind, goes_on, offence_day, pending_since, read_dates
+from legal_rag.workflow.dates import (
+    DatedEvent,
+    EventKind,
+    goes_on,
+    offence_day,
+    pending_since,
+    read_dates,
+    tells_death,
+)
 from legal_rag.workflow.mixups import OLD_CODES, NumberMixup
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.transition import named_pending
@@ -591,8 +599,6 @@ def _unknown_acts(checks: Sequence[CitationCheck], known_act: Callable[[str], bo
 _TELLER = re.compile(r"\b(?:i|we)\b", re.IGNORECASE)
 """The teller in a dated clause ("I bought the plot in 2019", "in 2021 I gave him 5 lakh"): their own part of the
 story, background to what was done to them, not its day."""
-_DIED = re.compile(r"\b(?:died|dies|passed\s+away|expired|death)\b", re.IGNORECASE)
-"""A death told as a life event (of age or illness: a death by harm is an offence's, ``dates``)."""
 _ASKER = re.compile(r"\b(?:i|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
 """The teller in an ask ("What were my options?"): what they may do about the story, not what was done in it."""
 _BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second|someone\s+else)\b", re.IGNORECASE)
@@ -640,7 +646,7 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
     # told as background ("My father died in 2021. My uncle took over his shop.")
     past = bool(asking) and all(_PAST_ASK.search(p) for p in asking)
     story = [e for e in dated if not _TELLER.search(e.clause) and (
-        e.kind is EventKind.UNKNOWN or _BIGAMY.search(e.clause) or (past and not _DIED.search(e.clause)))]
+        e.kind is EventKind.UNKNOWN or _BIGAMY.search(e.clause) or (past and not tells_death(e.clause)))]
     if not story or any(e.end >= cutover or e.ongoing for e in dated):
         return None
     return max(e.end for e in story)
@@ -658,16 +664,18 @@ _OVER_WITH = re.compile(r"\b(?:trial|case|proceedings?|appeal|prosecution|inquir
                         r"decree|judgment|award)\b", re.IGNORECASE)
 _NOT_OVER = re.compile(r"\b(?:pending|now|today|currently|still|yet|going\s+on|under\s+way|is\s+on|will|shall|not|"
                        r"again|reopen\w*)\b", re.IGNORECASE)
-_LOOKS_BACK = re.compile(r"^\W*(?:(?!(?:if|when|unless|suppose|in\s+case)\b)[^,?]{1,60},\s*){0,2}"
-                         r"(?:was|were|did|could|would|had)\b"
+_OPENING = r"^\W*(?:(?!(?:if|when|unless|suppose|in\s+case)\b)[^,?]{1,60},\s*){0,2}"
+"""Up to two leading phrases before an ask's verb ("In 2022, ..."), not a condition ("If he refuses, ...")."""
+_WHICH_WAS = (r"(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+"
+              r"(?:(?!(?:is|are|does|do|can|could|will|would|should|may|shall)\b)\w+\s+){0,4}?"
+              r"(?:was|were|did|had|applied)\b")
+"""A question in the past tense ("Which section was that?", "Under which provision was it relevant?", "Which IPC
+section applied?"), not one in the present with a past clause ("What is the remedy for a person who was
+convicted?")."""
+_LOOKS_BACK = re.compile(rf"{_OPENING}(?:was|were|did|could|would|had)\b"
                          r"|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|"
                          r"back\s+then)\b"
-                         # a question in the past tense ("Which section was that?", "Under which provision was it
-                         # relevant?", "Which IPC section applied?"), not one in the present with a past clause
-                         # ("What is the remedy for a person who was convicted?")
-                         r"|(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+"
-                         r"(?:(?!(?:is|are|does|do|can|could|will|would|should|may|shall)\b)\w+\s+){0,4}?"
-                         r"(?:was|were|did|had|applied)\b"
+                         rf"|{_WHICH_WAS}"
                          # a past verb whose subject is what is asked ("Which provision required that
                          # certificate?"), not a participle ("What remedies the aggrieved have?")
                          r"|(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+(?!if\b)(?:\w+\s+){1,2}?"
@@ -676,11 +684,9 @@ _LOOKS_BACK = re.compile(r"^\W*(?:(?!(?:if|when|unless|suppose|in\s+case)\b)[^,?
                          r"(?:the|that|this|these|those|an?|it|him|her|them|such|his|my|our|their)\b", re.IGNORECASE)
 """An ask about what the law allowed then ("Were those printouts admissible?", "Was the arrest legal under the law
 then in force?"), not about a step still to take ("Can I file a revision?")."""
-_PAST_ASK = re.compile(r"^\W*(?:(?!(?:if|when|unless|suppose|in\s+case)\b)[^,?]{1,60},\s*){0,2}(?:was|were|did|had)\b"
+_PAST_ASK = re.compile(rf"{_OPENING}(?:was|were|did|had)\b"
                        r"|\b(?:would|could|might)\s+(?:\w+\s+){0,3}?have\s+(?:been|\w+ed|\w+en)\b"
-                       r"|(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+"
-                       r"(?:(?!(?:is|are|does|do|can|could|will|would|should|may|shall)\b)\w+\s+){0,4}?"
-                       r"(?:was|were|did|had|applied)\b", re.IGNORECASE)
+                       rf"|{_WHICH_WAS}", re.IGNORECASE)
 """An ask in the past tense: what was, what someone did, what would have been ("What offence was that?", "Under what
 power did the magistrate do that?", "What charges would they have faced?"); not a polite "Could I ..." or "Would it
 be ...", which asks about today."""
@@ -765,7 +771,7 @@ def investigated_then(facts: QuestionFacts, question: str) -> bool:
     evidence is then the Evidence Act's (BSA 170(2)), as for any matter pending on 2024-07-01."""
     if facts.offence_on is None or facts.pending_since is not None:
         return False
-    death = any(e.kind is EventKind.OFFENCE and e.phrase and _DIED.search(e.clause) for e in facts.dates)
+    death = any(e.kind is EventKind.OFFENCE and e.phrase and tells_death(e.clause) for e in facts.dates)
     return death or bool(_TOLD_PROCEEDING.search(" ".join(_asking_and_telling(question)[1])))
 
 

@@ -29,6 +29,8 @@ _SETS_UP = (r"^(?:constitution|establishment|designation)\s+of\s+(?:\w+\s+){0,2}
 """The court or body an Act sets up to hear its matters ("Special Court and Exclusive Special Court", "Constitution of
 Maintenance Tribunal", "Designation of Special Courts"); not its procedure ("Procedure and powers of Special Court")."""
 
+_SETS_UP_RE = re.compile(_SETS_UP, re.IGNORECASE)
+
 FORM_HEADINGS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE) for k, p in (
     # not "execution outside jurisdiction", "guardian for property beyond jurisdiction", "Removal of ward from
     # jurisdiction", "Power to confer jurisdiction", "Bar of jurisdiction", "Jurisdiction of civil courts barred"
@@ -64,7 +66,7 @@ def form_query(ask: str, kind: AskKind) -> str:
 def sets_up(heading: str) -> bool:
     """A provision so headed sets up the court or body that hears an Act's matters (``_SETS_UP``): it answers where
     a matter goes when the Act says nothing of jurisdiction, but "Jurisdiction and procedure" says where to file."""
-    return re.search(_SETS_UP, heading_title(heading), re.IGNORECASE) is not None
+    return _SETS_UP_RE.search(heading_title(heading)) is not None
 
 
 def decides(kind: AskKind, heading: str) -> bool:
