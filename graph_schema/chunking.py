@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from graph_schema.model import Section
 
@@ -39,10 +39,19 @@ class Chunk:
     in_force_from: str | None
     in_force_to: str | None
     source: str | None
+    refers: str = ""
+    """The headings of the sections of the same Act that this chunk's text refers to ("in contravention of section 3
+    or section 4": "Necessity for driving licence; Age limit ..."): the words the legislature gave the rule a penalty
+    or a time limit applies to, which the penal section itself never repeats. Lexical index only."""
 
     @property
     def indexed_text(self) -> str:
         return f"{self.heading}\n{self.text}"
+
+    @property
+    def lexical_text(self) -> str:
+        """What BM25 indexes: the indexed text and the headings of the sections it refers to."""
+        return f"{self.indexed_text}\n{self.refers}" if self.refers else self.indexed_text
 
     @property
     def content_hash(self) -> str:
@@ -81,9 +90,48 @@ class SectionText:
                    not_in_force=s.not_in_force)  # fmt: skip
 
 
+MAX_REFERS = 3
+"""A chunk that refers to more sections than this (a list of provisions a procedure applies to) carries none."""
+_REFERS = re.compile(
+    r"(?<![\w-])sections?\s+(?P<nums>\d+[A-Z]{0,3}(?:(?:\s*,\s*|\s+(?:and|or|to)\s+)(?:section\s+)?\d+[A-Z]{0,3})*)"
+    r"(?P<tail>\s+of\s+the\s+[^,.;:]{0,90})?", re.IGNORECASE)
+_OTHER_LAW = re.compile(r"\b(?:Act|Code|Sanhita|Adhiniyam|Rules|Regulations?|Order|Constitution)\b")
+_NUMBER = re.compile(r"\d+[A-Z]{0,3}")
+_NO_SUBJECT = re.compile(r"(?:definitions?|interpretation|short title\b.*|power to make rules|repeals?\b.*|savings?)",
+                         re.IGNORECASE)
+"""Headings that name no subject of their own: a reference to them says nothing of what the chunk is about."""
+
+
 def chunk_sections(sections: Iterable[SectionText], max_words: int = MAX_WORDS) -> Iterator[Chunk]:
-    for s in sections:
-        yield from chunk_section(s, max_words)
+    """Chunks of every section; each carries the headings of the sections of its own Act that it refers to."""
+    rows = list(sections)
+    titles = {(s.act, s.number): " ".join((s.title or "").split()).rstrip(".") for s in rows}
+    for s in rows:
+        for c in chunk_section(s, max_words):
+            refers = referred_titles(c.text, s.act, s.number, titles)
+            yield replace(c, refers=refers) if refers else c
+
+
+def referred_sections(text: str) -> list[str]:
+    """The section numbers ``text`` refers to in its own Act, in order: "in contravention of section 3 or section 4"
+    gives 3 and 4; "section 420 of the Indian Penal Code" (another law's) gives nothing."""
+    out: list[str] = []
+    for m in _REFERS.finditer(text):
+        tail = m.group("tail") or ""
+        if tail and not re.match(r"\s+of\s+the\s+said\b", tail, re.IGNORECASE) and _OTHER_LAW.search(tail):
+            continue
+        out.extend(n for n in _NUMBER.findall(m.group("nums")) if n not in out)
+    return out
+
+
+def referred_titles(text: str, act: str, number: str, titles: dict[tuple[str, str], str]) -> str:
+    """The headings of the sections ``text`` refers to (not its own), joined; "" when it refers to none or to more
+    than ``MAX_REFERS``."""
+    nums = [n for n in referred_sections(text) if n != number and titles.get((act, n))]
+    if len(nums) > MAX_REFERS:
+        return ""
+    nums = [n for n in nums if not _NO_SUBJECT.fullmatch(titles[(act, n)])]
+    return "; ".join(titles[(act, n)] for n in nums)
 
 
 def chunk_section(s: SectionText, max_words: int = MAX_WORDS) -> list[Chunk]:

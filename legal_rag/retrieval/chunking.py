@@ -5,14 +5,16 @@ does without importing the application.
 """
 
 from graph_schema.chunking import (
+    MAX_REFERS,
     MAX_WORDS,
     NOT_YET_IN_FORCE,
     Chunk,
     SectionText,
     chunk_section,
     chunk_sections,
+    referred_sections,
     split_on_sentences,
 )
 
-__all__ = ["MAX_WORDS", "NOT_YET_IN_FORCE", "Chunk", "SectionText", "chunk_section", "chunk_sections",
-           "split_on_sentences"]
+__all__ = ["MAX_REFERS", "MAX_WORDS", "NOT_YET_IN_FORCE", "Chunk", "SectionText", "chunk_section", "chunk_sections",
+           "referred_sections", "split_on_sentences"]

@@ -184,7 +184,7 @@ class ChunkIndex:
             # Saved under another tokeniser (or unreadable): rebuild BM25 from the stored chunk
             # texts. Vectors are unaffected, so nothing is re-embedded; the next sync saves it.
             lexical = BM25Index(None).open()
-            lexical.upsert([(c.id, c.indexed_text) for c in chunks.values()])
+            lexical.upsert([(c.id, c.lexical_text) for c in chunks.values()])
             rebuilt = True
         return _State(number, chunks, hashes, dict(rows["headings"]), lexical,
                       self._dense_for(folder, "dense"), self._headings_for(folder), lexical_rebuilt=rebuilt)
@@ -338,6 +338,11 @@ def _apply(
             state.hashes.pop(g, None)
         changed |= {"meta", "lexical", "dense"}
     if relabel:
+        # A chunk whose text is unchanged keeps its vectors; the sections it refers to may have been retitled.
+        reworded = [c for c in relabel if c.lexical_text != state.chunks[c.id].lexical_text]
+        if reworded:
+            state.lexical.upsert([(c.id, c.lexical_text) for c in reworded])
+            changed.add("lexical")
         state.dense.set_payloads([c.id for c in relabel], [_payload(c) for c in relabel])
         state.chunks.update((c.id, c) for c in relabel)
         heads = [c for c in relabel if c.id in state.heading_hashes]
@@ -352,7 +357,7 @@ def _apply(
             state.chunks[c.id] = c
             state.hashes[c.id] = c.content_hash
     if todo:
-        state.lexical.upsert([(c.id, c.indexed_text) for c in todo])
+        state.lexical.upsert([(c.id, c.lexical_text) for c in todo])
         changed |= {"meta", "lexical", "dense"}
     h_embedded, h_reused = _sync_headings(index, state, progress, batch, changed)
     state.by_section = None

@@ -10,6 +10,7 @@ import multiprocessing as mp
 import os
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,23 @@ def test_unchanged_sync_publishes_nothing(index: ChunkIndex, bns: list[Chunk]) -
     again = index.sync(bns[:10])
     assert again.version == 0 and again.embedded == 0 and again.unchanged == 10
     assert index.dir.current() is not None and index.dir.current()[0] == 1  # type: ignore[index]
+
+
+def test_the_headings_a_chunk_refers_to_are_searched_lexically_and_follow_a_retitle(
+        index: ChunkIndex, bns: list[Chunk]) -> None:
+    """BM25 indexes the headings of the sections a chunk refers to; a retitled section re-indexes the chunk's words
+    without re-embedding it (its text, and so its vector, is unchanged)."""
+    plain = bns[:10]
+    index.sync(plain)
+    assert not index.lexical.search("zyxwheading", 3)
+    referring = [replace(plain[0], refers="Zyxwheading of the rule")] + plain[1:]
+    report = index.sync(referring)
+    assert report.embedded == 0 and report.relabelled == 1
+    assert [h.chunk_id for h in index.lexical.search("zyxwheading", 3)] == [plain[0].id]
+    reader = ChunkIndex(index.dir.root, index.embedder).open()
+    assert [h.chunk_id for h in reader.lexical.search("zyxwheading", 3)] == [plain[0].id], "published, not only held"
+    index.sync(plain)
+    assert not index.lexical.search("zyxwheading", 3)
 
 
 def test_old_versions_are_collected_but_the_previous_one_is_kept(index: ChunkIndex, bns: list[Chunk]) -> None:
