@@ -122,6 +122,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"stalk(?:ed|ing)|trespass(?:ed|ing)|broke\s+into|burgled|induced|deceived|set\s+fire|defamed|bribed|"
         r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
         r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"
+        # a vehicle driven into someone ("ran over a pedestrian in 03/2023")
+        r"r[au]n(?:ning)?\s+over|knock(?:ed|ing)\s+(?:\w+\s+){0,3}?down|mow(?:ed|ing)\s+down|"
         # caught at it ("caught in Dec 2023 riding a bike he knew was stolen"): the offence was committed by then
         rf"{_CAUGHT_WORDS}|"
         r"took\s+away|ran\s+away\s+with|took\s+(?:(?:my|his|her|our|their|the)\s+)?(?:money|cash|rs\.?|₹|rupees|"
@@ -283,8 +285,8 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
     fronted = _fronted(text, clauses, told, spans)
     for i, (c, found) in enumerate(zip(clauses, told, strict=True)):
         undated = len(found) == 1 and not found[0].phrase and not found[0].ongoing
-        before = i > 0 and _shares_date(text, clauses[i - 1], c)
-        after = i + 1 < len(clauses) and _shares_date(text, c, clauses[i + 1])
+        before = i > 0 and (_shares_date(text, clauses[i - 1], c) or _participle(text, clauses[i - 1], c))
+        after = i + 1 < len(clauses) and (_shares_date(text, c, clauses[i + 1]) or _participle(text, c, clauses[i + 1]))
         if undated and ((after and dated_offence(i + 1)) or (before and dated_offence(i - 1))):
             continue  # "hit and killed a pedestrian on 15 May 2024", "broke in on 5 March and took cash": one date
         if undated:
@@ -371,6 +373,18 @@ def _shares_date(text: str, first: _Clause, second: _Clause) -> bool:
                              # a time of its own: "kicked out in 2023 and now he has hacked our server"
                              rf"{_TIMES}|last|this|next)\b",
                              text[second.start:second.end], re.IGNORECASE))
+
+
+_PARTICIPLE = _i(r"\s*,?\s*(?:while\s+|all\s+the\s+while\s+)?(?!(?:during|according|including|regarding|concerning|"
+                 r"something|nothing|anything|everything|morning|evening|building|wedding|nothing|being)\b)[a-z]+ing\b")
+"""A clause that opens with a participle and no subject of its own ("..., threatening to burn my stall"): how the act
+of the clause before it was done."""
+
+
+def _participle(text: str, first: _Clause, second: _Clause) -> bool:
+    """``second`` continues ``first`` in one sentence as a participle ("made me pay protection money from 2022 to
+    mid-2023, threatening to burn my stall"): one occasion, the date of either is the other's."""
+    return first.sentence == second.sentence and bool(_PARTICIPLE.match(text, second.start, second.end))
 
 
 def _told(question: str, text: str, c: _Clause, spans: list[Span], triggers: list[_Trigger],

@@ -106,6 +106,10 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("Can I stay in the house, or must I go to my parents' place?", set()),
     ("My complaint at Andheri itself was rejected by the police; what next?", set()),
     ("Can we settle the cheque bounce matter outside, or do we have to go to court?", set()),
+    # the most a person can get is a sentence; the most the teller can get is not
+    ("What's the most he can get?", {AskKind.PUNISHMENT}),
+    ("And the most the driver could get for it?", {AskKind.PUNISHMENT}),
+    ("What is the most I can get from the insurer?", set()),
 ])  # fmt: skip
 def test_what_each_ask_wants(ask: str, kinds: set[AskKind]) -> None:
     assert set(ask_kinds(ask)) == kinds
@@ -643,6 +647,12 @@ def _read(question: str, as_of: str = "2026-11-27") -> QuestionFacts:
     # "charges" a person faces, "was that a crime", "what is he liable for"
     ("In March 2022 my tenant's son poured paint over my car. What charges could he face?", "2022-03-31"),
     ("Back in 2021 my tenant's son scratched my car all over with a key. Was that a crime?", "2021-12-31"),
+    # a criminal case or complaint, a charge that covers what was done
+    ("In 2022 my husband married again without divorcing me. What criminal case can I file?", "2022-12-31"),
+    ("In 2021 a shopkeeper passed off a fake gold coin to my father as real. What criminal complaint can he make?",
+     "2021-12-31"),
+    ("Between 2018 and 2020 two clerks and a contractor agreed to bill the town for roads never built. What charge "
+     "covers their agreement?", "2020-12-31"),
 ])
 def test_an_offence_asked_about_is_dated_by_its_story(question: str, day: str) -> None:
     facts = _read(question)
@@ -679,6 +689,8 @@ def test_an_offence_asked_about_is_dated_by_its_story(question: str, day: str) -
     # nothing asked of which offence
     "In March 2023 my landlord cut off my water supply. What can I do?",
     "In 2023 a cheque given to me by a supplier bounced. What is the punishment?",
+    "In 2022 my landlord kept my deposit. What civil case can I file?",
+    "In 2021 my neighbour's goats ate my crop. Which criminal court is nearest?",
 ])
 def test_a_story_is_no_offence_date_when_it_goes_on_is_background_or_asks_no_offence(question: str) -> None:
     facts = _read(question)
@@ -867,3 +879,29 @@ def test_an_answer_resting_on_an_offence_day_read_from_the_story_is_not_high() -
 def test_an_old_offence_was_investigated_then_when_a_death_or_its_proceedings_are_told(question: str,
                                                                                         investigated: bool) -> None:
     assert investigated_then(_read(question), question) is investigated
+
+
+# None of these is a question of an evaluation set: an offence told in a clause of its own beside the clause the date
+# is in, as a participle ("..., threatening ...", "while crossing ..."), or by a vehicle driven into someone.
+@pytest.mark.parametrize(("question", "day"), [
+    ("A moneylender kept my land papers from 2020 to 2022, threatening to break my legs if I complained. What "
+     "offence is that?", "2022-12-31"),
+    ("My nephew was run over by a tractor while crossing the road in May 2023. What is the punishment for the "
+     "driver?", "2023-05-31"),
+    ("A speeding van knocked my mother down near the temple on 2 February 2023. What can the driver be charged "
+     "with?", "2023-02-02"),
+    ("In 2022 my neighbour hit my son, shouting that he would kill him. What is the punishment?", "2022-12-31"),
+])  # fmt: skip
+def test_an_offence_told_beside_its_dated_clause_takes_its_date(question: str, day: str) -> None:
+    facts = _read(question)
+    assert facts.offence_on == day and not facts.offence_by_story
+    assert facts.old_law_governs("IPC")
+
+
+@pytest.mark.parametrize("question", [
+    # a clause with a subject of its own is its own occasion; a participle of what is going on now is today's
+    "In 2022 my landlord raised the rent, and now his son is threatening to throw us out. What offence is that?",
+    "My uncle moved abroad in 2021, leaving his house to me. Now my cousin is breaking the lock. What offence?",
+])
+def test_an_offence_with_its_own_time_is_not_dated_by_the_clause_before_it(question: str) -> None:
+    assert _read(question).offence_on is None
