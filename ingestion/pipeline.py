@@ -17,7 +17,17 @@ from typing import cast
 
 from graph_schema.acts import ACT_REPEALS, ActResolver
 from graph_schema.errors import IngestError
-from graph_schema.model import Act, Amendment, Case, Chapter, CitationKey, Replacement, Section, section_key
+from graph_schema.model import (
+    Act,
+    Amendment,
+    AmendmentKind,
+    Case,
+    Chapter,
+    CitationKey,
+    Replacement,
+    Section,
+    section_key,
+)
 from graph_schema.store import GraphStore
 from ingestion.report import IngestReport, Reject
 from ingestion.sources import correspondence as corr
@@ -341,7 +351,8 @@ def _apply_section_corrections(m: Merged, path: Path) -> Parsed:
 
 
 def _apply_commencements(m: Merged, path: Path) -> Parsed:
-    """Date sections by their own commencement and mark sub-units not in force (``commencement.jsonl``)."""
+    """Date sections by their own commencement or the judgment that struck them down, and mark sub-units not in force
+    (``commencement.jsonl``)."""
     records, rejects = read_commencements(path)
     out = Parsed(rejects=rejects)
     for c in records:
@@ -359,7 +370,18 @@ def _apply_commencements(m: Merged, path: Path) -> Parsed:
             m.sections[key] = dataclasses.replace(
                 s, not_in_force=tuple(dict.fromkeys((*s.not_in_force, sub))), commencement_note=c.authority)
         else:
-            m.sections[key] = dataclasses.replace(s, in_force_from=c.in_force_from, commencement_note=c.authority)
+            start = c.in_force_from or s.in_force_from
+            # struck down: the judgment's day ends the section sooner than any later repeal (never later than one)
+            end = min(filter(None, (c.in_force_to, s.in_force_to)), default=None)
+            if start and end and end <= start:
+                out.rejects.append(Reject(path.name, c.line, f"{c.act} {c.section} would end ({end}) before it "
+                                          f"begins ({start})", c.act))
+                continue
+            m.sections[key] = dataclasses.replace(s, in_force_from=start, in_force_to=end,
+                                                  commencement_note=c.authority)
+            if c.struck_down_by:
+                out.amendments.append(Amendment(c.act, s.number, f"curation{c.line}", AmendmentKind.STRUCK_DOWN,
+                                                c.struck_down_by, c.in_force_to, c.authority))
     return out
 
 

@@ -52,7 +52,8 @@ class SectionCorrection:
 
 @dataclass(frozen=True, slots=True)
 class Commencement:
-    """A section's own commencement (``in_force_from``), or a sub-unit not in force (``not_in_force``)."""
+    """A section's own commencement (``in_force_from``), the day a court struck it down (``in_force_to``,
+    exclusive: the day of the judgment), or a sub-unit not in force (``not_in_force``)."""
 
     act: str
     section: str
@@ -61,6 +62,10 @@ class Commencement:
     not_in_force: bool
     authority: str
     line: int
+    in_force_to: str | None = None
+    struck_down_by: str | None = None
+    """The judgment that struck the section down on ``in_force_to`` ("Joseph Shine v. Union of India, (2019) 3 SCC
+    39"): recorded as the section's struck-down amendment, as an India Code footnote would be."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,13 +130,23 @@ def read_commencements(path: Path) -> tuple[list[Commencement], list[Reject]]:
             start = parse_date(str(raw)) if raw else None
             if raw and start is None:
                 raise _Bad(f"in_force_from {raw!r} is not a date (use YYYY-MM-DD)")
-            if not_in_force == (start is not None):
-                raise _Bad("give exactly one of 'in_force_from' and 'not_in_force': true")
-            if start and sub:
+            raw_end = r.get("in_force_to")
+            end = parse_date(str(raw_end)) if raw_end else None
+            if raw_end and end is None:
+                raise _Bad(f"in_force_to {raw_end!r} is not a date (use YYYY-MM-DD)")
+            dated = start is not None or end is not None
+            if not_in_force == dated:
+                raise _Bad("give 'in_force_from' or 'in_force_to' (or both), or 'not_in_force': true, not both")
+            if start and end and end <= start:
+                raise _Bad(f"in_force_to {end} is not after in_force_from {start}")
+            if dated and sub:
                 raise _Bad("a sub-unit's own commencement date is not supported; date the section")
             if not_in_force and not sub:
                 raise _Bad("'not_in_force' needs 'sub' (a section not in force is dated, not flagged)")
-            out.append(Commencement(act, section, tuple(sub), start, not_in_force, authority, n))
+            struck = text_or_none(r.get("struck_down_by"))
+            if struck and end is None:
+                raise _Bad("'struck_down_by' needs 'in_force_to', the day of the judgment")
+            out.append(Commencement(act, section, tuple(sub), start, not_in_force, authority, n, end, struck))
         except _Bad as exc:
             rejects.append(Reject(path.name, n, str(exc), r.get("act") if isinstance(r.get("act"), str) else None))
     return out, rejects

@@ -61,6 +61,13 @@ def test_search_chunks_follow_the_graph(loaded: Loaded) -> None:
         ("NIA", "148", "2018-09-01", "in_force", None),
         ("BNS", "106(2)", "2025-01-01", "not_yet_in_force", "escapes without reporting"),
         ("BNS", "106(1)", "2025-01-01", "in_force", None),
+        # struck down: law until the judgment's day, not after it, though the Code stood until 2024-07-01
+        ("IPC", "497", "2018-09-26", "in_force", "Adultery"),
+        ("IPC", "497", "2018-09-27", "repealed", None),
+        ("ITA", "66A", "2014-06-01", "in_force", None),  # Shreya Singhal, 24-03-2015 (India Code's footnote)
+        ("ITA", "66A", "2015-03-24", "omitted", None),
+        ("SCSTA", "18A", "2017-06-01", "not_yet_in_force", None),  # Act 27 of 2018, w.e.f. 20-08-2018
+        ("SCSTA", "18A", "2018-08-20", "in_force", None),
     ],
 )
 def test_lookups(svc: LookupService, act: str, section: str, as_of: str, status: str,
@@ -69,6 +76,17 @@ def test_lookups(svc: LookupService, act: str, section: str, as_of: str, status:
     assert r["found"] and r["status_on_date"] == status, r
     if title_or_text:
         assert title_or_text in f"{r['title']} {r['text']}"
+
+
+def test_a_section_struck_down_is_verified_only_before_the_judgment(loaded: Loaded) -> None:
+    checker = CitationChecker(loaded.store)
+    after = checker.check_provision(CitationKey("IPC", "497", ()), "2019-06-01")
+    assert after.status is S.OMITTED
+    assert after.message.startswith("IPC s.497 is not law: the Supreme Court struck it down on 2018-09-27")
+    assert "Joseph Shine" in after.message
+    assert checker.check_provision(CitationKey("IPC", "497", ()), "2017-06-01").status is S.VERIFIED
+    assert checker.check_provision(CitationKey("ITA", "66A", ()), "2014-06-01").status is S.VERIFIED
+    assert checker.check_provision(CitationKey("ITA", "66A", ()), "2016-06-01").status is S.OMITTED
 
 
 def test_bns_106_2_is_never_verified_as_law(loaded: Loaded) -> None:

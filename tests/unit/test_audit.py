@@ -240,7 +240,13 @@ def test_a_review_must_match_its_finding(tmp_path: Path) -> None:
         (read_commencements, {"act": "NIA", "section": "139", "in_force_from": "1-4-1989x", "authority": "x"},
          "is not a date"),
         (read_commencements, {"act": "BNS", "section": "106", "not_in_force": True, "authority": "x"}, "needs 'sub'"),
-        (read_commencements, {"act": "BNS", "section": "106", "sub": ["2"], "authority": "x"}, "exactly one of"),
+        (read_commencements, {"act": "BNS", "section": "106", "sub": ["2"], "authority": "x"}, "not both"),
+        (read_commencements, {"act": "IPC", "section": "497", "in_force_to": "27-9-2018x", "authority": "x"},
+         "in_force_to '27-9-2018x' is not a date"),
+        (read_commencements, {"act": "IPC", "section": "497", "in_force_from": "2019-01-01",
+                              "in_force_to": "2018-09-27", "authority": "x"}, "is not after in_force_from"),
+        (read_commencements, {"act": "IPC", "section": "497", "in_force_from": "1862-01-01", "struck_down_by": "Joseph "
+                              "Shine", "authority": "x"}, "'struck_down_by' needs 'in_force_to'"),
         (read_reviews, {"kind": "empty_text", "act": "ISA", "section": "1"}, "needs 'kind', 'act' and 'authority'"),
     ],
 )
