@@ -22,6 +22,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from legal_rag.retrieval.chunking import referred_sections
 from legal_rag.retrieval.lexical import BM25Index
 from legal_rag.retrieval.tokenize import legal_tokens, light_stem
 from legal_rag.retrieval.types import Chunk, Hit
@@ -104,6 +105,39 @@ def offence_partners(titles: Mapping[str, str]) -> dict[str, str]:
         other = defined.get(pair, [])
         if len(keys) == 1 and len(other) == 1 and keys[0] != other[0]:
             out[keys[0]], out[other[0]] = other[0], keys[0]
+    return out
+
+
+_PUNISHABLE = re.compile(r"\b(?:shall\s+be\s+punishable|shall\s+be\s+liable\s+to\s+(?:a\s+)?(?:penalty|fine))\b",
+                         re.IGNORECASE)
+_ENFORCES = re.compile(r"\b(?:in\s+contravention\s+of|contravenes|in\s+breach\s+of|in\s+violation\s+of|"
+                       r"fails?\s+to\s+comply\s+with)\s+(?:(?:the\s+)?provisions?\s+of\s+)?", re.IGNORECASE)
+
+
+def enforced_sections(title: str | None, text: str) -> list[str]:
+    """The sections of its own Act whose rule a punishing provision enforces ("carries any firearm ... in
+    contravention of section 3": ["3"]): a charge is framed under the punishment read with the rule (Arms Act
+    s.25(1B)(a) r/w s.3; MV Act s.181 r/w s.3). Empty for a provision that punishes nothing, or names another law's
+    section."""
+    if not (punishes(title, text) or _PUNISHABLE.search(text)):
+        return []
+    out: list[str] = []
+    for m in _ENFORCES.finditer(text):
+        out.extend(n for n in referred_sections(text[m.end(): m.end() + 120].split(";")[0])[:2] if n not in out)
+    return out
+
+
+def read_with(groups: Mapping[str, tuple[str | None, Sequence[str]]]) -> dict[str, str]:
+    """Section key -> the one retrieved section of its Act whose rule it enforces (``enforced_sections`` over the
+    texts retrieved of it); ``groups`` maps section keys to their heading and retrieved texts. A provision that
+    enforces several retrieved sections pairs with none: which rule was broken is for the facts to say."""
+    out: dict[str, str] = {}
+    for key, (title, texts) in groups.items():
+        act, number = key.split(":", 1)
+        found = {f"{act}:{n}" for t in texts for n in enforced_sections(title, t) if n != number}
+        present = [k for k in found if k in groups]
+        if len(present) == 1:
+            out[key] = present[0]
     return out
 
 

@@ -530,3 +530,25 @@ def test_the_provision_whose_lay_situation_is_closest_to_the_story_keeps_a_place
                                                  relevance=p.relevance, told=p.told, told_score=0.15)
             for p in passages]
     assert "BNS:108" not in cited(question, weak)
+
+
+NDPS_27 = (
+    "Whoever consumes any narcotic drug or psychotropic substance shall be punishable, where the narcotic drug or "
+    "psychotropic substance consumed is cocaine, morphine, diacetyl-morphine, with rigorous imprisonment for a term "
+    "which may extend to one year, or with fine which may extend to twenty thousand rupees, or with both."
+)
+
+
+@pytest.mark.parametrize("complexity", list(Complexity))
+def test_an_ask_of_nothing_but_what_it_wants_is_asked_of_the_questions_subject(complexity: Complexity) -> None:
+    # "and how much jail can he get?" names no subject of its own: its pick is the best of the provisions on the
+    # question's subject (the password used), not whichever section sets a prison term (NDPS 27, a drug's).
+    question = "A colleague used my password to log in to my email. What offence is that and how much jail can he get?"
+    ps = [
+        passage("ITA:66C:-:0", "ITA s.66C Punishment for identity theft", ITA_66C, 0.70),
+        passage("NDPS:27:-:0", "NDPS s.27 Punishment for consumption of any narcotic drug or psychotropic substance",
+                NDPS_27, 0.35),
+    ]  # fmt: skip
+    gen = ExtractiveGenerator(TITLES).generate(question, ps, as_of="2025-03-01", complexity=complexity)
+    got = [s.chunk_ids[0] for s in gen.sentences]
+    assert got and got[0] == "ITA:66C:-:0" and "NDPS:27:-:0" not in got

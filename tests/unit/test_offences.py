@@ -19,10 +19,12 @@ from legal_rag.retrieval.lexical import BM25Index
 from legal_rag.retrieval.offences import (
     OffenceCard,
     OffenceChannel,
+    enforced_sections,
     is_offence,
     offence_cards,
     offence_partners,
     punishes,
+    read_with,
 )
 from legal_rag.retrieval.tokenize import legal_tokens
 from legal_rag.retrieval.types import Chunk
@@ -156,6 +158,31 @@ def test_offence_partners_pair_a_definition_with_its_punishment_one_to_one() -> 
     assert "IPC:409" not in got and "IPC:303" not in got  # "murder by life-convict" is another subject
     assert "BNS:303" not in got and "BNS:318" not in got  # the IPC's punishment is not the BNS's partner
     assert not {"XYZ:1", "XYZ:2", "XYZ:3"} & set(got)
+
+
+def test_a_penalty_is_read_with_the_rule_it_enforces() -> None:
+    # real sections: the Arms Act's penalty for carrying a firearm "in contravention of section 3"
+    arms = section("ARMS", "25")
+    assert "3" in enforced_sections(arms.title, arms.text)
+    mva = section("MVA", "181")  # "in contravention of section 3 or section 4"
+    assert enforced_sections(mva.title, mva.text) == ["3", "4"]
+    # a rule that punishes nothing enforces nothing; nor does a time limit that names the offence's section
+    rule = section("ARMS", "3")
+    assert enforced_sections(rule.title, rule.text) == []
+    nia = section("NIA", "142")
+    assert "section 138" in nia.text and enforced_sections(nia.title, nia.text) == []
+
+    def groups(*keys: str) -> dict[str, tuple[str | None, list[str]]]:
+        return {k: (section(*k.split(":")).title, [section(*k.split(":")).text]) for k in keys}
+
+    assert read_with(groups("MVA:181", "MVA:3")) == {"MVA:181": "MVA:3"}
+    # both rules retrieved: which was broken is for the facts to say
+    assert read_with(groups("MVA:181", "MVA:3", "MVA:4")) == {}
+    assert read_with(groups("MVA:181", "MVA:182")) == {}, "the rule itself was not retrieved"
+    got = read_with({"ARMS:25": (arms.title, ["(1B) Whoever-- (a) acquires, has in his possession or carries any "
+                                                "firearm or ammunition in contravention of section 3; shall be "
+                                                "punishable with imprisonment"]), **groups("ARMS:3", "ARMS:29")})
+    assert got == {"ARMS:25": "ARMS:3"}
 
 
 @pytest.mark.parametrize(("title", "text", "expected"), [

@@ -24,6 +24,7 @@ from legal_rag.retrieval.offences import (
     is_punishment_heading,
     offence_partners,
     punishes,
+    read_with,
 )
 from legal_rag.retrieval.tokenize import ASK_VOCABULARY, light_stem
 from legal_rag.workflow.comparison import comparison_sides
@@ -442,9 +443,15 @@ class ExtractiveGenerator:
                 sides.append(pick)
         # A multi-part question quotes each ask's best provision ("punishment for theft" and "bail").
         asks: list[tuple[tuple[str, str], list[Passage]]] = []
+        subject = q - ASK_WORDS
         for part in parts:
             part_q = content_stems(self.terms.expand(part, acts=at_hand) if self.terms else part)
             pool = [(r, g) for r, g in enumerate(rest) if g not in sides and g not in asks]
+            if subject and not part_q - ASK_WORDS:
+                # An ask of nothing but what it wants ("and how much jail can he get?") asks it of the question's
+                # subject: its pick must share a word of that subject, or "jail" picks any section with a prison.
+                part_q = part_q | subject
+                pool = [(r, g) for r, g in pool if shares_subject(g[1], subject)]
             if part_q and pool:
                 asks.append(max(pool, key=lambda item: fit(item, part_q))[1])
         first = pinned + sides + [g for g in decisive if g not in sides] + asks
@@ -471,7 +478,6 @@ class ExtractiveGenerator:
         # close in meaning as every provision that shares a word: retrieval's best may answer in other words than the
         # question's (an RTI appeal for "45 days and no reply"), but "jail" in a rape section is not "escaping from
         # jail" when the sections on escape are closer.
-        subject = q - ASK_WORDS
         if subject and ranked:
             sharing = [g for g in ranked if g in first or shares_subject(g[1], subject)]
             lead = ranked[0]
@@ -580,8 +586,12 @@ def _pair(first: tuple[tuple[str, str], list[Passage]], second: tuple[tuple[str,
 
 
 def _partners(groups: Sequence[tuple[tuple[str, str], list[Passage]]]) -> dict[str, str]:
-    """``offence_partners`` among the retrieved provisions (section key "IPC:405" -> "IPC:406")."""
-    return offence_partners({f"{act}:{section}": passage_title(ps[0]) for (act, section), ps in groups})
+    """``offence_partners`` among the retrieved provisions (section key "IPC:405" -> "IPC:406"), and for a penalty
+    that enforces the rule of one retrieved section, that section (``read_with``: "ARMS:25" -> "ARMS:3")."""
+    pairs = offence_partners({f"{act}:{section}": passage_title(ps[0]) for (act, section), ps in groups})
+    rules = read_with({f"{act}:{section}": (passage_title(ps[0]), [p.text for p in ps])
+                       for (act, section), ps in groups})
+    return {**rules, **pairs}
 
 
 def _pinned_extra(passages: Sequence[Passage]) -> int:
