@@ -28,6 +28,13 @@ _DEFINES = re.compile(
 )
 """A quoted term followed by "means" (or "includes", "denote(s)"...): anywhere in a chunk, since some definition
 sections are held as a few long chunks (CrPC s.2)."""
+_DEFINES_SPLIT = re.compile(
+    rf"{_QUOTED_TERM}((?:\s+(?!(?:shall|also|and|or|which|that|it|as|is|are|has|have|be|does|do|not|means|includes|denotes?)\b)"
+    r"[a-z][a-z-]*)"
+    r"{1,5})\s*(?:,\s*)?(?:means|includes|denotes?)\b")
+"""A term whose closing quotation mark the printed text misplaced, the rest of the term after it (JJA 2(13):
+"\u201cchild\u201d in conflict with law means ..."): the quoted words and the lower-case words up to "means" are the
+term."""
 _NAMES = re.compile(
     r"(?:(?:is|are)\s+said\s+to\s+(?:commit|cause|be)|(?:is|are)\s+designated\s+as|\bcommits)\s+"
     rf"(?:the\s+offence\s+of\s+)?{_QUOTED_TERM}",
@@ -97,10 +104,11 @@ def defined_terms(chunks: Iterable[Chunk]) -> dict[str, list[Definition]]:
     out: dict[str, list[Definition]] = {}
     for c in chunks:
         heading = bool(_DEFINITIONS_HEADING.search(c.title or ""))
-        for m in (*_DEFINES.finditer(c.text), *_NAMES.finditer(c.text)):
+        for m in (*_DEFINES.finditer(c.text), *_NAMES.finditer(c.text), *_DEFINES_SPLIT.finditer(c.text)):
             own = bool(_OWN_SECTION.search(c.text, 0, m.start()) or
                        _EXPLANATION.match(c.text))  # fmt: skip
-            found = out.setdefault(normalise(m.group(1)), [])
+            term = m.group(1) + (m.group(2) if m.re is _DEFINES_SPLIT else "")
+            found = out.setdefault(normalise(term), [])
             if all(d.chunk_id != c.id for d in found):
                 found.append(Definition(c.id, heading or not own))
     for found in out.values():

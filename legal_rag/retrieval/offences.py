@@ -128,16 +128,17 @@ def enforced_sections(title: str | None, text: str) -> list[str]:
 
 
 def read_with(groups: Mapping[str, tuple[str | None, Sequence[str]]]) -> dict[str, str]:
-    """Section key -> the one retrieved section of its Act whose rule it enforces (``enforced_sections`` over the
-    texts retrieved of it); ``groups`` maps section keys to their heading and retrieved texts. A provision that
-    enforces several retrieved sections pairs with none: which rule was broken is for the facts to say."""
+    """Section key -> the retrieved section of its Act whose rule it enforces (``enforced_sections`` over the texts
+    retrieved of it); ``groups`` maps section keys, in retrieval order, to their heading and retrieved texts. Of
+    several rules retrieved (the Arms Act's s.25 enforces ss.3, 5, 7 ...), the one retrieval put first: the one the
+    question's facts fit best."""
     out: dict[str, str] = {}
     for key, (title, texts) in groups.items():
         act, number = key.split(":", 1)
         found = {f"{act}:{n}" for t in texts for n in enforced_sections(title, t) if n != number}
-        present = [k for k in found if k in groups]
-        if len(present) == 1:
-            out[key] = present[0]
+        first = next((k for k in groups if k in found), None)
+        if first is not None:
+            out[key] = first
     return out
 
 

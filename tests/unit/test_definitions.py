@@ -175,3 +175,24 @@ def test_whether_something_falls_within_a_quoted_word_asks_for_its_definition(qu
 ])
 def test_a_quoted_word_that_is_the_subject_is_not_asked_to_be_defined(question: str) -> None:
     assert asked_terms(question) == []
+
+
+def test_a_term_whose_closing_quotation_mark_the_text_misplaced_is_defined_whole() -> None:
+    # India Code's JJA 2(13) and 2(31), as printed: the term runs past its closing quotation mark to "means"
+    chunks = [
+        chunk("JJA:2:13:0", "(13) \u201cchild\u201d in conflict with law means a child who is alleged or found to have "
+              "committed an offence and who has not completed eighteen years of age on the date of commission of "
+              "such offence;"),
+        chunk("JJA:2:31:0", "(31) \u201cguardian\u201d in relation to a child, means his natural guardian or any other "
+              "person having the actual charge of the child"),
+        # a term that means what it says, and one that "shall include": nothing more is taken into the term
+        chunk("BNS:2:36:0", "(36) \u201cwrongful gain\u201d means gain by unlawful means of property to which the "
+              "person gaining is not legally entitled;"),
+        chunk("XYZ:2:a:0", "(a) \u201ccourt\u201d shall include a tribunal;"),
+    ]  # fmt: skip
+    got = defined_terms(chunks)
+    assert [d.chunk_id for d in got["child in conflict with law"]] == ["JJA:2:13:0"]
+    assert [d.chunk_id for d in got["guardian in relation to a child"]] == ["JJA:2:31:0"]
+    assert "wrongful gain" in got and not any(t.startswith("wrongful gain ") for t in got)
+    assert "court" in got and not any(t.startswith("court ") for t in got)
+    assert "child in conflict with law" in asked_terms("Who is a 'child in conflict with law' under the JJ Act?")

@@ -552,3 +552,30 @@ def test_an_ask_of_nothing_but_what_it_wants_is_asked_of_the_questions_subject(c
     gen = ExtractiveGenerator(TITLES).generate(question, ps, as_of="2025-03-01", complexity=complexity)
     got = [s.chunk_ids[0] for s in gen.sentences]
     assert got and got[0] == "ITA:66C:-:0" and "NDPS:27:-:0" not in got
+
+
+MVA_181 = ("Whoever, drives a motor vehicle in contravention of section 3 or section 4 shall be punishable with "
+           "imprisonment for a term which may extend to three months, or with fine of five thousand rupees, or with "
+           "both.")
+MVA_3_1 = ("(1) No person shall drive a motor vehicle in any public place unless he holds an effective driving "
+           "licence issued to him authorising him to drive the vehicle;")
+MVA_180 = ("Whenever, being the owner or person in charge of a motor vehicle, causes, or permits, any other person who "
+           "does not satisfy the provisions of section 3 or section 4 to drive the vehicle shall be punishable with "
+           "imprisonment for a term which may extend to three months, or with fine of five thousand rupees, or with "
+           "both.")
+
+
+@pytest.mark.parametrize("complexity", list(Complexity))
+def test_a_penalty_is_quoted_with_the_rule_it_enforces_beside_what_each_ask_chose(complexity: Complexity) -> None:
+    # MV Act s.181 punishes driving "in contravention of section 3": s.3 is quoted right after it, and the owner's
+    # own penalty (s.180), chosen for the second ask, keeps its place.
+    question = "What is the fine for driving without a licence, and can the owner who lent the car be punished?"
+    ps = [
+        passage("MVA:181:-:0", "MVA s.181 Driving vehicles in contravention of section 3 or section 4", MVA_181, 0.66),
+        passage("MVA:180:-:0", "MVA s.180 Allowing unauthorised persons to drive vehicles", MVA_180, 0.60),
+        passage("MVA:3:1:0", "MVA s.3(1) Necessity for driving licence", MVA_3_1, 0.55),
+    ]  # fmt: skip
+    gen = ExtractiveGenerator(TITLES | {"MVA": "The Motor Vehicles Act, 1988"}).generate(
+        question, ps, as_of="2025-03-01", complexity=complexity)
+    got = list(dict.fromkeys(s.chunk_ids[0] for s in gen.sentences))
+    assert got[:2] == ["MVA:181:-:0", "MVA:3:1:0"] and "MVA:180:-:0" in got, got

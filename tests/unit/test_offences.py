@@ -176,8 +176,9 @@ def test_a_penalty_is_read_with_the_rule_it_enforces() -> None:
         return {k: (section(*k.split(":")).title, [section(*k.split(":")).text]) for k in keys}
 
     assert read_with(groups("MVA:181", "MVA:3")) == {"MVA:181": "MVA:3"}
-    # both rules retrieved: which was broken is for the facts to say
-    assert read_with(groups("MVA:181", "MVA:3", "MVA:4")) == {}
+    # both rules retrieved: the one retrieval put first, the one the facts fit best
+    assert read_with(groups("MVA:181", "MVA:3", "MVA:4")) == {"MVA:181": "MVA:3"}
+    assert read_with(groups("MVA:4", "MVA:181", "MVA:3")) == {"MVA:181": "MVA:4"}
     assert read_with(groups("MVA:181", "MVA:182")) == {}, "the rule itself was not retrieved"
     got = read_with({"ARMS:25": (arms.title, ["(1B) Whoever-- (a) acquires, has in his possession or carries any "
                                                 "firearm or ammunition in contravention of section 3; shall be "

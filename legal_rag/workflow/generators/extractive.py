@@ -493,7 +493,8 @@ class ExtractiveGenerator:
         # second half ("Murder" quoted without "Punishment for murder" answers no punishment ask): n + 1 at most.
         paired = _with_partners(first + [g for g in ranked if g not in first], groups, partners)
         keep = n + 1 if len(paired) > n and n and _pair(paired[n - 1], paired[n], partners) else n
-        return paired[:keep] + ([story] if story is not None and story not in paired[:keep] else [])
+        kept = _with_rules(paired[:keep], groups)
+        return kept + ([story] if story is not None and story not in kept else [])
 
     def _sentences(
         self, q: set[str], passages: Sequence[Passage], n: int, *, pinned: bool, from_start: bool
@@ -586,12 +587,28 @@ def _pair(first: tuple[tuple[str, str], list[Passage]], second: tuple[tuple[str,
 
 
 def _partners(groups: Sequence[tuple[tuple[str, str], list[Passage]]]) -> dict[str, str]:
-    """``offence_partners`` among the retrieved provisions (section key "IPC:405" -> "IPC:406"), and for a penalty
-    that enforces the rule of one retrieved section, that section (``read_with``: "ARMS:25" -> "ARMS:3")."""
-    pairs = offence_partners({f"{act}:{section}": passage_title(ps[0]) for (act, section), ps in groups})
+    """``offence_partners`` among the retrieved provisions (section key "IPC:405" -> "IPC:406")."""
+    return offence_partners({f"{act}:{section}": passage_title(ps[0]) for (act, section), ps in groups})
+
+
+def _with_rules(
+    chosen: list[tuple[tuple[str, str], list[Passage]]], groups: Sequence[tuple[tuple[str, str], list[Passage]]],
+) -> list[tuple[tuple[str, str], list[Passage]]]:
+    """``chosen``, each penalty followed by the retrieved rule it enforces (``read_with``: "ARMS:25" -> "ARMS:3"),
+    as a charge is framed (s.25(1B)(a) read with s.3). The rule is quoted beside its penalty, not in place of a
+    provision chosen for an ask; a penalty named in the question is quoted alone."""
     rules = read_with({f"{act}:{section}": (passage_title(ps[0]), [p.text for p in ps])
                        for (act, section), ps in groups})
-    return {**rules, **pairs}
+    by_key = {_key(g): g for g in groups}
+    out: list[tuple[tuple[str, str], list[Passage]]] = []
+    for g in chosen:
+        if g in out:
+            continue
+        out.append(g)
+        rule = None if _leading(g[1]) else rules.get(_key(g))
+        if rule is not None and by_key[rule] not in out:  # moved up beside its penalty if chosen later
+            out.append(by_key[rule])
+    return out
 
 
 def _pinned_extra(passages: Sequence[Passage]) -> int:
