@@ -88,7 +88,7 @@ def main() -> None:
             for i in range(0, size, 2000):
                 part = chunks[i : i + 2000]
                 idx.dense.upsert([c.id for c in part], noisy[i : i + 2000], [{"chunk_id": c.id} for c in part])
-                idx.lexical.upsert([(c.id, c.indexed_text) for c in part])
+                idx.lexical.upsert([(c.id, c.lexical_text) for c in part])
             idx._chunks.update({c.id: c for c in chunks})  # noqa: SLF001 - metadata without the SQLite round trip
             idx.version += 1
             heads = list(idx.heading_ids())

@@ -92,20 +92,27 @@ class SectionText:
 
 MAX_REFERS = 3
 """A chunk that refers to more sections than this (a list of provisions a procedure applies to) carries none."""
+_NUM = r"\d+(?-i:[A-Z]{0,3})"
+"""A section number: digits and at most three capital letters ("498A"; never the "of" of "section 21of")."""
 _REFERS = re.compile(
-    r"(?<![\w-])sections?\s+(?P<nums>\d+[A-Z]{0,3}(?:(?:\s*,\s*|\s+(?:and|or|to)\s+)(?:section\s+)?\d+[A-Z]{0,3})*)"
-    r"(?P<tail>\s+of\s+the\s+[^,.;:]{0,90})?", re.IGNORECASE)
+    rf"(?<![\w-])sections?\s+(?P<nums>{_NUM}(?:(?:\s*,\s*|\s+(?:and|or|to)\s+)(?:section\s+)?{_NUM})*)"
+    # "of the Indian Penal Code", "of the said Sanhita" (another law, named before), "of Act 26 of 1937"; not "of
+    # this Act"
+    r"(?P<tail>\s*of\s+(?!this\b)[^,.;:]{0,90})?", re.IGNORECASE)
 _OTHER_LAW = re.compile(r"\b(?:Act|Code|Sanhita|Adhiniyam|Rules|Regulations?|Order|Constitution)\b")
-_NUMBER = re.compile(r"\d+[A-Z]{0,3}")
-_NO_SUBJECT = re.compile(r"(?:definitions?|interpretation|short title\b.*|power to make rules|repeals?\b.*|savings?)",
-                         re.IGNORECASE)
+_NUMBER = re.compile(_NUM)
+_RANGE = re.compile(rf"\b{_NUM}\s+to\s+(?:section\s+)?{_NUM}", re.IGNORECASE)
+_NO_SUBJECT = re.compile(r"(?:definitions?|interpretation|short title\b.*|(?:\w+\s+){0,4}to\s+make\s+rules\b.*|"
+                         r"repeal\w*\b.*|savings?|omitted)", re.IGNORECASE)
 """Headings that name no subject of their own: a reference to them says nothing of what the chunk is about."""
 
 
 def chunk_sections(sections: Iterable[SectionText], max_words: int = MAX_WORDS) -> Iterator[Chunk]:
     """Chunks of every section; each carries the headings of the sections of its own Act that it refers to."""
     rows = list(sections)
-    titles = {(s.act, s.number): " ".join((s.title or "").split()).rstrip(".") for s in rows}
+    # a heading as printed may open with stray punctuation or a number (". Prosecution for contempt", "88. ...")
+    titles = {(s.act, s.number): re.sub(r"^[\W\d_]+", "", " ".join((s.title or "").split())).rstrip(".")
+              for s in rows}
     for s in rows:
         for c in chunk_section(s, max_words):
             refers = referred_titles(c.text, s.act, s.number, titles)
@@ -117,18 +124,22 @@ def referred_sections(text: str) -> list[str]:
     gives 3 and 4; "section 420 of the Indian Penal Code" (another law's) gives nothing."""
     out: list[str] = []
     for m in _REFERS.finditer(text):
-        tail = m.group("tail") or ""
-        if tail and not re.match(r"\s+of\s+the\s+said\b", tail, re.IGNORECASE) and _OTHER_LAW.search(tail):
+        if _OTHER_LAW.search(m.group("tail") or ""):
             continue
         out.extend(n for n in _NUMBER.findall(m.group("nums")) if n not in out)
     return out
+
+
+def _in_a_range(text: str) -> bool:
+    """``text`` refers to a run of sections ("sections 206 to 223"): a list, however few its ends."""
+    return any(_RANGE.search(m.group("nums")) for m in _REFERS.finditer(text))
 
 
 def referred_titles(text: str, act: str, number: str, titles: dict[tuple[str, str], str]) -> str:
     """The headings of the sections ``text`` refers to (not its own), joined; "" when it refers to none or to more
     than ``MAX_REFERS``."""
     nums = [n for n in referred_sections(text) if n != number and titles.get((act, n))]
-    if len(nums) > MAX_REFERS:
+    if len(nums) > MAX_REFERS or _in_a_range(text):
         return ""
     nums = [n for n in nums if not _NO_SUBJECT.fullmatch(titles[(act, n)])]
     return "; ".join(titles[(act, n)] for n in nums)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graph_schema.model import SectionRecord, SectionStatus, StatusOnDate
+from graph_schema.model import AmendmentKind, SectionRecord, SectionStatus, StatusOnDate
 
 
 def status_on(record: SectionRecord, as_of: str) -> StatusOnDate:
@@ -10,7 +10,8 @@ def status_on(record: SectionRecord, as_of: str) -> StatusOnDate:
 
     * before ``in_force_from``: NOT_YET_IN_FORCE (BNS 103 on 2024-06-30);
     * on or after ``in_force_to``: REPEALED, or OMITTED when the section was omitted
-      (IPC 302 on 2024-07-01 is repealed; HMA s.6 on 1979-01-01 is omitted);
+      (IPC 302 on 2024-07-01 is repealed; HMA s.6 on 1979-01-01 is omitted), or OMITTED when a court struck it
+      down by then (IPC 497 on 2019-01-01);
     * a section the statute book marks omitted or repealed without a known date is reported as
       such on every date, because we cannot show it was ever in force in the window asked about.
     """
@@ -19,7 +20,8 @@ def status_on(record: SectionRecord, as_of: str) -> StatusOnDate:
     ended = _ended(record.status)
     if record.in_force_to:
         if as_of >= record.in_force_to:
-            return ended or StatusOnDate.REPEALED
+            # struck down by a court (IPC 497 from 2018-09-27): no longer law, though its Code was repealed later
+            return StatusOnDate.OMITTED if _struck_down(record, as_of) else (ended or StatusOnDate.REPEALED)
         return StatusOnDate.IN_FORCE
     return ended or StatusOnDate.IN_FORCE
 
@@ -30,3 +32,8 @@ def _ended(status: SectionStatus) -> StatusOnDate | None:
     if status is SectionStatus.REPEALED:
         return StatusOnDate.REPEALED
     return None
+
+
+def _struck_down(record: SectionRecord, as_of: str) -> bool:
+    return any(a.get("kind") == AmendmentKind.STRUCK_DOWN.value and str(a.get("effective") or "9999") <= as_of
+               for a in record.amendments)

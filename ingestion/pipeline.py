@@ -380,7 +380,7 @@ def _apply_commencements(m: Merged, path: Path) -> Parsed:
             m.sections[key] = dataclasses.replace(s, in_force_from=start, in_force_to=end,
                                                   commencement_note=c.authority)
             if c.struck_down_by:
-                out.amendments.append(Amendment(c.act, s.number, f"curation{c.line}", AmendmentKind.STRUCK_DOWN,
+                out.amendments.append(Amendment(c.act, s.number, "curation-struck-down", AmendmentKind.STRUCK_DOWN,
                                                 c.struck_down_by, c.in_force_to, c.authority))
     return out
 

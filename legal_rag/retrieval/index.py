@@ -26,7 +26,7 @@ import json
 import os
 import threading
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -172,9 +172,11 @@ class ChunkIndex:
         rows = json.loads((folder / CHUNKS_FILE).read_text(encoding="utf-8"))
         chunks: dict[str, Chunk] = {}
         hashes: dict[str, str] = {}
+        known = {f.name for f in fields(Chunk)}
         for row in rows["chunks"]:
             h = row.pop("hash")
-            c = Chunk(**row)
+            # a field a later version added is left out, not a TypeError (an older reader of a newer index)
+            c = Chunk(**{k: v for k, v in row.items() if k in known})
             chunks[c.id] = c
             hashes[c.id] = h
         rebuilt = False

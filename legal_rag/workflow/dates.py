@@ -78,6 +78,10 @@ _CAUGHT_WORDS = rf"{_CAUGHT_VERB}(?={_DOING})|red-?handed"
 _ARRESTED = rf"{_CAUGHT_VERB}(?!{_DOING})"
 """Caught with nothing told of what at ("The police caught him only last month"): an arrest."""
 _AUX = r"(?:is|are|was|were|been|be|am|keeps|kept|keep|started|continues|continued|go(?:es)?\s+on)\s+(?:\w+\s+)?$"
+_VEHICLE = (r"\b(?:car|cars|truck|lorry|bus|vehicle|bike|motorcycle|motorbike|scooter|scooty|tractor|van|tempo|auto|"
+            r"jeep|suv|taxi|cab|train|dumper|trolley|driver)\b")
+"""What runs someone over or knocks someone down ("a speeding van knocked my mother down"), as against a budget run
+over or interest knocked down."""
 _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
     # (kind, is a verb, words); kind None is a verb that takes the kind of the noun it tells of ("began")
     (EventKind.CONVICTION, True, _i(
@@ -123,7 +127,9 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
         r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"
         # a vehicle driven into someone ("ran over a pedestrian in 03/2023")
-        r"r[au]n(?:ning)?\s+over|knock(?:ed|ing)\s+(?:\w+\s+){0,3}?down|mow(?:ed|ing)\s+down|"
+        rf"{_VEHICLE}[^.;,]{{0,60}}?\b(?:r[au]n(?:ning)?\s+over|knock(?:ed|ing)\s+(?:\w+\s+){{0,3}}?down|"
+        r"mow(?:ed|ing)\s+down)|\b(?:r[au]n|knocked\s+down|mowed\s+down)\s+(?:over\s+)?by\s+(?:\w+\s+){1,3}?"
+        rf"{_VEHICLE}|"
         # caught at it ("caught in Dec 2023 riding a bike he knew was stolen"): the offence was committed by then
         rf"{_CAUGHT_WORDS}|"
         r"took\s+away|ran\s+away\s+with|took\s+(?:(?:my|his|her|our|their|the)\s+)?(?:money|cash|rs\.?|₹|rupees|"
@@ -286,7 +292,8 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
     for i, (c, found) in enumerate(zip(clauses, told, strict=True)):
         undated = len(found) == 1 and not found[0].phrase and not found[0].ongoing
         before = i > 0 and (_shares_date(text, clauses[i - 1], c) or _participle(text, clauses[i - 1], c))
-        after = i + 1 < len(clauses) and (_shares_date(text, c, clauses[i + 1]) or _participle(text, c, clauses[i + 1]))
+        after = i + 1 < len(clauses) and (_shares_date(text, c, clauses[i + 1])
+                                          or _participle(text, c, clauses[i + 1], dated_second=True))
         if undated and ((after and dated_offence(i + 1)) or (before and dated_offence(i - 1))):
             continue  # "hit and killed a pedestrian on 15 May 2024", "broke in on 5 March and took cash": one date
         if undated:
@@ -375,16 +382,25 @@ def _shares_date(text: str, first: _Clause, second: _Clause) -> bool:
                              text[second.start:second.end], re.IGNORECASE))
 
 
-_PARTICIPLE = _i(r"\s*,?\s*(?:while\s+|all\s+the\s+while\s+)?(?!(?:during|according|including|regarding|concerning|"
-                 r"something|nothing|anything|everything|morning|evening|building|wedding|nothing|being)\b)[a-z]+ing\b")
+_NOT_PARTICIPLE = (r"(?!(?:during|according|including|regarding|concerning|considering|following|excluding|"
+                   r"notwithstanding|pending|beginning|starting|assuming|something|nothing|anything|everything|"
+                   r"morning|evening|building|wedding|being)\b)")
+"""-ing words that are prepositions or nouns ("following which his brother ...", "during", "the wedding")."""
+_PARTICIPLE = _i(rf"\s*,?\s*(?:while\s+)?{_NOT_PARTICIPLE}[a-z]+ing\b")
 """A clause that opens with a participle and no subject of its own ("..., threatening to burn my stall"): how the act
 of the clause before it was done."""
+_WHILE = _i(rf"\s*,?\s*while\s+{_NOT_PARTICIPLE}[a-z]+ing\b")
+"""A participle of the time the act before it was done in ("knocked down while walking home in September 2022")."""
 
 
-def _participle(text: str, first: _Clause, second: _Clause) -> bool:
-    """``second`` continues ``first`` in one sentence as a participle ("made me pay protection money from 2022 to
-    mid-2023, threatening to burn my stall"): one occasion, the date of either is the other's."""
-    return first.sentence == second.sentence and bool(_PARTICIPLE.match(text, second.start, second.end))
+def _participle(text: str, first: _Clause, second: _Clause, *, dated_second: bool = False) -> bool:
+    """``second`` continues ``first`` in one sentence as a participle: one occasion. The date of ``first`` is the
+    participle's ("made me pay protection money from 2022 to mid-2023, threatening to burn my stall"); a date in the
+    participle (``dated_second``) dates ``first`` only when it tells the time of the act ("while walking home in
+    September 2022"), not an event of its own ("slapped me, reminding me of the dowry I failed to bring in 2015")."""
+    pattern = _WHILE if dated_second else _PARTICIPLE
+    # the clause splitter may have taken "while" as the joint between the two clauses
+    return first.sentence == second.sentence and bool(pattern.match(text[first.end:second.end]))
 
 
 def _told(question: str, text: str, c: _Clause, spans: list[Span], triggers: list[_Trigger],

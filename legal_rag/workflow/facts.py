@@ -81,8 +81,10 @@ _SECTION = r"(?:(?:section|sec\.?|s\.)\s*)?\d{1,3}[A-Z]{0,2}(?:\(\w+\))*"
 _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re.IGNORECASE)) for k, p in (
     (AskKind.PUNISHMENT, r"\b(?:punish\w*|penalt\w*|sentenc\w*|jail|prison|imprisonment|how\s+many\s+years|"
                          r"maximum\s+fine|saza|(?:what|how\s+much)\s+fine|"
-                         # "What's the most he can get?", "the most she could get"
-                         r"(?:the\s+)?most\s+(?:he|she|they|one|someone|the\s+\w+)\s+(?:can|could|will|would|may|might)\s+get)\b"),
+                         # "What's the most he can get?", "the most the driver could get for it?"; not "the most she can
+                         # get as maintenance"
+                         r"(?:the\s+)?most\s+(?:he|she|they|one|someone|the\s+\w+)\s+(?:can|could|will|would|may|might)\s+get"
+                         r"(?=\s*(?:[?.!]|$|for\s+(?:it|this|that|doing\s+(?:it|this|that)|the\s+(?:offen[cs]e|crime)))))"),
     (AskKind.INGREDIENTS, r"\b(?:ingredients?|essentials?|elements?|what\s+must\s+(?:be\s+)?prov\w*|"
                           r"what\s+(?:makes|amounts\s+to|constitutes)|when\s+is\s+\w+(?:\s+\w+)?\s+(?:guilty|liable))\b"),
     (AskKind.TIME_LIMIT, r"\b(?:time\s*-?\s*limit|within\s+(?:how|what)|limitation|how\s+long|how\s+many\s+(?:days|"
@@ -622,8 +624,9 @@ _WHAT_OFFENCE = re.compile(
     r"|\b(?:booked|charged|prosecuted)\s+(?:for|under|with)\b|\bsections?\s+(?:of\s+\w+\s+)?(?:apply|applies|attract)"
     # a criminal case or complaint is brought for an offence ("What criminal case can I file?"), and a charge that
     # covers or fits what was done names one ("What charge covers the agreement itself?")
-    r"|\b(?:what|which)\s+(?:\w+\s+)?criminal\s+(?:case|complaint|action|proceedings?|charges?)\b"
-    r"|\b(?:what|which)\s+(?:criminal\s+)?charges?\s+(?:covers?|fits?|appl(?:y|ies)|lies?|attracts?)\b",
+    r"|\b(?:what|which)\s+(?:\w+\s+)?criminal\s+(?:case(?!\s+law)|complaint|action|proceedings?|charges?)\b"
+    # a charge that covers or fits what was done; "What charges apply?" may be a bank's or a hospital's
+    r"|\b(?:what|which)\s+charges?\s+(?:covers?|fits?)\b",
     re.IGNORECASE)
 """The question asks which offence its story makes out (not any case against someone: a suit is no offence; nor its
 punishment alone: "a cheque bounced in 2023, what is the punishment?" may be another Act's offence)."""

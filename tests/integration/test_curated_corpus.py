@@ -63,7 +63,8 @@ def test_search_chunks_follow_the_graph(loaded: Loaded) -> None:
         ("BNS", "106(1)", "2025-01-01", "in_force", None),
         # struck down: law until the judgment's day, not after it, though the Code stood until 2024-07-01
         ("IPC", "497", "2018-09-26", "in_force", "Adultery"),
-        ("IPC", "497", "2018-09-27", "repealed", None),
+        ("IPC", "497", "2018-09-27", "omitted", None),  # struck down, not repealed: the BNS came later
+        ("ITA", "66A", "2009-10-26", "not_yet_in_force", None),  # inserted by Act 10 of 2009, w.e.f. 27-10-2009
         ("ITA", "66A", "2014-06-01", "in_force", None),  # Shreya Singhal, 24-03-2015 (India Code's footnote)
         ("ITA", "66A", "2015-03-24", "omitted", None),
         ("SCSTA", "18A", "2017-06-01", "not_yet_in_force", None),  # Act 27 of 2018, w.e.f. 20-08-2018

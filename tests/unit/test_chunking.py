@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from graph_schema.chunking import referred_titles
 from ingestion.sources.indiacode import act_codes_for_catalog, read_fulltext
 from legal_rag.retrieval.chunking import MAX_REFERS, SectionText, chunk_section, chunk_sections, referred_sections
 from legal_rag.retrieval.types import Chunk
@@ -88,6 +89,21 @@ def test_a_chunk_that_lists_many_sections_carries_none(every_chunk: dict[str, Ch
 def test_referred_sections_reads_joined_and_lettered_numbers() -> None:
     assert referred_sections("in contravention of section 3 or section 4") == ["3", "4"]
     assert referred_sections("under sections 498A, 304B and 306 of this Sanhita") == ["498A", "304B", "306"]
-    assert referred_sections("under sub-section (2) of section 7 of the said Act") == ["7"]
+    assert referred_sections("under sub-section (2) of section 7 of this Act") == ["7"]
     assert referred_sections("under sub-section (2)") == []
     assert referred_sections("section 138 of the Negotiable Instruments Act, 1881") == []
+    # "the said Sanhita" is another law named before (BNSS 242(2): "section 305 of the said Sanhita", the BNS's);
+    # an Act by its number; a number run into the next word as India Code prints it (SCSTA 2(1)(bg))
+    assert referred_sections("under section 305 of the said Sanhita") == []
+    assert referred_sections("referred to in section 3 of Act 26 of 1937") == []
+    assert referred_sections("as defined in section 21of the Indian Penal Code") == []
+
+
+def test_a_run_of_sections_is_a_list_and_headings_that_name_nothing_are_left_out() -> None:
+    titles = {("X", "206"): "Trial of summons-cases", ("X", "223"): "Examination of complainant",
+              ("X", "9"): "Repealed", ("X", "10"): "Power of State Government to make rules",
+              ("X", "11"): "Omitted", ("X", "12"): "Necessity for driving licence"}
+    assert referred_titles("the procedure of sections 206 to 223 shall apply", "X", "1", titles) == ""
+    assert referred_titles("in contravention of section 9, section 10 or section 12", "X", "1", titles) == (
+        "Necessity for driving licence")
+    assert referred_titles("under section 11", "X", "1", titles) == ""

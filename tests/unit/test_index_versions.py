@@ -103,6 +103,20 @@ def test_the_headings_a_chunk_refers_to_are_searched_lexically_and_follow_a_reti
     assert not index.lexical.search("zyxwheading", 3)
 
 
+def test_an_index_written_with_a_field_this_version_does_not_know_still_opens(index: ChunkIndex,
+                                                                             bns: list[Chunk]) -> None:
+    index.sync(bns[:3])
+    cur = index.dir.current()
+    assert cur is not None
+    path = cur[1] / "chunks.json"
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    for row in rows["chunks"]:
+        row["a_later_field"] = "x"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    reader = ChunkIndex(index.dir.root, index.embedder).open()
+    assert len(reader) == 3 and reader.get(bns[0].id) == bns[0]
+
+
 def test_old_versions_are_collected_but_the_previous_one_is_kept(index: ChunkIndex, bns: list[Chunk]) -> None:
     for n in (5, 10, 15, 20):
         index.sync(bns[:n])

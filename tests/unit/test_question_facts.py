@@ -110,6 +110,8 @@ LAPSED = (ADULTERY, SUICIDE, SECTION, PUNISHMENT)
     ("What's the most he can get?", {AskKind.PUNISHMENT}),
     ("And the most the driver could get for it?", {AskKind.PUNISHMENT}),
     ("What is the most I can get from the insurer?", set()),
+    ("What is the most she can get as maintenance?", set()),
+    ("What is the most the tenant can get back as deposit?", set()),
 ])  # fmt: skip
 def test_what_each_ask_wants(ask: str, kinds: set[AskKind]) -> None:
     assert set(ask_kinds(ask)) == kinds
@@ -691,6 +693,9 @@ def test_an_offence_asked_about_is_dated_by_its_story(question: str, day: str) -
     "In 2023 a cheque given to me by a supplier bounced. What is the punishment?",
     "In 2022 my landlord kept my deposit. What civil case can I file?",
     "In 2021 my neighbour's goats ate my crop. Which criminal court is nearest?",
+    # a bank's or a hospital's charges; case law is no case
+    "In March 2023 my bank debited Rs 500 when my cheque bounced. What charges apply?",
+    "In 2023 the builder delayed possession of my flat. What criminal case law supports a refund?",
 ])
 def test_a_story_is_no_offence_date_when_it_goes_on_is_background_or_asks_no_offence(question: str) -> None:
     facts = _read(question)
@@ -902,6 +907,14 @@ def test_an_offence_told_beside_its_dated_clause_takes_its_date(question: str, d
     # a clause with a subject of its own is its own occasion; a participle of what is going on now is today's
     "In 2022 my landlord raised the rent, and now his son is threatening to throw us out. What offence is that?",
     "My uncle moved abroad in 2021, leaving his house to me. Now my cousin is breaking the lock. What offence?",
+    # the participle's date is an event of its own, not the time of the act before it (found by review)
+    "My husband slapped me, reminding me of the dowry I failed to bring in 2015. What offence is that?",
+    "My cousin assaulted me at the wedding, remembering a quarrel we had in 2016. What is the punishment?",
+    "My neighbour abused me, claiming that I had encroached on his land in 2018. What offence?",
+    "My husband left for Dubai in 2018, following which his brother started harassing me. What offence?",
+    # no vehicle ran anyone over
+    "In 2021 the bank knocked down my loan interest. What criminal case can I file?",
+    "My business partner ran over budget in 2022 and blames me. What can I do?",
 ])
 def test_an_offence_with_its_own_time_is_not_dated_by_the_clause_before_it(question: str) -> None:
     assert _read(question).offence_on is None

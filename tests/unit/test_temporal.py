@@ -37,6 +37,16 @@ def test_status_on(record: SectionRecord, day: str, expected: StatusOnDate) -> N
     assert status_on(record, day) is expected
 
 
+def test_a_section_struck_down_is_omitted_from_the_judgment_not_repealed() -> None:
+    # IPC 497: the Code stood until 2024-07-01, the section until Joseph Shine (2018-09-27)
+    struck = ({"kind": "struck_down", "effective": "2018-09-27", "amending_act": "Joseph Shine"},)
+    ipc_497 = SectionRecord("IPC", "Indian Penal Code", "497", "Adultery", None, True, SectionStatus.REPEALED,
+                            "1862-01-01", "2018-09-27", None, {}, (), (), amendments=struck)
+    assert status_on(ipc_497, "2018-09-26") is StatusOnDate.IN_FORCE
+    assert status_on(ipc_497, "2019-06-01") is StatusOnDate.OMITTED
+    assert status_on(rec(SectionStatus.REPEALED, "1862-01-01", "2018-09-27"), "2019-06-01") is StatusOnDate.REPEALED
+
+
 @pytest.mark.parametrize(
     ("raw", "iso"),
     [
