@@ -598,16 +598,7 @@ def _with_rules(
     provision chosen for an ask; a penalty named in the question is quoted alone."""
     rules = read_with({f"{act}:{section}": (passage_title(ps[0]), [p.text for p in ps])
                        for (act, section), ps in groups})
-    by_key = {_key(g): g for g in groups}
-    out: list[tuple[tuple[str, str], list[Passage]]] = []
-    for g in chosen:
-        if g in out:
-            continue
-        out.append(g)
-        rule = None if _leading(g[1]) else rules.get(_key(g))
-        if rule is not None and by_key[rule] not in out:  # moved up beside its penalty if chosen later
-            out.append(by_key[rule])
-    return out
+    return _with_partners(chosen, groups, rules)  # a rule chosen later is moved up beside its penalty
 
 
 def _pinned_extra(passages: Sequence[Passage]) -> int:
