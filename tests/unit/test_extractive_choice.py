@@ -4,6 +4,9 @@ only sentences that stand on their own are quoted."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from legal_rag.workflow.generators.extractive import (
@@ -16,6 +19,7 @@ from legal_rag.workflow.generators.extractive import (
 from legal_rag.workflow.types import Complexity, Passage, Pin
 
 TITLES = {"BNS": "The Bharatiya Nyaya Sanhita, 2023", "ITA": "The Information Technology Act, 2000"}
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 BNS_103_1 = (
     "(1) Whoever commits murder shall be punished with death or imprisonment for life, and shall also be liable "
@@ -579,3 +583,24 @@ def test_a_penalty_is_quoted_with_the_rule_it_enforces_beside_what_each_ask_chos
         question, ps, as_of="2025-03-01", complexity=complexity)
     got = list(dict.fromkeys(s.chunk_ids[0] for s in gen.sentences))
     assert got[:2] == ["MVA:181:-:0", "MVA:3:1:0"] and "MVA:180:-:0" in got, got
+
+
+OTP_FRAUD = ("Some guy called me last month saying he was from my bank and that my KYC would lapse unless I "
+             "'verified' it. I read out the OTP he asked for and Rs 1,84,000 went out of my savings account in three "
+             "transactions. His number is now switched off. What crime is this and how much jail can he get?")
+
+
+# The answer's three places (SIMPLE, STANDARD). With more places the rape sections still fill one: they share stray
+# words of the story ("three", "number"), a limit of the subject test.
+@pytest.mark.parametrize("complexity", [Complexity.SIMPLE, Complexity.STANDARD])
+def test_the_punishment_asked_of_a_story_is_the_punishment_of_what_the_story_tells(complexity: Complexity) -> None:
+    # The candidates retrieval gave this client's story (tests/data/otp_fraud_candidates.jsonl: real statute text,
+    # its relevance and lay situations as retrieved). "how much jail can he get?" asks the punishment of the fraud
+    # told: the pick is the provision closest to the story (BNS 318), not one that only sets a prison term and shares
+    # a stray word with it (the BNS's sections on rape).
+    rows = [json.loads(line) for line in (DATA / "otp_fraud_candidates.jsonl").open(encoding="utf-8")]
+    ps = [Passage(r["id"], r["id"].split(":")[0], r["id"].split(":")[1], r["heading"], r["text"], "in_force",
+                  relevance=r["rel"], told=r["told"], told_score=r["ts"]) for r in rows]
+    gen = ExtractiveGenerator(TITLES).generate(OTP_FRAUD, ps, as_of="2025-03-01", complexity=complexity)
+    sections = {c.split(":")[1] for s in gen.sentences for c in s.chunk_ids if c.startswith("BNS:")}
+    assert "318" in sections and not sections & {"63", "64"}, sections

@@ -449,7 +449,9 @@ class ExtractiveGenerator:
             pool = [(r, g) for r, g in enumerate(rest) if g not in sides and g not in asks]
             if subject and not part_q - ASK_WORDS:
                 # An ask of nothing but what it wants ("and how much jail can he get?") asks it of the question's
-                # subject: its pick must share a word of that subject, or "jail" picks any section with a prison.
+                # subject: its pick is the best on that subject and must share a word of it, or "jail" picks any section
+                # with a prison (an OTP fraud answered with the punishment for rape).
+                part_q = part_q | subject
                 pool = [(r, g) for r, g in pool if shares_subject(g[1], subject)]
             if part_q and pool:
                 asks.append(max(pool, key=lambda item: fit(item, part_q))[1])
