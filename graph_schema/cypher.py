@@ -79,7 +79,8 @@ SECTION_ENRICHMENT = """
 UNWIND $keys AS k
 MATCH (s:Section {key: k})
 RETURN s.key AS key, s.chapter AS chapter, s.text AS text, s.source AS source, s.title AS title,
-       s.in_force_from AS in_force_from, s.not_in_force AS not_in_force, s.commencement_note AS commencement_note
+       s.in_force_from AS in_force_from, s.in_force_to AS in_force_to, s.not_in_force AS not_in_force,
+       s.commencement_note AS commencement_note
 """
 
 CHAPTER_HASHES = """

@@ -273,7 +273,9 @@ def _keep_stored_enrichment(m: Merged, store: GraphStore) -> None:
             s = dataclasses.replace(s, text=text, title=row.get("title") or s.title, source=src,
                                     subunits=parse_subunits(text) if text else s.subunits)
         if Kind.COMMENCEMENT not in m.kinds and row.get("commencement_note") and not s.commencement_note:
-            s = dataclasses.replace(s, in_force_from=row.get("in_force_from") or s.in_force_from,
+            # a day a court struck the section down ends it before its Code's repeal (never later than the file says)
+            end = min(filter(None, (row.get("in_force_to"), s.in_force_to)), default=None)
+            s = dataclasses.replace(s, in_force_from=row.get("in_force_from") or s.in_force_from, in_force_to=end,
                                     not_in_force=tuple(row.get("not_in_force") or ()),
                                     commencement_note=row["commencement_note"])
         m.sections[key] = s

@@ -194,8 +194,9 @@ def test_existence_only_index_never_overwrites_text(empty_store: FalkorGraphStor
 def test_reingesting_one_shipped_file_alone_changes_and_loses_nothing(loaded_copy: FalkorGraphStore) -> None:
     """After the default load, the India Code text file on its own must not strip BNS sections of the
     chapters (from legal_chunks.json) or the text of BNS 114 (from the second copy of the new codes), nor undo
-    the curation: BNSS 58's corrected text, NI Act 139's date, BNS 106(2) not in force."""
-    keys = [("BNS", "114"), ("BNSS", "58"), ("NIA", "139"), ("BNS", "106")]
+    the curation: BNSS 58's corrected text, NI Act 139's date, BNS 106(2) not in force, ITA 66A's dates (inserted
+    in 2009, struck down in 2015)."""
+    keys = [("BNS", "114"), ("BNSS", "58"), ("NIA", "139"), ("BNS", "106"), ("ITA", "66A")]
     before = loaded_copy.get_sections(keys)
     report = ingest(loaded_copy, [real_corpus_path("indiacode", "sections_fulltext_subset.jsonl")])
     assert report.totals()["updated"] == 0 and report.totals()["added"] == 0
@@ -203,6 +204,7 @@ def test_reingesting_one_shipped_file_alone_changes_and_loses_nothing(loaded_cop
     assert after == before and after["BNS:114"].has_text
     assert "twenty-four hours" in (after["BNSS:58"].text or "")
     assert after["NIA:139"].in_force_from == "1989-04-01" and after["BNS:106"].not_in_force == ("2",)
+    assert (after["ITA:66A"].in_force_from, after["ITA:66A"].in_force_to) == ("2009-10-27", "2015-03-24")
 
 
 def test_generic_file_cannot_take_over_an_existing_act(empty_store: FalkorGraphStore, tmp_path: Path) -> None:
