@@ -122,24 +122,28 @@ def chunk_sections(sections: Iterable[SectionText], max_words: int = MAX_WORDS) 
 def referred_sections(text: str) -> list[str]:
     """The section numbers ``text`` refers to in its own Act, in order: "in contravention of section 3 or section 4"
     gives 3 and 4; "section 420 of the Indian Penal Code" (another law's) gives nothing."""
+    return _references(text)[0]
+
+
+def _references(text: str) -> tuple[list[str], bool]:
+    """``referred_sections`` and whether ``text`` refers to a run of sections ("sections 206 to 223": a list, however
+    few its ends), in one pass over its references."""
     out: list[str] = []
+    ranged = False
     for m in _REFERS.finditer(text):
+        ranged = ranged or _RANGE.search(m.group("nums")) is not None
         if _OTHER_LAW.search(m.group("tail") or ""):
             continue
         out.extend(n for n in _NUMBER.findall(m.group("nums")) if n not in out)
-    return out
-
-
-def _in_a_range(text: str) -> bool:
-    """``text`` refers to a run of sections ("sections 206 to 223"): a list, however few its ends."""
-    return any(_RANGE.search(m.group("nums")) for m in _REFERS.finditer(text))
+    return out, ranged
 
 
 def referred_titles(text: str, act: str, number: str, titles: dict[tuple[str, str], str]) -> str:
     """The headings of the sections ``text`` refers to (not its own), joined; "" when it refers to none or to more
     than ``MAX_REFERS``."""
-    nums = [n for n in referred_sections(text) if n != number and titles.get((act, n))]
-    if len(nums) > MAX_REFERS or _in_a_range(text):
+    found, ranged = _references(text)
+    nums = [n for n in found if n != number and titles.get((act, n))]
+    if len(nums) > MAX_REFERS or ranged:
         return ""
     nums = [n for n in nums if not _NO_SUBJECT.fullmatch(titles[(act, n)])]
     return "; ".join(titles[(act, n)] for n in nums)

@@ -21,7 +21,7 @@ def status_on(record: SectionRecord, as_of: str) -> StatusOnDate:
     if record.in_force_to:
         if as_of >= record.in_force_to:
             # struck down by a court (IPC 497 from 2018-09-27): no longer law, though its Code was repealed later
-            return StatusOnDate.OMITTED if _struck_down(record, as_of) else (ended or StatusOnDate.REPEALED)
+            return StatusOnDate.OMITTED if struck_down(record, as_of) is not None else (ended or StatusOnDate.REPEALED)
         return StatusOnDate.IN_FORCE
     return ended or StatusOnDate.IN_FORCE
 
@@ -34,6 +34,7 @@ def _ended(status: SectionStatus) -> StatusOnDate | None:
     return None
 
 
-def _struck_down(record: SectionRecord, as_of: str) -> bool:
-    return any(a.get("kind") == AmendmentKind.STRUCK_DOWN.value and str(a.get("effective") or "9999") <= as_of
-               for a in record.amendments)
+def struck_down(record: SectionRecord, as_of: str) -> dict[str, object] | None:
+    """The judgment that struck ``record`` down on or before ``as_of`` (its struck-down amendment), or None."""
+    return next((a for a in record.amendments if a.get("kind") == AmendmentKind.STRUCK_DOWN.value
+                 and str(a.get("effective") or "9999") <= as_of), None)  # fmt: skip

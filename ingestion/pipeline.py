@@ -252,6 +252,11 @@ def _apply_chapters(m: Merged, parsed: Parsed, path: Path) -> None:
 FILL_MARK = "; text: "
 
 
+def _earlier_end(*days: str | None) -> str | None:
+    """The earliest of the end days given (a judgment's day before its Code's repeal), None when none is."""
+    return min(filter(None, days), default=None)
+
+
 def _keep_stored_enrichment(m: Merged, store: GraphStore) -> None:
     """A section re-read from its primary file alone keeps the chapter and the filled-in text that
     other files gave it earlier, and the corrections and commencement of curation files this run did
@@ -274,7 +279,7 @@ def _keep_stored_enrichment(m: Merged, store: GraphStore) -> None:
                                     subunits=parse_subunits(text) if text else s.subunits)
         if Kind.COMMENCEMENT not in m.kinds and row.get("commencement_note") and not s.commencement_note:
             # a day a court struck the section down ends it before its Code's repeal (never later than the file says)
-            end = min(filter(None, (row.get("in_force_to"), s.in_force_to)), default=None)
+            end = _earlier_end(row.get("in_force_to"), s.in_force_to)
             s = dataclasses.replace(s, in_force_from=row.get("in_force_from") or s.in_force_from, in_force_to=end,
                                     not_in_force=tuple(row.get("not_in_force") or ()),
                                     commencement_note=row["commencement_note"])
@@ -374,7 +379,7 @@ def _apply_commencements(m: Merged, path: Path) -> Parsed:
         else:
             start = c.in_force_from or s.in_force_from
             # struck down: the judgment's day ends the section sooner than any later repeal (never later than one)
-            end = min(filter(None, (c.in_force_to, s.in_force_to)), default=None)
+            end = _earlier_end(c.in_force_to, s.in_force_to)
             if start and end and end <= start:
                 out.rejects.append(Reject(path.name, c.line, f"{c.act} {c.section} would end ({end}) before it "
                                           f"begins ({start})", c.act))

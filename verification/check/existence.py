@@ -15,7 +15,6 @@ from graph_schema.errors import LegalRagError, StoreUnavailableError
 from graph_schema.model import (
     NEW_CRIMINAL_CODES_IN_FORCE,
     Act,
-    AmendmentKind,
     CitationKey,
     ProvisionRef,
     SectionRecord,
@@ -24,7 +23,7 @@ from graph_schema.model import (
     refs_for_unit,
 )
 from graph_schema.store import GraphReader
-from graph_schema.temporal import status_on
+from graph_schema.temporal import status_on, struck_down
 from verification.model import CitationStatus
 
 _INSTRUMENT = re.compile(r"\b(?:Rules|Regulations)\b")
@@ -244,8 +243,7 @@ class CitationChecker:
         self, rec: SectionRecord, key: CitationKey, title: str, as_of: str, text: str | None, cite: str
     ) -> Verdict:
         on = status_on(rec, as_of)
-        struck = next((a for a in rec.amendments if a.get("kind") == AmendmentKind.STRUCK_DOWN.value
-                       and str(a.get("effective") or "9999") <= as_of), None)  # fmt: skip
+        struck = struck_down(rec, as_of)
         common = {
             "act": key.act,
             "act_title": title,
