@@ -234,6 +234,10 @@ class HybridRetriever:
             self._n = self.index.version
         return self._cols
 
+    def indexed_acts(self) -> frozenset[str]:
+        """The Acts the index holds text of."""
+        return frozenset(self._columns()[1].tolist())
+
     def allowed(
         self,
         *,

@@ -35,6 +35,9 @@ class Retriever(Protocol):
 
     def section_chunks(self, act: str, section: str) -> list[Chunk]: ...
 
+    def indexed_acts(self) -> frozenset[str]:
+        """The Acts the index holds text of."""
+
     def counterparts(self, act: str, section: str) -> list[tuple[Pin, Chunk]]:
         """(SUCCESSOR | PREDECESSOR, chunk) across the 2024 criminal-law replacement, any date."""
 

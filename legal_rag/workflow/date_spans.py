@@ -207,11 +207,25 @@ def _months(question: str, today: date, taken: _Taken) -> None:
                       start_at=start_at)
 
 
+_YEAR_OF = re.compile(r"\b(?:my|his|her|our|their|its|the|a|an|this|that)\s+$", re.IGNORECASE)
+_EVENT_AFTER = re.compile(
+    r"\s+(?:[\w-]+\s+){0,2}?(?:trials?|cases?|FIRs?|complaints?|arrests?|hearings?|appeals?|convictions?|judge?ments?|"
+    r"orders?|decrees?|marriages?|weddings?|divorces?|accidents?|incidents?|theft|robbery|burglary|fraud|scam|assault|"
+    r"attacks?|raids?|bail|charge-?sheets?|investigations?|inquiry|enquiry|petitions?|suits?|sale|purchase|agreements?|"
+    r"loans?|notices?|proceedings?|prosecutions?|seizures?|detentions?|remand|summons|warrants?|award|dispute)\b",
+    re.IGNORECASE)
+"""A year that says which event a noun names ("my 2023 trial", "the 2021 FIR", "his 2019 conviction"), not which law
+or which thing ("the 2013 Act", "the 2018 amendment", "my 2019 Honda City")."""
+
+
 def _years(question: str, today: date, taken: _Taken) -> None:
-    """A year said as a time: "in 2023", "during 2022", "since 2021", "early 2023", "in the summer of 2023"."""
+    """A year said as a time: "in 2023", "during 2022", "since 2021", "early 2023", "in the summer of 2023", "my
+    2023 trial"."""
     for m in _YEAR.finditer(question):
         q = _norm(m.group("q"))
-        if not taken.free(m) or not (q or _TIME_CUE.search(question[max(0, m.start() - 40):m.start()])):
+        cued = q or _TIME_CUE.search(question[max(0, m.start() - 40):m.start()]) or (
+            _YEAR_OF.search(question[max(0, m.start() - 10):m.start()]) and _EVENT_AFTER.match(question, m.end()))
+        if not taken.free(m) or not cued:
             continue
         year = int(m.group("y"))
         season = q.removeprefix("the ").removesuffix(" of")
@@ -400,4 +414,25 @@ def find_spans(question: str, today: date) -> list[Span]:
     for s in found:  # "from" in "from 2019" and a span inside another: keep the first
         if not out or s.start_at >= out[-1].end_at:
             out.append(s)
+    out = _closed_from(question, out)
     return sorted(out + _anaphoric(question, out, today), key=lambda s: s.start_at)
+
+
+_FROM = _i(r"from\b")
+_TILL = _i(r"\b(?:till|until|untill|up\s+to|upto|to)\b")
+
+
+def _closed_from(question: str, spans: list[Span]) -> list[Span]:
+    """"from 2021 till she left their home in March 2024": a span opened by "from" and closed, in its sentence, by a
+    later date after "till" ("until", "up to", "to") runs to that date's end; it is not going on. The closing date
+    stays a span of its own (it dates what its clause tells)."""
+    out = list(spans)
+    for i, s in enumerate(out):
+        if not (s.ongoing and _FROM.match(question, s.start_at)) or i + 1 >= len(out):
+            continue
+        nxt = out[i + 1]
+        between = question[s.end_at:nxt.start_at]
+        if (len(between) <= 80 and not re.search(r"[.!?;]", between) and _TILL.search(between)
+                and nxt.first != OPEN_START and nxt.last >= s.first):
+            out[i] = Span(s.start_at, s.end_at, s.first, nxt.last)
+    return out

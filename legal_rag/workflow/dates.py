@@ -107,7 +107,10 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
     (EventKind.LAW, False, _i(r"\b(?:notification|amendment|ordinance|gazette)\b")),
     (EventKind.PROCEEDING, True, _i(
         r"\b(?:lodged|filed|registered|arrest(?:ed)?|summoned|remanded|charge-?sheeted|instituted|detained|"
-        r"charged|investigated|seized|raided|booked|moved|"
+        r"charged|investigated|seized|raided|booked|"
+        # moved a court or an application, not moved house ("till I moved out in April 2023")
+        r"moved\s+(?:(?:a|an|the|his|her|their|my|our)\s+)?(?:\w+\s+)?(?:application|petition|plea|bail|(?:high|"
+        r"supreme|district|sessions|family)\s+court|court|magistrate|tribunal|commission)|"
         rf"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed|{_ARRESTED})\b")),
     (EventKind.PROCEEDING, False, _i(
         r"\b(?:FIR|F\.I\.R\.?|complaint|case|trial|appeal|bail|charge-?sheet|investigation|inquiry|enquiry|hearing|"
@@ -123,7 +126,7 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"murder(?:ed|ing)|stabb(?:ed|ing)|shot|assault(?:ed|ing)|attack(?:ed|ing)|beat(?:en|ing|s)?|rap(?:ed|ing)|"
         r"kidnapp?(?:ed|ing)|abduct(?:ed|ing)|forged|defrauded|dup(?:ed|ing)|misappropriat(?:ed|ing)|"
         r"embezzl(?:ed|ing)|threaten(?:ed|ing|s)?|extort(?:ed|ing)|molest(?:ed|ing)|harass(?:ed|ing|es)?|"
-        r"stalk(?:ed|ing)|trespass(?:ed|ing)|broke\s+into|burgled|induced|deceived|set\s+fire|defamed|bribed|"
+        r"stalk(?:ed|ing)|trespass(?:ed|ing)|broke\s+into|broken\s+(?:into|open)|break(?:s|ing)?\s+into|burgled|ransacked|induced|deceived|set\s+fire|defamed|bribed|"
         r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
         r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"
         # a vehicle driven into someone ("ran over a pedestrian in 03/2023")
@@ -373,13 +376,23 @@ _AND = _i(r"(?:,\s*)?\s+and\s+")
 
 
 def _shares_date(text: str, first: _Clause, second: _Clause) -> bool:
-    """Two clauses of one sentence joined by "and" whose second has no subject of its own, so that they tell one
-    occasion and the date of either is the other's: "He beat me and stole my phone on 5 March 2024"."""
-    return (first.sentence == second.sentence and bool(_AND.fullmatch(text, first.end, second.start))
-            and not re.match(r"\s*(?:then\s+)?(?:the|a|an|my|his|her|our|their|i|he|she|we|they|it|police|someone|"
-                             # a time of its own: "kicked out in 2023 and now he has hacked our server"
-                             rf"{_TIMES}|last|this|next)\b",
-                             text[second.start:second.end], re.IGNORECASE))
+    """Two clauses of one sentence joined by "and" whose second has no subject of its own, or tells in the passive
+    what was done then (``_PASSIVE_PAST``), so that they tell one occasion and the date of either is the other's: "He
+    beat me and stole my phone on 5 March 2024"."""
+    if first.sentence != second.sentence or not _AND.fullmatch(text, first.end, second.start):
+        return False
+    return _PASSIVE_PAST.match(text, second.start) is not None or not _OWN_SUBJECT.match(text[second.start:second.end])
+
+
+_OWN_SUBJECT = _i(r"\s*(?:then\s+)?(?:the|a|an|my|his|her|our|their|i|he|she|we|they|it|police|someone|"
+                  # a time of its own: "kicked out in 2023 and now he has hacked our server"
+                  rf"{_TIMES}|last|this|next)\b")
+
+
+_PASSIVE_PAST = _i(r"\s*(?:the|my|his|her|our|their|all\s+(?:the|my|our))\s+(?:[\w-]+\s+){0,3}?(?:was|were)\s+"
+                   r"(?:also\s+)?(?!(?:not|never|still|being|going)\b)[a-z]+(?:ed|en|t)\b")
+"""A second clause told in the passive of the past with a subject of its own and no time ("Our flat was broken into
+at night in March 2022 and the jewellery was stolen"): what was done on the occasion of the first."""
 
 
 _NOT_PARTICIPLE = (r"(?!(?:during|according|including|regarding|concerning|considering|following|excluding|"

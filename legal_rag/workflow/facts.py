@@ -88,13 +88,17 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
     (AskKind.INGREDIENTS, r"\b(?:ingredients?|essentials?|elements?|what\s+must\s+(?:be\s+)?prov\w*|"
                           r"what\s+(?:makes|amounts\s+to|constitutes)|when\s+is\s+\w+(?:\s+\w+)?\s+(?:guilty|liable))\b"),
     (AskKind.TIME_LIMIT, r"\b(?:time\s*-?\s*limit|within\s+(?:how|what)|limitation|how\s+long|how\s+many\s+(?:days|"
-                         r"months)|deadline|last\s+date|time\s+(?:to|for)\s+(?:file|appeal|apply)|period\s+(?:of|for)|"
-                         r"too\s+late|time\s*-?\s*barred|barred\s+by\s+(?:time|limitation)|delay\w*|how\s+soon|by\s+when|"
+                         r"months)|deadlines?|last\s+date|time\s+(?:to|for)\s+(?:file|appeal|apply)|period\s+(?:of|for)|"
+                         r"too\s+late|time\s*-?\s*barred|"
+                         # whether it is too soon to bring it ("Can a Hindu couple file for divorce this early?")
+                         r"(?:this|too|so)\s+(?:early|soon)|how\s+early|waiting\s+period|minimum\s+period|"
+                         r"barred\s+by\s+(?:time|limitation)|delay\w*|how\s+soon|by\s+when|"
                          # "can I still sue after three years?": whether time has run out
                          r"still\b[^?.]{0,60}?\bafter\s+(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|"
                          r"several|many|so\s+many)\s+(?:years?|months?|weeks?|days?)(?!\s+of\b)|"
                          r"(?:years?|months?)\s+later)\b"),
-    (AskKind.FORUM, r"\b(?:which\s+court|what\s+court|where\s+(?:can|should|do|does|to|will|must)\b|forum|"
+    (AskKind.FORUM, r"\b(?:(?:which|what)\s+(?:[\w-]+(?:'s|\u2019s)?\s+){0,2}?courts?\b"
+                    r"(?!(?:'s|\u2019s)?\s+(?:fees?|orders?|judg\w*|decision|held|said|ruled|decided))|where\s+(?:can|should|do|does|to|will|must)\b|forum|"
                     r"jurisdiction|tribunal|commission|which\s+authority|before\s+whom|who\s+(?:can\s+)?tr(?:y|ies)|"
                     r"tried\s+by|triable|"
                     # where a matter is tried ("Where is a case of possession of heroin tried?"), not where the law
@@ -139,14 +143,27 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"lodged)\s+under\s+(?:the\s+)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA|Evidence\s+Act|old|new)|"
                          rf"(?:{_OLD_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:under\s+)?(?:the\s+)?(?:new\s+)?{_NUMBER}(?:{_NEW_NAMES})|"
                          rf"(?:{_NEW_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:under\s+)?(?:the\s+)?(?:old\s+)?{_NUMBER}(?:{_OLD_NAMES})|"
-                         r"old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*)\b"),
+                         r"old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*|"
+                         # which code's section a step should carry ("Should the charge sheet now say BNS 318?")
+                         r"(?:should|must|will|would|can|could|do|does)\s+(?:\w+\s+){0,4}?(?:now\s+)?(?:say|mention|"
+                         r"cite|quote|show|use|invoke|carry|state)\s+(?:the\s+)?(?:new\s+|old\s+)?(?:sections?\s+|s\.\s*)?"
+                         r"(?:\d{1,3}[A-Z]{0,2}\s+)?(?:of\s+(?:the\s+)?)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA))\b"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
                    r"kya\s+hai)\b"),
     (AskKind.CASE_LAW, r"\b(?:(?:which|what|any|landmark|leading|recent|latest)\s+(?:\w+\s+)?judge?ments?|"
                        r"(?:court|bench|judge)s?\s+(?:has\s+|have\s+)?(?:held|hold|ruled|rule|decided|decide|said|say)|"
                        r"(?:held|ruled|decided)\s+in|case\s+laws?|precedents?|landmark\s+(?:case|judgment|ruling)|"
                        r"ratio\s+(?:decidendi|of)|which\s+case\s+(?:held|decided|laid))\b"),
-    (AskKind.OPINION, r"\b(?:chances?\s+of|what\s+are\s+(?:the|my|his|her|our|their)\s+chances|"
+    (AskKind.OPINION, r"\b(?:chances?\s+of|"
+                      # a lawyer's fee, what a court usually takes, what someone will really do: no statute says
+                      r"how\s+much\s+(?:will|would|does|do|should|might|can)\s+(?:a|an|the|my|our|his|her)\s+"
+                      r"(?:lawyer|advocate|counsel|vakil)\s+(?:charge|cost|take|ask)|(?:lawyer|advocate|counsel)'?s?\s+"
+                      r"(?:fees?|charges)|on\s+(?:an\s+)?average|do\s+you\s+think|in\s+your\s+(?:opinion|view)|"
+                      r"how\s+long\s+(?:does|do|did)\s+(?:a|an|the|such|these|my|our)\s+(?:[\w-]+\s+){0,3}?(?:cases?|"
+                      r"trials?|matters?|suits?|appeals?|complaints?|petitions?)\s+(?:\w+\s+){0,3}?(?:usually\s+|normally\s+|"
+                      r"generally\s+|typically\s+)?take|(?:usually|normally|generally|typically)\s+take|"
+                      r"will\s+(?:he|she|they|(?:my|her|his|the)\s+[\w-]+)\s+(?:actually|really|ever)\s+(?:pay|comply|return|give|obey|"
+                      r"come|appear|attend|stop|change|listen|refund|repay|agree|settle|turn\s+up|show\s+up)\b|what\s+are\s+(?:the|my|his|her|our|their)\s+chances|"
                       r"(?:likely|sure)\s+to\s+(?:win|succeed|get|be\s+granted)|"
                       # the adviser's own choice ("What would you do in my place?", "if you were me")
                       r"what\s+would\s+you\s+do|in\s+my\s+(?:place|shoes)|if\s+you\s+were\s+me|"
@@ -605,7 +622,14 @@ _TELLER = re.compile(r"\b(?:i|we)\b", re.IGNORECASE)
 story, background to what was done to them, not its day."""
 _ASKER = re.compile(r"\b(?:i|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
 """The teller in an ask ("What were my options?"): what they may do about the story, not what was done in it."""
-_BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second|someone\s+else)\b", re.IGNORECASE)
+_BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second|someone\s+else)\b"
+                     # a marriage while the earlier one stood: "they were not divorced when she married me in 2020"
+                     r"|\b(?:marri\w+|wed)\b[^.;?!]{0,80}?\b(?:(?:not|never)\s+(?:legally\s+)?divorced|without\s+(?:a\s+|any\s+)?"
+                     r"divorce|already\s+married|(?:first|earlier|previous|former)\s+(?:husband|wife|spouse)\s+"
+                     r"(?:was|is)\s+(?:still\s+)?(?:alive|living))\b"
+                     r"|\b(?:(?:not|never)\s+(?:legally\s+)?divorced|without\s+(?:a\s+|any\s+)?divorce|already\s+married|"
+                     r"(?:first|earlier|previous|former)\s+(?:husband|wife|spouse)\s+(?:was|is)\s+(?:still\s+)?"
+                     r"(?:alive|living))\b[^.;?!]{0,80}?\b(?:marri\w+|wed)\b", re.IGNORECASE)
 """The one life event that is itself an offence: a marriage while married."""
 _NOW = re.compile(r"\b(?:is|are|am|keeps?|demands?|refuses?|won'?t|doesn'?t|don'?t|does\s+not|do\s+not|has|have|"
                   r"continues?|threatens|harass(?:es)?|beats|wants?|says?|asks?|since|going\s+on|under\s+way)\b",
@@ -799,6 +823,25 @@ _AUTHORITY_ACTED = re.compile(r"\b(?:did|was|were|had)\s+the\s+(?:magistrate|cou
                               r"commission|collector)\b", re.IGNORECASE)
 """An ask about what an authority did then ("Under what power did the magistrate act?"): the law of that day decides
 it, whatever offence the story tells."""
+
+
+_SHORTHAND = re.compile(
+    r"(?<![\w./(\-₹])(?P<n>\d{2,3}[A-Z]{0,2}(?:\(\d{1,2}\))?)(?=\s+(?:certificates?|cases?|complaints?|notices?|"
+    r"petitions?|applications?|statements?|FIRs?|proceedings?|offen[cs]es?|charges?|matters?)\b)")
+"""A section number a question uses as a name, with no Act ("a 65B certificate", "the 498A case", "a 41A notice"):
+practitioners' shorthand for the one code section so numbered."""
+SHORTHAND_CODES = ("Indian Penal Code", "Code of Criminal Procedure, 1973", "Indian Evidence Act",
+                   "Bharatiya Nyaya Sanhita", "Bharatiya Nagarik Suraksha Sanhita", "Bharatiya Sakshya Adhiniyam")
+"""The codes a bare number may stand for; it stands for one only when it exists in that one alone."""
+
+
+def shorthand_numbers(question: str) -> list[tuple[str, int, int]]:
+    """The section numbers ``question`` uses as names (``_SHORTHAND``), with where they are: (number, start, end)."""
+    return [(m.group("n"), m.start("n"), m.end("n")) for m in _SHORTHAND.finditer(question)
+            if not _MONEY_BEFORE.search(question, max(0, m.start() - 8), m.start())]
+
+
+_MONEY_BEFORE = re.compile(r"(?:\brs\.?|\binr|₹|\brupees?)\s*$", re.IGNORECASE)
 
 
 def read_facts(

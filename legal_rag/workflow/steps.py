@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 from graph_schema.errors import GenerationError
 from graph_schema.model import main_section
 from legal_rag.retrieval.hybrid import Retrieved
-from legal_rag.retrieval.offences import PENAL_CODES
+from legal_rag.retrieval.offences import PENAL_CODES, PROCEDURE_CODES
 from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
 from legal_rag.workflow.attempt import general_attempt_for
@@ -25,12 +25,14 @@ from legal_rag.workflow.direct import with_direct_answers
 from legal_rag.workflow.facts import (
     EVE,
     OUTSIDE_STATUTES,
+    SHORTHAND_CODES,
     Ask,
     AskKind,
     QuestionFacts,
     asking_text,
     investigated_then,
     read_facts,
+    shorthand_numbers,
     textless_statement,
     textless_warning,
     unknown_act_warning,
@@ -78,7 +80,10 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
         def checks_for(offence_on: str | None, proceedings_on: str | None) -> list[CitationCheck]:
             report = ctx.verifier.verify(question, [], day, offence_on=offence_on, proceedings_on=proceedings_on,
                                          adjacent=True)
-            return [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
+            found = [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
+            if found:  # an Act named: the extractor read the numbers with it
+                return found
+            return _shorthand_checks(ctx, question, day, offence_on, proceedings_on)
 
         def known_act(name: str) -> bool:
             report = ctx.verifier.verify(name, [], day)
@@ -427,6 +432,24 @@ def _in_force(c: Chunk, day: str) -> bool:
     return (c.in_force_from or "") <= day and (c.in_force_to is None or day < c.in_force_to)
 
 
+def _shorthand_checks(ctx: WorkflowContext, question: str, day: str, offence_on: str | None,
+                      proceedings_on: str | None) -> list[CitationCheck]:
+    """The checks of the section numbers a question that names no Act uses as names ("a 65B certificate", "the 498A
+    case": ``shorthand_numbers``), each read as the one criminal code's section so numbered, checked for the date of
+    the facts as if the question had named it; a number more than one code has (or none) is left unread."""
+    out: list[CitationCheck] = []
+    for number, start, end in shorthand_numbers(question):
+        found = []
+        for code in SHORTHAND_CODES:
+            report = ctx.verifier.verify(f"section {number} of the {code}", [], day, offence_on=offence_on,
+                                         proceedings_on=proceedings_on)
+            found += [c for c in report.citations if c.label is Label.PROVISION and c.act
+                      and c.status not in FABRICATED | {CitationStatus.UNRESOLVED}]
+        if len(found) == 1:
+            out.append(found[0].model_copy(update={"start": start, "end": end, "text": number}))
+    return out
+
+
 def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: QuestionFacts) -> list[Passage]:
     """Each ask that wants a forum or a time limit gets the provision that decides it in the Acts the question
     retrieved (``forms``): its best-ranked section, for the ask's words, whose heading names that kind and shares a
@@ -439,6 +462,8 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
     if not wanted:
         return passages
     acts = set(facts.acts_named) or _leading_acts(passages)
+    # Acts a title word of the question names, searched when those retrieval points to decide nothing
+    titled = set() if facts.acts_named else _titled_acts(ctx, passages, facts.asks) - acts
     if not acts:
         return passages
     day = EVE if facts.pending_since is not None else facts.as_of
@@ -453,17 +478,24 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         asking = asking_text(ask.text)
         # per Act, the provisions so headed in the order retrieval ranks them for the ask
         found: dict[str, list[Retrieved]] = {}
-        for r in ctx.retriever.retrieve(form_query(asking, kind), FORM_K, as_of=day, acts=acts):
-            if (r.chunk.act, r.chunk.section.split("(")[0]) in confused:
-                continue  # the section the question named by the other code's number (``mixups``)
-            # the procedure code's provision for prosecuting an offence is about the offence the question tells of,
-            # in its own words ("Bar to taking cognizance after lapse of period of limitation" for "too late to file
-            # a criminal complaint"); so is the court an Act sets up for all its matters ("Constitution of Special
-            # Court" for "where is a heroin case tried?"); any other provision must share a word of the ask's subject
-            if decides(kind, r.chunk.heading) and (
-                    (r.chunk.act == procedure and prosecutes(r.chunk.heading)) or sets_up(r.chunk.heading)
-                    or about(asking, kind, r.chunk.heading, ctx.act_titles.get(r.chunk.act, r.chunk.act))):
-                found.setdefault(r.chunk.act, []).append(r)
+        for searched in (acts, titled):
+            if found or not searched:
+                continue
+            for r in ctx.retriever.retrieve(form_query(asking, kind), FORM_K, as_of=day, acts=searched):
+                if (r.chunk.act, r.chunk.section.split("(")[0]) in confused:
+                    continue  # the section the question named by the other code's number (``mixups``)
+                # the procedure code's provision for prosecuting an offence is about the offence the question
+                # tells of, in its own words ("Bar to taking cognizance after lapse of period of limitation" for "too
+                # late to file a criminal complaint"); so is the court an Act sets up for all its matters
+                # ("Constitution of Special Court" for "where is a heroin case tried?"); any other provision must
+                # share a word of the ask's subject
+                if decides(kind, r.chunk.heading) and (
+                        (r.chunk.act == procedure and prosecutes(r.chunk.heading)) or sets_up(r.chunk.heading)
+                        # an Act the question names is what it asks about ("a DV Act application - which
+                        # Magistrate's court?": "Jurisdiction"), whatever words it uses for it
+                        or (r.chunk.act in facts.acts_named and r.chunk.act not in PENAL_CODES | PROCEDURE_CODES)
+                        or about(asking, kind, r.chunk.heading, ctx.act_titles.get(r.chunk.act, r.chunk.act))):
+                    found.setdefault(r.chunk.act, []).append(r)
         # one provision per Act, of two at most: a question that leaves open which Act governs ("can she file the
         # divorce petition in Lucknow?", telling no religion or form of marriage) gets each one's forum. Within an
         # Act, the heading that shares most with the whole question, facts told included ("District Commission
@@ -538,6 +570,44 @@ def _leading_acts(passages: Sequence[Passage]) -> set[str]:
     return {top[0], *(a for a in top if top.count(a) >= 2)} if top else set()
 
 
+def _titled_acts(ctx: WorkflowContext, passages: Sequence[Passage], asks: Sequence[Ask]) -> set[str]:
+    """Acts among the first ``TITLED_SECTIONS`` sections retrieved whose title has a word that few titles have and the
+    question uses: "Can a Hindu couple file for divorce this early?" is about the Hindu Marriage Act, whatever
+    retrieval ranks first (the Special Marriage Act's "Divorce")."""
+    told = set().union(*(content_stems(a.text) for a in asks)) if asks else set()
+    rare = _rare_title_words(ctx)
+    top = [p.act for p in _first_per_section([p for p in passages if p.pinned is None])[:TITLED_SECTIONS]]
+    return {a for a in top if told & rare.get(a, frozenset())}
+
+
+def _rare_title_words(ctx: WorkflowContext) -> dict[str, frozenset[str]]:
+    """Each Act's title words that at most ``RARE_TITLE`` titles of the Acts the index holds use ("hindu", not
+    "marriage" or "protection")."""
+    indexed = ctx.retriever.indexed_acts()
+    key = (id(ctx.act_titles), indexed)
+    cached = _RARE_TITLES.get(key)
+    if cached is None:
+        stems = {a: content_stems(t) for a, t in ctx.act_titles.items() if a in indexed}
+        counts: dict[str, int] = {}
+        for ws in stems.values():
+            for w in ws:
+                counts[w] = counts.get(w, 0) + 1
+        cached = {a: frozenset(w for w in ws if counts[w] <= RARE_TITLE and w not in _LAW_WORDS)
+                  for a, ws in stems.items()}
+        _RARE_TITLES.clear()
+        _RARE_TITLES[key] = cached
+    return cached
+
+
+_LAW_WORDS = frozenset(content_stems(
+    "court code criminal procedure civil prevention right rights offences authority services special justice care "
+    "information prohibition protection welfare adhiniyam sanhita bharatiya"))
+"""Title words that say what kind of law an Act is, not what it is about."""
+_RARE_TITLES: dict[tuple[int, frozenset[str]], dict[str, frozenset[str]]] = {}
+TITLED_SECTIONS = 10
+"""Sections retrieved whose Acts a title word may point to for the provision deciding an ask (``_titled_acts``)."""
+RARE_TITLE = 4
+"""At most this many titles of the Acts the index holds use a word that names an Act (``_titled_acts``)."""
 FORM_ACTS = 4
 """Sections retrieved whose Acts are searched for the provision that decides an ask (``_with_ask_forms``)."""
 FORM_ACTS_PER_ASK = 2

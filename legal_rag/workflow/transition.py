@@ -25,8 +25,8 @@ _PROCEDURE = re.compile(
     r"\b(trial|appeal|revision|bail|investigation|inquiry|FIR|charge-?sheet|proceedings?|CrPC|Cr\.P\.C|"
     r"Criminal Procedure|BNSS|procedur\w*|court|hearing|complaint|warrant|summons)\b", re.IGNORECASE)
 _OFFENCE = re.compile(
-    r"\b(IPC|Penal Code|BNS\b|offences?|punish\w*|sentenc\w*|convict\w*|committed|murder|theft|cheat\w*|"
-    r"charged?)\b", re.IGNORECASE)
+    r"\b(IPC|Penal Code|BNS\b|offences?|crimes?|punish\w*|sentenc\w*|convict\w*|commit(?:ted)?|murder|theft|"
+    r"cheat\w*|charged?)\b", re.IGNORECASE)
 _EVIDENCE = re.compile(r"\b(evidence|Evidence Act|IEA|BSA|witness\w*|admissib\w*|proof|confession|presum\w*|prove[ds]?|"
                        r"proving|dying\s+declaration|used\s+(?:in\s+court|against|as\s+evidence))\b", re.IGNORECASE)
 

@@ -41,3 +41,21 @@ def test_the_offence_a_time_limit_turns_on_is_quoted_with_it(service: AskService
     r = service.ask("My brother-in-law threatened to kill my husband in March 2025 and I did not report it then. If I "
                     "complain now, will the magistrate still take cognizance or is it too late?")
     assert {("BNS", "351"), ("BNSS", "514")} <= _sources(r), _sources(r)
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    # none of these is a question of an evaluation set: a section number used as a name, no Act named, read as the one
+    # criminal code's section so numbered, and checked for the date of the facts like any provision named
+    ("The police registered a 304B case against my brother-in-law last month. What is the punishment?", "IPC s.304B"),
+    ("The IO gave my client a 41A notice yesterday. Must he appear?", "CRPC s.41A"),
+])  # fmt: skip
+def test_a_section_number_used_as_a_name_is_flagged_as_its_code_s(service: AskService, question: str,
+                                                                    named: str) -> None:
+    r = service.ask(question)
+    assert any(w.startswith(f"{named} was repealed") for w in r.warnings), r.warnings
+
+
+def test_a_number_more_than_one_code_has_is_left_unread(service: AskService) -> None:
+    # IPC, CrPC and the Evidence Act all have a section 138: the shorthand is the NI Act's, which the question names not
+    r = service.ask("I received a 138 notice for a bounced cheque last week. What should I do?")
+    assert not any("s.138 was repealed" in w for w in r.warnings), r.warnings

@@ -272,3 +272,35 @@ def test_the_offence_day_and_the_day_proceedings_began(
     events = read_dates(question, D(today))
     assert offence_day(events, D(today)) == (D(offence) if offence else None)
     assert pending_since(events, D(today)) == (D(pending) if pending else None)
+
+
+# None of these is a question of an evaluation set.
+@pytest.mark.parametrize(("question", "today", "offence", "pending"), [
+    # a "from" closed by a later date of its sentence is no habit going on
+    ("My brother-in-law threatened me from 2020 till I moved out in April 2023.", "2025-02-10", "2023-04-30", None),
+    ("The landlord harassed us from January 2022 until we vacated the flat in May 2024.", "2025-02-10", "2024-05-31",
+     None),
+    # its sentence does not close it
+    ("He harassed me from 2021. I moved out in March 2024.", "2025-02-10", None, None),
+    # a year that says which proceeding a noun names
+    ("At my 2022 bail hearing the judge asked for sureties.", "2025-02-10", None, "2022-01-01"),
+    ("The 2021 FIR against my uncle named the wrong section.", "2025-02-10", None, "2021-01-01"),
+    # a house broken into, and what was taken then
+    ("Our shop was broken into in June 2022 and the cash box was stolen.", "2025-02-10", "2022-06-30", None),
+    ("My car was stolen in March 2023 and my house was burgled last week.", "2025-02-10", None, None),
+])  # fmt: skip
+def test_dates_closed_by_till_named_by_a_year_and_shared_by_a_passive(
+    question: str, today: str, offence: str | None, pending: str | None
+) -> None:
+    events = read_dates(question, D(today))
+    assert offence_day(events, D(today)) == (D(offence) if offence else None)
+    assert pending_since(events, D(today)) == (D(pending) if pending else None)
+
+
+@pytest.mark.parametrize("text", [
+    "Under the 2013 Act the committee must be set up.",
+    "The 2018 amendment changed the bail rules.",
+    "He drives a 2019 model Swift and works for a 2005 batch officer.",
+])  # fmt: skip
+def test_a_year_naming_a_law_or_a_version_is_no_date(text: str) -> None:
+    assert [e.phrase for e in read_dates(text, TODAY) if e.phrase] == []

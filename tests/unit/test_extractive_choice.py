@@ -604,3 +604,28 @@ def test_the_punishment_asked_of_a_story_is_the_punishment_of_what_the_story_tel
     gen = ExtractiveGenerator(TITLES).generate(OTP_FRAUD, ps, as_of="2025-03-01", complexity=complexity)
     sections = {c.split(":")[1] for s in gen.sentences for c in s.chunk_ids if c.startswith("BNS:")}
     assert "318" in sections and not sections & {"63", "64"}, sections
+
+
+BNS_80_1 = ("(1) Where the death of a woman is caused by any burns or bodily injury or occurs otherwise than under "
+            "normal circumstances within seven years of her marriage and it is shown that soon before her death she "
+            "was subjected to cruelty or harassment by her husband or any relative of her husband for, or in "
+            "connection with, any demand for dowry, such death shall be called \u201cdowry death\u201d, and such "
+            "husband or relative shall be deemed to have caused her death.")
+BNS_85 = ("Whoever, being the husband or the relative of the husband of a woman, subjects such woman to cruelty shall "
+          "be punished with imprisonment for a term which may extend to three years and shall also be liable to fine.")
+
+
+@pytest.mark.parametrize(("question", "dowry_death"), [
+    # none of these is a question of an evaluation set
+    ("My daughter-in-law's family says my son harassed her for dowry and beat her. She is back with her parents. "
+     "What offence can he be charged with?", False),
+    ("My sister was harassed for dowry and died of burns at her in-laws' house. What offence?", True),
+])  # fmt: skip
+def test_an_offence_a_death_makes_bears_on_no_story_without_one(question: str, dowry_death: bool) -> None:
+    got = cited(question, [
+        passage("BNS:80:1:0", "BNS s.80(1) Dowry death", BNS_80_1, 0.8),
+        passage("BNS:85:-:0", "BNS s.85 Husband or relative of husband of a woman subjecting her to cruelty", BNS_85,
+                0.7),
+    ])  # fmt: skip
+    assert ("BNS:80:1:0" in got) is dowry_death
+    assert dowry_death or "BNS:85:-:0" in got

@@ -53,6 +53,8 @@ def heading(act: str, section: str) -> str:
     (AskKind.TIME_LIMIT, "BNSS", "479"),  # Maximum period for which under-trial prisoner can be detained
     (AskKind.TIME_LIMIT, "BNSS", "58"),  # Person arrested not to be detained more than twenty-four hours
     (AskKind.TIME_LIMIT, "BNSS", "514"),  # Limitation for taking cognizance in certain offences
+    (AskKind.TIME_LIMIT, "HMA", "14"),  # No petition for divorce to be presented within one year of marriage
+    (AskKind.TIME_LIMIT, "SMA", "14"),  # New notice when marriage not solemnized within three months
 ])  # fmt: skip
 def test_the_deciding_provision_is_so_headed(kind: AskKind, act: str, section: str) -> None:
     assert decides(kind, heading(act, section)), heading(act, section)
@@ -63,6 +65,8 @@ def test_the_deciding_provision_is_so_headed(kind: AskKind, act: str, section: s
     (AskKind.TIME_LIMIT, "BNS", "303"),  # Theft
     (AskKind.TIME_LIMIT, "ISA", "95"),  # Bequest without words of limitation: a limit on an estate, not of time
     (AskKind.TIME_LIMIT, "GWA", "29"),  # Limitation of powers of guardian ...
+    (AskKind.TIME_LIMIT, "BNSS", "242"),  # Offences of same kind within year may be charged together
+    (AskKind.TIME_LIMIT, "BSA", "110"),  # Burden of proving death of person known to have been alive within thirty ...
     (AskKind.FORUM, "BNSS", "81"),  # Warrant directed to police officer for execution outside jurisdiction
     (AskKind.FORUM, "POCSO", "33"),  # Procedure and powers of Special Court
     (AskKind.FORUM, "NDPS", "36C"),  # Application of Code to proceedings before a Special Court

@@ -23,6 +23,7 @@ from legal_rag.workflow.facts import (
     names_penal_section,
     premises_in,
     read_facts,
+    shorthand_numbers,
 )
 from legal_rag.workflow.types import AnswerSentence, Generation, Passage
 from verification.model import CitationCheck, CitationStatus, Label, SuccessorOut
@@ -918,3 +919,56 @@ def test_an_offence_told_beside_its_dated_clause_takes_its_date(question: str, d
 ])
 def test_an_offence_with_its_own_time_is_not_dated_by_the_clause_before_it(question: str) -> None:
     assert _read(question).offence_on is None
+
+
+@pytest.mark.parametrize(("ask", "kind", "wanted"), [
+    # none of these is a question of an evaluation set
+    ("Which sessions court should the bail plea go to?", AskKind.FORUM, True),
+    ("In which family court's jurisdiction does our case fall?", AskKind.FORUM, True),
+    ("What court fees do I pay on a partition suit?", AskKind.FORUM, False),
+    ("Which court's order prevails, the family court's or the magistrate's?", AskKind.FORUM, False),
+    ("What are the deadlines for filing the written statement?", AskKind.TIME_LIMIT, True),
+    ("We married in March. Is it too soon to ask for a divorce by mutual consent?", AskKind.TIME_LIMIT, True),
+    ("Is there a waiting period before we can adopt again?", AskKind.TIME_LIMIT, True),
+    ("Can I file the complaint this early in the morning?", AskKind.TIME_LIMIT, True),  # read as a time bar: harmless
+    ("How much will an advocate charge to file a bail application?", AskKind.OPINION, True),
+    ("Do you think the landlord will really return my deposit?", AskKind.OPINION, True),
+    ("On an average, how long does a partition suit take in Delhi?", AskKind.OPINION, True),
+    ("How long does a motor accident claim usually take before the tribunal?", AskKind.OPINION, True),
+    ("How long does the police have to file the charge sheet?", AskKind.OPINION, False),
+    ("Will he actually be liable if the cheque was post-dated?", AskKind.OPINION, False),
+    ("Will my ex-husband ever pay the arrears if the court orders it?", AskKind.OPINION, True),
+    ("Should the FIR now mention section 103 BNS instead?", AskKind.WHICH_CODE, True),
+    ("Can the charge sheet cite IPC 406 for a 2022 breach of trust?", AskKind.WHICH_CODE, True),
+    ("Should I mention the money he owes in the complaint?", AskKind.WHICH_CODE, False),
+])  # fmt: skip
+def test_asking_words_for_a_forum_a_time_an_opinion_and_a_code(ask: str, kind: AskKind, wanted: bool) -> None:
+    assert (kind in ask_kinds(ask)) is wanted
+
+
+@pytest.mark.parametrize(("question", "day"), [
+    # none of these is a question of an evaluation set: a marriage while the earlier one stood is the offence
+    ("My husband was already married when he married me in 2019. Did he commit a crime?", "2019-12-31"),
+    ("She wed him in 2021 without any divorce from her first husband. What offence is that?", "2021-12-31"),
+])
+def test_a_marriage_while_married_dates_the_offence(question: str, day: str) -> None:
+    facts = _read(question)
+    assert facts.offence_on == day and facts.offence_by_story
+
+
+def test_a_marriage_with_no_earlier_one_standing_dates_nothing() -> None:
+    assert _read("We married in 2019 and my husband hits me when drunk. What offence is that?").offence_on is None
+
+
+@pytest.mark.parametrize(("question", "numbers"), [
+    # none of these is a question of an evaluation set
+    ("I need a 65B certificate for the CCTV video. Who signs it?", ["65B"]),
+    ("My wife filed a 498A case and a 125 petition. What next?", ["498A", "125"]),
+    ("He got a 41A notice and a 156(3) application was moved.", ["41A", "156(3)"]),
+    # amounts, years, counts and case numbers are no sections
+    ("I paid Rs 500 notice charges and \u20b9250 application fees.", []),
+    ("There are 2 cases and FIR No. 123/2024 against him; 2023 case files are lost.", []),
+    ("He cited section 302 of the IPC in the complaint.", []),
+])  # fmt: skip
+def test_section_numbers_used_as_names(question: str, numbers: list[str]) -> None:
+    assert [n for n, _, _ in shorthand_numbers(question)] == numbers

@@ -497,3 +497,39 @@ def test_a_gloss_of_one_criminal_code_applies_to_the_code_it_replaced(tmp_path: 
     assert "snatching" in terms.expand("In 2023 two men snatched her chain.", acts={"IPC"})
     assert "undertrial prisoner" in terms.expand("He is an undertrial since 2022.", acts={"CRPC"})
     assert terms.expand("Two men snatched her chain.", acts={"MVA"}) == "Two men snatched her chain."
+
+
+@pytest.mark.parametrize("question", [
+    # none of these is a question of an evaluation set
+    "A drunk driver ran his SUV into our tea stall and killed my uncle last week. What case will be made out?",
+    "My brother was killed in a hit-and-run near the highway toll plaza in 2025. What offence?",
+    "A truck ran over my neighbour's son outside the school and he died. Which section applies?",
+])
+def test_a_death_on_the_road_is_told_in_the_statutes_words_for_negligence(question: str) -> None:
+    expanded = TERMS.expand(question)
+    assert "not amounting to culpable homicide" in expanded
+    assert "intention of causing death" not in expanded
+
+
+@pytest.mark.parametrize("question", [
+    # none of these is a question of an evaluation set
+    "A speeding biker knocked my mother down at the signal and she got a fractured hip. What offence?",
+    "The auto driver was driving rashly and my son was injured when it overturned. What can we file?",
+])
+def test_a_hurt_on_the_road_is_told_in_the_statutes_words_for_endangering_life(question: str) -> None:
+    expanded = TERMS.expand(question)
+    assert "endanger human life or the personal safety of others" in expanded
+    assert "intention of causing death" not in expanded
+
+
+@pytest.mark.parametrize(("question", "demand"), [
+    # none of these is a question of an evaluation set. DPA s.2: dowry is property given or agreed to be given "at or
+    # before or any time after the marriage", so a demand by the husband or his family after the wedding is one too
+    ("Two years after the wedding my husband's family started demanding cash for his business. What can I do?", True),
+    ("My mother-in-law keeps asking for a car and says my parents gave too little dowry. Which law applies?", True),
+    ("The groom's side is demanding a car before the engagement. Is that legal?", True),
+    # no marriage in the story: a car or cash demanded is no dowry
+    ("The car dealer is demanding cash for the registration. Is that legal?", False),
+])  # fmt: skip
+def test_a_demand_by_the_husbands_family_after_the_wedding_is_a_dowry_demand(question: str, demand: bool) -> None:
+    assert ("penalty for demanding dowry" in TERMS.expand(question)) is demand

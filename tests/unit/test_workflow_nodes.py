@@ -143,6 +143,9 @@ class FakeRetriever:
     def section_chunks(self, act: str, section: str) -> list[Chunk]:
         return [c for c in CHUNKS.values() if (c.act, c.section) == (act, section)]
 
+    def indexed_acts(self) -> frozenset[str]:
+        return frozenset(r.chunk.act for r in self.results) | frozenset(c.act for c in CHUNKS.values())
+
     def offence_partner(self, act: str, section: str) -> tuple[str, str] | None:
         return None
 
@@ -1036,3 +1039,67 @@ def test_a_named_act_is_searched_first_for_what_it_says_not_for_what_other_law_d
     assert frozenset({"NIA"}) not in scoped(bail[0].text, asks=bail, acts_named=("NIA",))
     assert scoped("Punishment for theft under the BNS?", acts_named=("BNS",),
                   asks=(Ask("Punishment for theft under the BNS?", (AskKind.PUNISHMENT,)),)) == []
+
+
+@dataclass
+class ActsRetriever(FakeRetriever):
+    """Gives the results of the Acts a search is confined to, in the order given."""
+
+    def retrieve(self, query: str, k: int = 10, **kw: Any) -> list[Retrieved]:
+        found = super().retrieve(query, k, **kw)
+        acts = kw.get("acts")
+        return [r for r in found if acts is None or r.chunk.act in acts]
+
+
+EARLY = {
+    "SMA:27:1:0": chunk("SMA:27:1:0", "(1) ... a petition for divorce may be presented to the district court",
+                        "SMA s.27(1) Divorce"),
+    "IDA:10:1:0": chunk("IDA:10:1:0", "(1) Any marriage solemnized ... may, on a petition presented ... be dissolved",
+                        "IDA s.10(1) Grounds for dissolution of marriage"),
+    "IDA:2:-:0": chunk("IDA:2:-:0", "Nothing hereinafter contained shall authorise any Court to grant any relief ... "
+                       "divorce", "IDA s.2 Extent of Act"),
+    "HMA:13:1:0": chunk("HMA:13:1:0", "(1) Any marriage solemnized ... be dissolved by a decree of divorce",
+                        "HMA s.13(1) Divorce"),
+    "HMA:14:1:0": chunk("HMA:14:1:0", "(1) ... no court shall be competent to entertain any petition for dissolution "
+                        "of a marriage by a decree of divorce, unless ... one year has elapsed since the date of the "
+                        "marriage", "HMA s.14(1) No petition for divorce to be presented within one year of marriage"),
+}  # fmt: skip
+TITLES = {"SMA": "The Special Marriage Act, 1954", "IDA": "The Divorce Act, 1869",
+          "HMA": "The Hindu Marriage Act, 1955", "HSA": "The Hindu Succession Act, 1956",
+          "HAMA": "The Hindu Adoptions and Maintenance Act, 1956", "DMMA": "The Dissolution of Muslim Marriages Act"}
+
+
+def test_an_act_a_title_word_names_decides_an_ask_that_the_leading_acts_do_not() -> None:
+    """"Can a Hindu couple file for divorce this early?": retrieval ranks the Special Marriage Act and the Divorce Act
+    first; neither has a provision headed for a time bar; the Hindu Marriage Act, retrieved lower and named by a word
+    of its title that few titles have ("Hindu"), has one."""
+    found = [Retrieved(c, 1.0, {"dense": 0.6, "fused": 1.0}) for c in EARLY.values()]
+    facts = QuestionFacts(as_of="2026-01-10", asks=(Ask("Can a Hindu couple file for divorce this early?",
+                                                         (AskKind.TIME_LIMIT,)),))
+    c = ctx(retriever=ActsRetriever(found), act_titles=TITLES)
+    out = steps._with_ask_forms(c, [steps.to_passage(r) for r in found], facts)
+    assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == {("HMA", "14")}
+    # a question without the word: the leading Acts only, and nothing of them decides it
+    facts = QuestionFacts(as_of="2026-01-10", asks=(Ask("Can a couple file for divorce this early?",
+                                                         (AskKind.TIME_LIMIT,)),))
+    out = steps._with_ask_forms(c, [steps.to_passage(r) for r in found], facts)
+    assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == set()
+
+
+def test_an_act_the_question_names_is_what_its_forum_ask_is_about() -> None:
+    """"a DV Act application - which Magistrate's court should it go to?" shares no word with "Jurisdiction" or the
+    Act's title; the Act named is the subject."""
+    jurisdiction = chunk("PWDVA:27:1:0", "(1) The court of Judicial Magistrate of the first class ... within the local "
+                         "limits of which ... the person aggrieved permanently or temporarily resides",
+                         "PWDVA s.27(1) Jurisdiction")
+    found = [Retrieved(jurisdiction, 1.0, {"dense": 0.6, "fused": 1.0})]
+    ask = Ask("Drafting a DV Act application - which Magistrate's court should it go to?", (AskKind.FORUM,))
+    titles = {"PWDVA": "The Protection of Women from Domestic Violence Act, 2005"}
+    named = QuestionFacts(as_of="2026-01-10", acts_named=("PWDVA",), asks=(ask,))
+    out = steps._with_ask_forms(ctx(retriever=ActsRetriever(found), act_titles=titles),
+                                [steps.to_passage(r) for r in found], named)
+    assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == {("PWDVA", "27")}
+    unnamed = QuestionFacts(as_of="2026-01-10", asks=(ask,))
+    out = steps._with_ask_forms(ctx(retriever=ActsRetriever(found), act_titles=titles),
+                                [steps.to_passage(r) for r in found], unnamed)
+    assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == set()

@@ -198,6 +198,30 @@ def is_illustration(sentence: str) -> bool:
 
 _HEADING_PREFIX = re.compile(r"^\S+\s+s\.\s*\S+\s+")
 """The "BNS s.303(2) " a chunk heading starts with."""
+_DEATH_TOLD = re.compile(r"\b(?:death|deaths|dead|died|dies|die|dying|kill\w*|murder\w*|homicide|suicide|"
+                         r"lost\s+(?:his|her|their)\s+lives?|passed\s+away|drowned|hanged|hanging|body|fatal\w*|"
+                         r"succumbed|life|poison\w*|burnt|burned|jumped|set\s+(?:herself|himself)\s+(?:on\s+)?fire)\b",
+                         re.IGNORECASE)
+_DEATH_TITLE = re.compile(r"\b(?:death|murder|homicide|suicide)\b", re.IGNORECASE)
+"""A provision's title whose offence or presumption a death makes ("Dowry death", "Presumption as to dowry death",
+"Punishment for murder", "Abetment of suicide")."""
+
+
+def tells_a_death(question: str, stems: Collection[str] = ()) -> bool:
+    """Whether the question, or the statutes' wording its story was glossed with (``stems``), tells of a death."""
+    return _DEATH_TOLD.search(question) is not None or any(_DEATH_TOLD.fullmatch(s) for s in stems)
+
+
+def _bearing_on_a_death(
+    groups: list[tuple[tuple[str, str], list[Passage]]], question: str, q: set[str],
+) -> list[tuple[tuple[str, str], list[Passage]]]:
+    """An offence a death makes ("Dowry death", "Murder") bears on no story without one, however close its situation:
+    a dowry demand with beatings is cruelty and a demand, not a dowry death."""
+    if tells_a_death(question, q):
+        return groups
+    return [g for g in groups if not _DEATH_TITLE.search(passage_title(g[1][0]))]
+
+
 OFFENCE_BONUS = 0.3
 """Added to a provision that defines or punishes an offence when the question asks about one
 (``expand.asks_offence``: "What offence has he committed?", "is she criminally liable", "punishment for ...")."""
@@ -372,6 +396,7 @@ class ExtractiveGenerator:
         # The provision whose heading names what an ask wants ("Jurisdiction" for "where do I file?") is quoted.
         decisive = [g for g in others if any(p.pinned in PUT_FORWARD for p in g[1])]
         rest = counterparts + [g for g in others if g not in counterparts and g not in decisive][:candidates]
+        rest = _bearing_on_a_death(rest, question, q)
         partners = _partners(groups)
 
         Item = tuple[int, tuple[tuple[str, str], list[Passage]]]
