@@ -629,3 +629,14 @@ def test_an_offence_a_death_makes_bears_on_no_story_without_one(question: str, d
     ])  # fmt: skip
     assert ("BNS:80:1:0" in got) is dowry_death
     assert dowry_death or "BNS:85:-:0" in got
+
+
+def test_another_acts_provision_that_speaks_of_a_death_stays_for_a_story_without_one() -> None:
+    # not a question of an evaluation set: a compensation head is no offence a death makes
+    got = cited("What is the no-fault compensation for a road accident injury?", [
+        passage("MVA:164:1:0", "MVA s.164(1) Payment of compensation in case of death or permanent disablement",
+                "(1) Notwithstanding anything contained in this Act ... the owner of the motor vehicle or the "
+                "authorised insurer shall be liable to pay in the case of death or permanent disablement due to "
+                "accident arising out of the use of motor vehicle, a compensation ...", 0.7),
+    ])  # fmt: skip
+    assert got == ["MVA:164:1:0"]

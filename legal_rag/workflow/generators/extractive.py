@@ -19,6 +19,7 @@ from graph_schema.numbering import roman_value
 from legal_rag.retrieval.expand import TermsOfArt, asks_offence
 from legal_rag.retrieval.hybrid import OLD_TO_NEW
 from legal_rag.retrieval.offences import (
+    PENAL_CODES,
     PROCEDURE_CODES,
     is_offence,
     is_punishment_heading,
@@ -215,11 +216,17 @@ def tells_a_death(question: str, stems: Collection[str] = ()) -> bool:
 def _bearing_on_a_death(
     groups: list[tuple[tuple[str, str], list[Passage]]], question: str, q: set[str],
 ) -> list[tuple[tuple[str, str], list[Passage]]]:
-    """An offence a death makes ("Dowry death", "Murder") bears on no story without one, however close its situation:
-    a dowry demand with beatings is cruelty and a demand, not a dowry death."""
+    """An offence a death makes ("Dowry death", "Murder"), or the code's presumption of one, bears on no story without
+    one, however close its situation: a dowry demand with beatings is cruelty and a demand, not a dowry death. Other
+    Acts' provisions that speak of a death ("Payment of compensation in case of death or permanent disablement")
+    stay: they answer what the question asks of them."""
     if tells_a_death(question, q):
         return groups
-    return [g for g in groups if not _DEATH_TITLE.search(passage_title(g[1][0]))]
+    return [g for g in groups
+            if not (g[0][0] in _DEATH_CODES and _DEATH_TITLE.search(passage_title(g[1][0])))]
+
+
+_DEATH_CODES = PENAL_CODES | {"BSA", "IEA"}
 
 
 OFFENCE_BONUS = 0.3
