@@ -209,13 +209,15 @@ def _months(question: str, today: date, taken: _Taken) -> None:
 
 _YEAR_OF = re.compile(r"\b(?:my|his|her|our|their|its|the|a|an|this|that)\s+$", re.IGNORECASE)
 _EVENT_AFTER = re.compile(
-    r"\s+(?:[\w-]+\s+){0,2}?(?:trials?|cases?|FIRs?|complaints?|arrests?|hearings?|appeals?|convictions?|judge?ments?|"
-    r"orders?|decrees?|marriages?|weddings?|divorces?|accidents?|incidents?|theft|robbery|burglary|fraud|scam|assault|"
+    r"\s+(?!(?:[\w-]+\s+){0,2}?(?:acts?|codes?|rules?|amendments?|sanhitas?|judge?ments?|verdicts?|rulings?|"
+    r"decisions?)\b)(?:[\w-]+\s+){0,2}?(?:trials?|cases?|FIRs?|complaints?|arrests?|hearings?|appeals?|convictions?|"
+    r"marriages?|weddings?|divorces?|accidents?|incidents?|theft|robbery|burglary|fraud|scam|assault|"
     r"attacks?|raids?|bail|charge-?sheets?|investigations?|inquiry|enquiry|petitions?|suits?|sale|purchase|agreements?|"
-    r"loans?|notices?|proceedings?|prosecutions?|seizures?|detentions?|remand|summons|warrants?|award|dispute)\b",
+    r"loans?|notices?|proceedings?|prosecutions?|seizures?|detentions?|remand|summons|warrants?|dispute)\b",
     re.IGNORECASE)
 """A year that says which event a noun names ("my 2023 trial", "the 2021 FIR", "his 2019 conviction"), not which law
-or which thing ("the 2013 Act", "the 2018 amendment", "my 2019 Honda City")."""
+or which thing ("the 2013 Act", "the 2018 amendment", "my 2019 Honda City"), nor which court's ruling ("the 2018
+Joseph Shine judgment" is the law's history, not the day of the facts)."""
 
 
 def _years(question: str, today: date, taken: _Taken) -> None:
@@ -419,7 +421,7 @@ def find_spans(question: str, today: date) -> list[Span]:
 
 
 _FROM = _i(r"from\b")
-_TILL = _i(r"\b(?:till|until|untill|up\s+to|upto|to)\b")
+_TILL = _i(r"\b(?:till|until|untill|up\s+to|upto)\b")
 
 
 def _closed_from(question: str, spans: list[Span]) -> list[Span]:

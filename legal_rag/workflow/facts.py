@@ -97,7 +97,7 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"still\b[^?.]{0,60}?\bafter\s+(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|"
                          r"several|many|so\s+many)\s+(?:years?|months?|weeks?|days?)(?!\s+of\b)|"
                          r"(?:years?|months?)\s+later)\b"),
-    (AskKind.FORUM, r"\b(?:(?:which|what)\s+(?:[\w-]+(?:'s|\u2019s)?\s+){0,2}?courts?\b"
+    (AskKind.FORUM, r"\b(?:(?:which\s+(?:[\w-]+(?:'s|\u2019s)?\s+){0,2}?|what\s+)courts?\b"
                     r"(?!(?:'s|\u2019s)?\s+(?:fees?|orders?|judg\w*|decision|held|said|ruled|decided))|where\s+(?:can|should|do|does|to|will|must)\b|forum|"
                     r"jurisdiction|tribunal|commission|which\s+authority|before\s+whom|who\s+(?:can\s+)?tr(?:y|ies)|"
                     r"tried\s+by|triable|"
@@ -145,7 +145,9 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          rf"(?:{_NEW_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:under\s+)?(?:the\s+)?(?:old\s+)?{_NUMBER}(?:{_OLD_NAMES})|"
                          r"old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*|"
                          # which code's section a step should carry ("Should the charge sheet now say BNS 318?")
-                         r"(?:should|must|will|would|can|could|do|does)\s+(?:\w+\s+){0,4}?(?:now\s+)?(?:say|mention|"
+                         r"(?:should|must|will|would|can|could|do|does)\s+(?:the|my|our|his|her|their|this|that)\s+"
+                         r"(?:charge\s*-?sheet|chargesheet|FIR|complaint|charges?|police\s+report|application|petition|"
+                         r"notice|summons|warrant)\s+(?:now\s+)?(?:say|mention|"
                          r"cite|quote|show|use|invoke|carry|state)\s+(?:the\s+)?(?:new\s+|old\s+)?(?:sections?\s+|s\.\s*)?"
                          r"(?:\d{1,3}[A-Z]{0,2}\s+)?(?:of\s+(?:the\s+)?)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA))\b"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
@@ -826,10 +828,11 @@ it, whatever offence the story tells."""
 
 
 _SHORTHAND = re.compile(
-    r"(?<![\w./(\-₹])(?P<n>\d{2,3}[A-Z]{0,2}(?:\(\d{1,2}\))?)(?=\s+(?:certificates?|cases?|complaints?|notices?|"
+    r"(?<![\w./(\-₹])(?P<n>\d{2,3}[A-Z]{1,2}(?:\(\d{1,2}\))?)(?=\s+(?:certificates?|cases?|complaints?|notices?|"
     r"petitions?|applications?|statements?|FIRs?|proceedings?|offen[cs]es?|charges?|matters?)\b)")
 """A section number a question uses as a name, with no Act ("a 65B certificate", "the 498A case", "a 41A notice"):
-practitioners' shorthand for the one code section so numbered."""
+practitioners' shorthand for the one code section so numbered. Only a number with a letter: a plain number before
+"cases" is a count ("520 cases pending"), never a section."""
 SHORTHAND_CODES = ("Indian Penal Code", "Code of Criminal Procedure, 1973", "Indian Evidence Act",
                    "Bharatiya Nyaya Sanhita", "Bharatiya Nagarik Suraksha Sanhita", "Bharatiya Sakshya Adhiniyam")
 """The codes a bare number may stand for; it stands for one only when it exists in that one alone."""

@@ -282,6 +282,11 @@ def test_the_offence_day_and_the_day_proceedings_began(
      None),
     # its sentence does not close it
     ("He harassed me from 2021. I moved out in March 2024.", "2025-02-10", None, None),
+    # "to" that is no "till" (found by review): the harassment goes on
+    ("From 2022 my in-laws have kept harassing me to bring more dowry and in March 2024 my husband hit me.",
+     "2025-02-10", None, None),
+    # a clause that is no passive of the past does not take the date (found by review)
+    ("My phone was snatched in March 2023 and my father was then in hospital.", "2025-02-10", "2023-03-31", None),
     # a year that says which proceeding a noun names
     ("At my 2022 bail hearing the judge asked for sureties.", "2025-02-10", None, "2022-01-01"),
     ("The 2021 FIR against my uncle named the wrong section.", "2025-02-10", None, "2021-01-01"),
@@ -301,6 +306,13 @@ def test_dates_closed_by_till_named_by_a_year_and_shared_by_a_passive(
     "Under the 2013 Act the committee must be set up.",
     "The 2018 amendment changed the bail rules.",
     "He drives a 2019 model Swift and works for a 2005 batch officer.",
+    "Under the 2005 Act proceedings can be started by the wife.",
+    "Does the 2014 Arnesh Kumar judgment bind the police?",
 ])  # fmt: skip
 def test_a_year_naming_a_law_or_a_version_is_no_date(text: str) -> None:
     assert [e.phrase for e in read_dates(text, TODAY) if e.phrase] == []
+
+
+def test_a_year_naming_a_courts_ruling_is_no_date_of_the_facts() -> None:
+    # not a question of an evaluation set
+    assert [e.phrase for e in read_dates("Does the 2017 triple talaq judgment apply to my case?", TODAY)] == []

@@ -620,6 +620,9 @@ BNS_85 = ("Whoever, being the husband or the relative of the husband of a woman,
     ("My daughter-in-law's family says my son harassed her for dowry and beat her. She is back with her parents. "
      "What offence can he be charged with?", False),
     ("My sister was harassed for dowry and died of burns at her in-laws' house. What offence?", True),
+    # a death told in other words (found by review)
+    ("The deceased was my sister; she was harassed for dowry and the post-mortem showed injuries. What offence?",
+     True),
 ])  # fmt: skip
 def test_an_offence_a_death_makes_bears_on_no_story_without_one(question: str, dowry_death: bool) -> None:
     got = cited(question, [

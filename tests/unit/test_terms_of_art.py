@@ -533,3 +533,10 @@ def test_a_hurt_on_the_road_is_told_in_the_statutes_words_for_endangering_life(q
 ])  # fmt: skip
 def test_a_demand_by_the_husbands_family_after_the_wedding_is_a_dowry_demand(question: str, demand: bool) -> None:
     assert ("penalty for demanding dowry" in TERMS.expand(question)) is demand
+
+
+def test_a_dowry_case_named_in_an_arrest_question_is_no_dowry_demand() -> None:
+    # found by review: "husband" beside "a dowry case" made a procedure question a dowry-demand story
+    question = ("My husband was arrested in August 2024 in a dowry case without any notice. Doesn't the law require a "
+                "notice first?")
+    assert "penalty for demanding dowry" not in TERMS.expand(question)

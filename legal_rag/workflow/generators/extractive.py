@@ -201,7 +201,9 @@ _HEADING_PREFIX = re.compile(r"^\S+\s+s\.\s*\S+\s+")
 """The "BNS s.303(2) " a chunk heading starts with."""
 _DEATH_TOLD = re.compile(r"\b(?:death|deaths|dead|died|dies|die|dying|kill\w*|murder\w*|homicide|suicide|"
                          r"lost\s+(?:his|her|their)\s+lives?|passed\s+away|drowned|hanged|hanging|body|fatal\w*|"
-                         r"succumbed|life|poison\w*|burnt|burned|jumped|set\s+(?:herself|himself)\s+(?:on\s+)?fire)\b",
+                         r"succumbed|life|poison\w*|burnt|burned|jumped|set\s+(?:herself|himself)\s+(?:on\s+)?fire|"
+                         r"deceased|post-?\s?mortem|autopsy|demise|no\s+more|stabb\w*|strangl\w*|shot|gunshot|"
+                         r"attempt\w*|tried\s+to)\b",
                          re.IGNORECASE)
 _DEATH_TITLE = re.compile(r"\b(?:death|murder|homicide|suicide)\b", re.IGNORECASE)
 """A provision's title whose offence or presumption a death makes ("Dowry death", "Presumption as to dowry death",
