@@ -426,8 +426,8 @@ _TILL = _i(r"\b(?:till|until|untill|up\s+to|upto)\b")
 
 def _closed_from(question: str, spans: list[Span]) -> list[Span]:
     """"from 2021 till she left their home in March 2024": a span opened by "from" and closed, in its sentence, by a
-    later date after "till" ("until", "up to", "to") runs to that date's end; it is not going on. The closing date
-    stays a span of its own (it dates what its clause tells)."""
+    later date after "till" ("until", "up to"; not a bare "to": "harassing me to bring more dowry") runs to that
+    date's end; it is not going on. The closing date stays a span of its own (it dates what its clause tells)."""
     out = list(spans)
     for i, s in enumerate(out):
         if not (s.ongoing and _FROM.match(question, s.start_at)) or i + 1 >= len(out):

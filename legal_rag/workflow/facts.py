@@ -88,7 +88,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
     (AskKind.INGREDIENTS, r"\b(?:ingredients?|essentials?|elements?|what\s+must\s+(?:be\s+)?prov\w*|"
                           r"what\s+(?:makes|amounts\s+to|constitutes)|when\s+is\s+\w+(?:\s+\w+)?\s+(?:guilty|liable))\b"),
     (AskKind.TIME_LIMIT, r"\b(?:time\s*-?\s*limit|within\s+(?:how|what)|limitation|how\s+long|how\s+many\s+(?:days|"
-                         r"months)|deadlines?|last\s+date|time\s+(?:to|for)\s+(?:file|appeal|apply)|period\s+(?:of|for)|"
+                         r"months)|deadlines?|last\s+date|time\s+(?:to|for)\s+(?:file|appeal|apply)|"
+                         r"period\s+(?:of|for)|"
                          r"too\s+late|time\s*-?\s*barred|"
                          # whether it is too soon to bring it ("Can a Hindu couple file for divorce this early?")
                          r"(?:this|too|so)\s+(?:early|soon)|how\s+early|waiting\s+period|minimum\s+period|"
@@ -98,7 +99,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"several|many|so\s+many)\s+(?:years?|months?|weeks?|days?)(?!\s+of\b)|"
                          r"(?:years?|months?)\s+later)\b"),
     (AskKind.FORUM, r"\b(?:(?:which\s+(?:[\w-]+(?:'s|\u2019s)?\s+){0,2}?|what\s+)courts?\b"
-                    r"(?!(?:'s|\u2019s)?\s+(?:fees?|orders?|judg\w*|decision|held|said|ruled|decided))|where\s+(?:can|should|do|does|to|will|must)\b|forum|"
+                    r"(?!(?:'s|\u2019s)?\s+(?:fees?|orders?|judg\w*|decision|held|said|ruled|decided))|"
+                    r"where\s+(?:can|should|do|does|to|will|must)\b|forum|"
                     r"jurisdiction|tribunal|commission|which\s+authority|before\s+whom|who\s+(?:can\s+)?tr(?:y|ies)|"
                     r"tried\s+by|triable|"
                     # where a matter is tried ("Where is a case of possession of heroin tried?"), not where the law
@@ -148,7 +150,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"(?:should|must|will|would|can|could|do|does)\s+(?:the|my|our|his|her|their|this|that)\s+"
                          r"(?:charge\s*-?sheet|chargesheet|FIR|complaint|charges?|police\s+report|application|petition|"
                          r"notice|summons|warrant)\s+(?:now\s+)?(?:say|mention|"
-                         r"cite|quote|show|use|invoke|carry|state)\s+(?:the\s+)?(?:new\s+|old\s+)?(?:sections?\s+|s\.\s*)?"
+                         r"cite|quote|show|use|invoke|carry|state)\s+(?:the\s+)?(?:new\s+|old\s+)?"
+                         r"(?:sections?\s+|s\.\s*)?"
                          r"(?:\d{1,3}[A-Z]{0,2}\s+)?(?:of\s+(?:the\s+)?)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA))\b"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
                    r"kya\s+hai)\b"),
@@ -162,10 +165,13 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       r"(?:lawyer|advocate|counsel|vakil)\s+(?:charge|cost|take|ask)|(?:lawyer|advocate|counsel)'?s?\s+"
                       r"(?:fees?|charges)|on\s+(?:an\s+)?average|do\s+you\s+think|in\s+your\s+(?:opinion|view)|"
                       r"how\s+long\s+(?:does|do|did)\s+(?:a|an|the|such|these|my|our)\s+(?:[\w-]+\s+){0,3}?(?:cases?|"
-                      r"trials?|matters?|suits?|appeals?|complaints?|petitions?)\s+(?:\w+\s+){0,3}?(?:usually\s+|normally\s+|"
-                      r"generally\s+|typically\s+)?take|(?:usually|normally|generally|typically)\s+take|"
-                      r"will\s+(?:he|she|they|(?:my|her|his|the)\s+[\w-]+)\s+(?:actually|really|ever)\s+(?:pay|comply|return|give|obey|"
-                      r"come|appear|attend|stop|change|listen|refund|repay|agree|settle|turn\s+up|show\s+up)\b|what\s+are\s+(?:the|my|his|her|our|their)\s+chances|"
+                      r"trials?|matters?|suits?|appeals?|complaints?|petitions?)\s+(?:\w+\s+){0,3}?"
+                      r"(?:usually\s+|normally\s+|generally\s+|typically\s+)?take|"
+                      r"(?:usually|normally|generally|typically)\s+take|"
+                      r"will\s+(?:he|she|they|(?:my|her|his|the)\s+[\w-]+)\s+(?:actually|really|ever)\s+(?:pay|comply|"
+                      r"return|give|obey|come|appear|attend|stop|change|listen|refund|repay|agree|settle|turn\s+up|"
+                      r"show\s+up)\b|"
+                      r"what\s+are\s+(?:the|my|his|her|our|their)\s+chances|"
                       r"(?:likely|sure)\s+to\s+(?:win|succeed|get|be\s+granted)|"
                       # the adviser's own choice ("What would you do in my place?", "if you were me")
                       r"what\s+would\s+you\s+do|in\s+my\s+(?:place|shoes)|if\s+you\s+were\s+me|"
@@ -624,14 +630,15 @@ _TELLER = re.compile(r"\b(?:i|we)\b", re.IGNORECASE)
 story, background to what was done to them, not its day."""
 _ASKER = re.compile(r"\b(?:i|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
 """The teller in an ask ("What were my options?"): what they may do about the story, not what was done in it."""
+_STILL_MARRIED = (r"(?:(?:not|never)\s+(?:legally\s+)?divorced|without\s+(?:a\s+|any\s+)?divorce|already\s+married|"
+                  r"(?:first|earlier|previous|former)\s+(?:husband|wife|spouse)\s+(?:was|is)\s+(?:still\s+)?"
+                  r"(?:alive|living))")
+"""Words that tell an earlier marriage still stood ("they were not divorced", "her first husband was alive")."""
 _BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second|someone\s+else)\b"
-                     # a marriage while the earlier one stood: "they were not divorced when she married me in 2020"
-                     r"|\b(?:marri\w+|wed)\b[^.;?!]{0,80}?\b(?:(?:not|never)\s+(?:legally\s+)?divorced|without\s+(?:a\s+|any\s+)?"
-                     r"divorce|already\s+married|(?:first|earlier|previous|former)\s+(?:husband|wife|spouse)\s+"
-                     r"(?:was|is)\s+(?:still\s+)?(?:alive|living))\b"
-                     r"|\b(?:(?:not|never)\s+(?:legally\s+)?divorced|without\s+(?:a\s+|any\s+)?divorce|already\s+married|"
-                     r"(?:first|earlier|previous|former)\s+(?:husband|wife|spouse)\s+(?:was|is)\s+(?:still\s+)?"
-                     r"(?:alive|living))\b[^.;?!]{0,80}?\b(?:marri\w+|wed)\b", re.IGNORECASE)
+                     # a marriage while the earlier one stood: "they were not divorced when she married me in 2020",
+                     # told either way round in one sentence
+                     rf"|\b(?:marri\w+|wed)\b[^.;?!]{{0,80}}?\b{_STILL_MARRIED}\b"
+                     rf"|\b{_STILL_MARRIED}\b[^.;?!]{{0,80}}?\b(?:marri\w+|wed)\b", re.IGNORECASE)
 """The one life event that is itself an offence: a marriage while married."""
 _NOW = re.compile(r"\b(?:is|are|am|keeps?|demands?|refuses?|won'?t|doesn'?t|don'?t|does\s+not|do\s+not|has|have|"
                   r"continues?|threatens|harass(?:es)?|beats|wants?|says?|asks?|since|going\s+on|under\s+way)\b",

@@ -4,6 +4,7 @@ collaborator) and returns the state keys it sets."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -588,10 +589,7 @@ def _rare_title_words(ctx: WorkflowContext) -> dict[str, frozenset[str]]:
     cached = _RARE_TITLES.get(key)
     if cached is None:
         stems = {a: content_stems(t) for a, t in ctx.act_titles.items() if a in indexed}
-        counts: dict[str, int] = {}
-        for ws in stems.values():
-            for w in ws:
-                counts[w] = counts.get(w, 0) + 1
+        counts = Counter(w for ws in stems.values() for w in ws)
         cached = {a: frozenset(w for w in ws if counts[w] <= RARE_TITLE and w not in _LAW_WORDS)
                   for a, ws in stems.items()}
         _RARE_TITLES.clear()
