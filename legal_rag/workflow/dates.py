@@ -111,7 +111,13 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         # moved a court or an application, not moved house ("till I moved out in April 2023")
         r"moved\s+(?:(?:a|an|the|his|her|their|my|our)\s+)?(?:\w+\s+)?(?:application|petition|plea|bail|(?:high|"
         r"supreme|district|sessions|family)\s+court|court|magistrate|tribunal|commission)|"
-        rf"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed|{_ARRESTED})\b")),
+        rf"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed|{_ARRESTED}|"
+        # a step of the police's investigation ("the police recorded my statement", "made me confess", "questioned
+        # him"), which dates the investigation, not an offence by the police
+        r"police\s+(?:\w+\s+){0,2}?(?:recorded|questioned|interrogated|searched|took\s+(?:down\s+)?(?:\w+\s+)?"
+        r"statements?|(?:made|forced|asked)\s+(?:me|him|her|them|us)\s+(?:\w+\s+)?(?:to\s+)?(?:confess|sign))|"
+        r"confess(?:ed)?\s+(?:\w+\s+){0,3}?(?:to|before)\s+(?:the\s+)?police|statements?\s+(?:was\s+|were\s+)?"
+        r"recorded)\b")),
     (EventKind.PROCEEDING, False, _i(
         r"\b(?:FIR|F\.I\.R\.?|complaint|case|trial|appeal|bail|charge-?sheet|investigation|inquiry|enquiry|hearing|"
         r"summons|warrant|proceedings?|revision|cognizance|remand|police\s+report|bail\s+application|"
@@ -128,6 +134,9 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"embezzl(?:ed|ing)|threaten(?:ed|ing|s)?|extort(?:ed|ing)|molest(?:ed|ing)|harass(?:ed|ing|es)?|"
         r"stalk(?:ed|ing)|trespass(?:ed|ing)|broke\s+into|broken\s+(?:into|open)|break(?:s|ing)?\s+into|burgled|"
         r"ransacked|induced|deceived|set\s+fire|defamed|bribed|"
+        # demands pressed again and again, or for dowry ("her in-laws kept demanding money"), not a bank's demand
+        r"(?:kept|keep|keeps|constantly|repeatedly|continuously|continually|always|started)\s+demanding|"
+        r"demand(?:ed|ing|s)?\s+(?:more\s+|for\s+)?dowry|"
         r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
         r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"
         # a vehicle driven into someone ("ran over a pedestrian in 03/2023")

@@ -60,9 +60,13 @@ class AskKind(StrEnum):
     OPINION = "opinion"
     """A prediction or a judgement of people ("which judge is most lenient", "what are my chances"): no statute
     says."""
+    RATE = "rate"
+    """A fee, a duty's rate or a figure set by notification ("the court fee for a suit", "the stamp duty percentage
+    in Mumbai", "the RTI application fee", "the limit after the latest notification"): rules, notifications and
+    State laws fix them, not the central Acts the graph holds."""
 
 
-OUTSIDE_STATUTES = frozenset({AskKind.CASE_LAW, AskKind.OPINION})
+OUTSIDE_STATUTES = frozenset({AskKind.CASE_LAW, AskKind.OPINION, AskKind.RATE})
 """Asks no statute answers: an answer quoting statutes to them is at best background, never High."""
 
 
@@ -196,7 +200,13 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       # the sum a court will award: the statutes give heads and caps, the amount is the court's
                       r"how\s+much\s+(?:compensation|damages|alimony|maintenance|money)\s+(?:will|would|might)\s+"
                       r"(?:the\s+)?(?:court|tribunal|commission|judge|mact|magistrate)\s+(?:award|grant|give|order|"
-                      r"fix|allow))\b"),
+                      r"fix|allow)|"
+                      # what a higher court will make of a sentence ("will they reduce it to 10 years?")
+                      r"will\s+(?:they|it|the\s+(?:\w+\s+)?(?:court|judge|bench|tribunal|commission))\s+(?:\w+\s+){0,2}?"
+                      r"(?:reduce|enhance|increase|commute|cut|lower|set\s+aside|overturn|uphold|quash)\b)"),
+    (AskKind.RATE, r"\b(?:(?:how\s+much|what(?:'s|\s+is|\s+are|\s+will\s+be)?)\s+(?:(?!fine|penalty|punishment)"
+                   r"[\w-]+\s+){0,4}?(?:fees?|stamp\s+duty|duty\s+rates?)|(?:fees?|stamp\s+duty|duty)\s+(?:\w+\s+){0,2}?"
+                   r"(?:percentage|rate|slab)s?|(?:latest|recent|new|current)\s+(?:\w+\s+)?(?:notifications?|circulars?))\b"),
 ))  # fmt: skip
 
 

@@ -950,6 +950,15 @@ def _source(n: int, chunk_id: str, p: Passage | None) -> Source:
     return Source(n=n, chunk_id=chunk_id, act=p.act, section=p.section, heading=p.heading, status=p.status)
 
 
+_OUTSIDE_WANTS = {
+    AskKind.CASE_LAW: "what a court held, which no statute states",
+    AskKind.OPINION: "a prediction or an opinion, which no statute states",
+    AskKind.RATE: "a fee, a rate or a figure that rules, notifications or a State's law fix, which the Acts held here "
+                  "do not state",
+}
+"""What an ask outside the statutes (``OUTSIDE_STATUTES``) wants, as the answer's warning says it."""
+
+
 def score_confidence(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     kept = [c for c in state.get("kept", []) if not c.insufficient]
     cover = _coverage(state, kept, runtime.context)
@@ -964,8 +973,7 @@ def score_confidence(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
         for ask, kind in _unanswered(state, kept):
             if kind in OUTSIDE_STATUTES:
                 warnings.append(f'The statutes cannot answer "{_short(ask.text, 120)}": it asks for '
-                                f"{'what a court held' if kind is AskKind.CASE_LAW else 'a prediction or an opinion'}"
-                                ", which no statute states. The provisions quoted are background only.")
+                                f"{_OUTSIDE_WANTS[kind]}. The provisions quoted are background only.")
             else:
                 warnings.append(f"This answer states no {kind.value.replace('-', ' ')} for the ask "
                                 f'"{_short(ask.text, 120)}": check the provision that governs it.')
@@ -1018,7 +1026,13 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
     kept = [c for c in kept if not c.insufficient]
     provisions = [cit for c in kept for cit in c.citations if cit.label is Label.PROVISION]
     facts = state.get("facts")
-    missed = {a.text for a, _ in _unanswered(state, kept)} if kept else set()
+    unanswered = _unanswered(state, kept) if kept else []
+    missed = {a.text for a, _ in unanswered}
+    asks = len(facts.asks) if facts is not None else 1
+    if facts is not None and any(k in OUTSIDE_STATUTES for _, k in unanswered):
+        # an ask no statute answers takes the asks that want no kind of answer of their own with it ("What is the RTI
+        # fee, and can I pay it by UPI?"): what is left unanswered is all that was asked
+        asks = sum(1 for a in facts.asks if a.kinds) or asks
     return conf.score(
         question=state["question"], as_of=state["as_of"],
         names_provision=_names_provision(state),
@@ -1026,7 +1040,7 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         story_coverage=story if kept else 0.0,
         citation_statuses=[p.status for p in provisions],
         old_law_facts=facts.old_law_facts if facts is not None else None,
-        asks=len(facts.asks) if facts is not None else 1, asks_unanswered=len(missed),
+        asks=asks, asks_unanswered=len(missed),
         number_mixup=facts is not None and bool(facts.mixups),
         unconfirmed=facts is not None and bool(facts.unconfirmed),
         unknown_acts=len(facts.unknown_acts) + len(facts.textless) + len(facts.absent) if facts is not None else 0,

@@ -316,3 +316,21 @@ def test_a_year_naming_a_law_or_a_version_is_no_date(text: str) -> None:
 def test_a_year_naming_a_courts_ruling_is_no_date_of_the_facts() -> None:
     # not a question of an evaluation set
     assert [e.phrase for e in read_dates("Does the 2017 triple talaq judgment apply to my case?", TODAY)] == []
+
+
+# None of these is a question of an evaluation set: a step of the police's investigation dates the investigation
+@pytest.mark.parametrize(("question", "today", "offence", "pending"), [
+    ("In June 2023 the police questioned my son for six hours about a burglary. Was that allowed?", "2025-02-10",
+     None, "2023-06-01"),
+    ("The police took my statement in January 2024 and never gave me a copy.", "2025-02-10", None, "2024-01-01"),
+    ("In 2022 the police forced him to sign a blank paper at the station.", "2025-02-10", None, "2022-01-01"),
+    ("He confessed to the police in May 2023 that he had hidden the knife.", "2025-02-10", None, "2023-05-01"),
+    # the police as those wronged, or an offence the police were told of, is no step of theirs
+    ("In March 2023 a drunk man assaulted a police constable at the crossing.", "2025-02-10", "2023-03-31", None),
+])  # fmt: skip
+def test_a_step_of_the_police_investigation_dates_proceedings(
+    question: str, today: str, offence: str | None, pending: str | None
+) -> None:
+    events = read_dates(question, D(today))
+    assert offence_day(events, D(today)) == (D(offence) if offence else None)
+    assert pending_since(events, D(today)) == (D(pending) if pending else None)

@@ -22,6 +22,10 @@ GLOSSARY = Glossary.load(Settings().retrieval.hinglish)
                                                             "encroachment"]),
     ("Bhai ko thana mein giraftar kiya, jamanat kaise milegi?", ["police station", "arrest", "bail", "how"]),
     ("Kirayedar 6 mahine se kiraya nahi de raha", ["tenant", "rent"]),
+    # everyday verbs: driving drunk, being caught, living in a house
+    ("Papa sharab pee kar gaadi chala rahe the, police ne pakda. Kya hoga?", ["drunk", "vehicle", "driving",
+                                                                             "caught", "what"]),
+    ("Sasural wale mujhe ghar mein rehne nahi de rahe, kya karu?", ["in-laws", "house", "reside"]),
 ])  # fmt: skip
 def test_a_hinglish_question_is_glossed_in_english(question: str, english: list[str]) -> None:
     glossed = GLOSSARY.gloss(question)

@@ -423,6 +423,24 @@ def test_an_ask_left_unanswered_is_never_high() -> None:
 def test_an_ask_no_statute_answers_is_never_answered_by_quoting_one() -> None:
     ask = Ask("Which judge is most lenient?", (AskKind.OPINION,))
     assert [k for _, k in conf.unanswered([ask], ["Section 482 of the BNSS provides: ..."])] == [AskKind.OPINION]
+    fee = Ask("What is the court fee on a suit for Rs 10 lakh?", (AskKind.RATE,))
+    assert [k for _, k in conf.unanswered([fee], ["Section 7 of the Court Fees Act provides: ..."])] == [AskKind.RATE]
+
+
+# None of these is a question of an evaluation set: a death that others' deeds led to dates the offence asked about
+@pytest.mark.parametrize(("question", "day"), [
+    ("My cousin died in 2022, a year after her wedding, after her husband kept demanding money from her father. "
+     "What offence is made out?", "2022-12-31"),
+    ("My sister died in June 2023, after her in-laws demanded more dowry for two years. Which offence is this?",
+     "2023-06-30"),
+])  # fmt: skip
+def test_a_death_others_deeds_led_to_dates_the_offence(question: str, day: str) -> None:
+    assert _read(question).offence_on == day
+
+
+def test_a_death_of_illness_does_not_date_what_someone_did_later() -> None:
+    facts = _read("My father died in 2021 after a long illness. My uncle then took over his shop. What offence?")
+    assert facts.offence_on is None
 
 
 def test_old_law_facts_come_from_the_question_not_only_from_the_date_set() -> None:
@@ -944,6 +962,18 @@ def test_an_offence_with_its_own_time_is_not_dated_by_the_clause_before_it(quest
     ("What did the court hold in my case?", AskKind.FORUM, False),
     ("What will the court do if I don't appear?", AskKind.FORUM, False),
     ("Should I mention the money he owes in the complaint?", AskKind.WHICH_CODE, False),
+    # a fee, a duty's rate, a figure set by notification: rules and State laws fix them
+    ("How much filing fee does the family court charge for a divorce petition?", AskKind.RATE, True),
+    ("What is the stamp duty rate on a gift deed in Karnataka?", AskKind.RATE, True),
+    ("What's the registration fee for a rent agreement in Pune?", AskKind.RATE, True),
+    ("What is the minimum wage after the recent notification for Delhi?", AskKind.RATE, True),
+    ("What is the fine for driving without a licence?", AskKind.RATE, False),
+    ("What is the penalty for not paying the stamp duty?", AskKind.RATE, False),
+    ("Can the lawyer keep my fee if he never appeared?", AskKind.RATE, False),
+    # what a higher court will make of a sentence
+    ("If he appeals, will the High Court reduce his sentence?", AskKind.OPINION, True),
+    ("Will they commute the death sentence if the mercy petition is pending for years?", AskKind.OPINION, True),
+    ("Can the High Court reduce a sentence below the minimum?", AskKind.OPINION, False),
 ])  # fmt: skip
 def test_asking_words_for_a_forum_a_time_an_opinion_and_a_code(ask: str, kind: AskKind, wanted: bool) -> None:
     assert (kind in ask_kinds(ask)) is wanted

@@ -161,10 +161,38 @@ SENTENCES = {Complexity.SIMPLE: 3, Complexity.STANDARD: 2, Complexity.COMPLEX: 2
 _SUFFIXES = ("ments", "ment", "ably", "able", "ible", "ings", "ing", "ions", "ion", "ies", "ed", "es", "s")
 
 
+_IRREGULAR = {
+    **dict.fromkeys(("sold", "sale", "sales", "sell", "sells", "selling"), "sell"),
+    **dict.fromkeys(("died", "dies", "die", "dying", "dead", "death", "deaths"), "death"),
+    **dict.fromkeys(("married", "marry", "marries", "marriage", "marriages"), "marry"),
+    **dict.fromkeys(("bought", "buy", "buys", "buying"), "buy"),
+    **dict.fromkeys(("stole", "stolen", "steal", "steals", "stealing"), "steal"),
+    **dict.fromkeys(("paid", "pay", "pays", "paying", "payment", "payments"), "pay"),
+    **dict.fromkeys(("lent", "lend", "lends", "lending"), "lend"),
+    **dict.fromkeys(("gave", "given", "give", "gives", "giving"), "give"),
+    **dict.fromkeys(("took", "taken", "take", "takes", "taking"), "take"),
+    **dict.fromkeys(("born", "birth", "births"), "birth"),
+    **dict.fromkeys(("broke", "broken", "break", "breaks", "breaking"), "break"),
+    **dict.fromkeys(("threw", "thrown", "throw", "throws", "throwing"), "throw"),
+    **dict.fromkeys(("sent", "send", "sends", "sending"), "send"),
+    **dict.fromkeys(("kept", "keep", "keeps", "keeping"), "keep"),
+    **dict.fromkeys(("held", "hold", "holds", "holding"), "hold"),
+    **dict.fromkeys(("wrote", "written", "write", "writes", "writing"), "write"),
+    **dict.fromkeys(("register", "registers", "registered", "registering", "registration", "registrable"), "register"),
+}
+"""English forms a suffix does not join (irregular pasts, a verb and its noun): "sold" and the statute's "sale",
+"died" and "death"."""
+_NEGATED = re.compile(r"^(?:non-|un(?=\w{6,}(?:ed|able|ful)$))")
+"""A negating prefix that leaves the subject ("unregistered" and "non-registration" are about registration)."""
+
+
 def stem(word: str) -> str:
     """A crude stem that conflates what statute text and questions vary: punishment / punished /
-    punishable -> punish, extortion -> extort, arrested -> arrest."""
-    w = light_stem(word.lower())
+    punishable -> punish, extortion -> extort, arrested -> arrest, sold / sale -> sell."""
+    w = _NEGATED.sub("", word.lower())
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    w = light_stem(w)
     for suf in _SUFFIXES:
         if w.endswith(suf) and len(w) - len(suf) >= 4:
             return w[: -len(suf)]
