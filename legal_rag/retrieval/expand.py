@@ -37,6 +37,9 @@ ASKS_OFFENCE = re.compile(
     r"|\bbook(?:ed)?\s+(?:(?:him|her|them)\s+)?(?:for|under)\b|\bbe\s+booked\b"
     r"|\b(?:case|complaint|fir|action)\s+against\b|\bis\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime|criminal)\b"
     r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:of\s+\w+\s+)?(?:apply|applies|attract|is|are|can|could)\b"
+    # what a charge sheet or an FIR cites is the offence ("Which murder provision should the charge sheet cite?")
+    r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:should|would|will|must|did|does)\s+(?:the\s+|my\s+|his\s+|"
+    r"her\s+)?(?:charge\s*-?sheet|chargesheet|FIR|police)\b"
     r"|\bunder\s+which\s+(?:section|provision)|\bhas\s+(?:he|she|they|it)\s+committed\b|\bcommitted\s+(?:an?\s+)?"
     r"(?:offen[cs]e|crime)\b"
     # whether what someone did is a crime, or what criminal case lies against them

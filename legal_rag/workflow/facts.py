@@ -24,6 +24,7 @@ from enum import StrEnum
 
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE as CUTOVER
 from graph_schema.model import CitationKey
+from legal_rag.workflow.amounts import sums_in
 from legal_rag.workflow.date_spans import told_by_date_before
 from legal_rag.workflow.dates import (
     DatedEvent,
@@ -336,6 +337,8 @@ class QuestionFacts:
     unconfirmed: tuple[str, ...] = ()
     """Sections the question cites ("BSA s.32") whose heading and text hold nothing of what it tells
     (``mixups.unconfirmed``): whether they fit its facts is not shown by quoting them."""
+    sums: tuple[int, ...] = ()
+    """The sums of money the question tells, in rupees (``amounts.sums_in``): "paid Rs 15 crore" decides the forum."""
     checks: tuple[CitationCheck, ...] = field(default=(), compare=False)
     """The question's citations, checked for the date (the offence's day for the penal codes)."""
 
@@ -817,13 +820,18 @@ _TOLD_PROCEEDING = re.compile(r"\b(?:FIR|F\.I\.R|police\s+case|case\s+(?:was|is|
 """Proceedings the story tells as begun, undated ("A police case was filed", "the trial is going on")."""
 
 
+_DYING = re.compile(r"\b(?:died|dying|death|succumbed|passed\s+away)\b", re.IGNORECASE)
+
+
 def investigated_then(facts: QuestionFacts, question: str) -> bool:
     """An offence of before 2024-07-01 (``offence_on``) whose investigation began then too: the story tells a death
     it caused (a body found, a death by burns: police inquire at once) or proceedings begun for it, undated. Its
     evidence is then the Evidence Act's (BSA 170(2)), as for any matter pending on 2024-07-01."""
     if facts.offence_on is None or facts.pending_since is not None:
         return False
-    death = any(e.kind is EventKind.OFFENCE and e.phrase and tells_death(e.clause) for e in facts.dates)
+    # the death told in the offence's own clause, or in its sentence ("stabbed in 2017 and before dying he told ...")
+    death = any(e.kind is EventKind.OFFENCE and e.phrase and (
+        tells_death(e.clause) or _DYING.search(_sentence_of(question, e.clause))) for e in facts.dates)
     return death or bool(_TOLD_PROCEEDING.search(" ".join(_asking_and_telling(question)[1])))
 
 
@@ -932,7 +940,7 @@ def read_facts(
         asks=asks, acts_named=acts, provisions_named=provisions,
         premises=premises, checks=checks, offence_by_story=story_dated,
         closed_on=closed.isoformat() if closed is not None else None,
-        unknown_acts=_unknown_acts(checks, known_act),
+        unknown_acts=_unknown_acts(checks, known_act), sums=tuple(sums_in(question)),
     )  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from legal_rag.retrieval.hybrid import Retrieved
 from legal_rag.retrieval.offences import PENAL_CODES, PROCEDURE_CODES
 from legal_rag.retrieval.types import Chunk
 from legal_rag.workflow import confidence as conf
+from legal_rag.workflow.amounts import admits
 from legal_rag.workflow.attempt import general_attempt_for
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.coverage import Coverage, question_coverage, subject_words
@@ -39,7 +40,13 @@ from legal_rag.workflow.facts import (
     unknown_act_warning,
 )
 from legal_rag.workflow.forms import about, decides, form_query, formed_asks, prosecutes, sets_up
-from legal_rag.workflow.generators.extractive import content_stems, heading_title, parent_prefix, unit_of
+from legal_rag.workflow.generators.extractive import (
+    content_stems,
+    heading_title,
+    lead_in_only,
+    parent_prefix,
+    unit_of,
+)
 from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups, unconfirmed
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.results import (
@@ -504,11 +511,14 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         # National Commission"); retrieval's order breaks ties. A heading that says where a matter is brought
         # ("Jurisdiction and procedure") comes before one that sets up the body hearing it ("Constitution of
         # Maintenance Tribunal").
+        # A provision whose bounds on a sum exclude the one the question tells ("paid Rs 15 crore": not the District
+        # Commission's "does not exceed one crore rupees") comes last, one that admits it first.
         told = content_stems(ask.text)
         for rs in list(found.values())[:FORM_ACTS_PER_ASK]:
             _, best = max(enumerate(rs), key=lambda ir: (
-                not sets_up(ir[1].chunk.heading), len(told & content_stems(heading_title(ir[1].chunk.heading))),
-                -ir[0]))
+                admits(ir[1].chunk.text, facts.sums) is not False, not sets_up(ir[1].chunk.heading),
+                admits(ir[1].chunk.text, facts.sums) is True,
+                len(told & content_stems(heading_title(ir[1].chunk.heading))), -ir[0]))
             chosen.setdefault((best.chunk.act, best.chunk.section), to_passage(best))
     if not chosen:
         return passages
@@ -629,12 +639,19 @@ def _with_partners(ctx: WorkflowContext, passages: list[Passage], top: int) -> l
     top sections retrieval found (not one the question named: a lookup is answered from what it names) brings
     its partner whole, unpinned, with the relevance of the passage that brought it, so that an answer quoting
     the one can quote the other."""
-    return _with_chunks(passages, (
-        (c, p.score, None, p.relevance)
-        for p in _first_per_section(passages)[:top]
-        if not p.pinned and (partner := ctx.retriever.offence_partner(p.act, p.section)) is not None
+    brought: dict[tuple[str, str], Passage] = {}
+    for p in _first_per_section(passages)[:top]:
+        if not p.pinned and (partner := ctx.retriever.offence_partner(p.act, p.section)) is not None:
+            brought.setdefault(partner, p)
+    # a partner retrieved already, lower down ("Punishment for theft" below "Theft"), is as relevant as the provision
+    # whose other half it is
+    raised = [replace(q, relevance=brought[key].relevance)
+              if (key := (q.act, q.section)) in brought and not q.pinned and q.relevance < brought[key].relevance
+              else q for q in passages]
+    return _with_chunks(raised, (
+        (c, p.score, None, p.relevance) for partner, p in brought.items()
         for c in ctx.retriever.section_chunks(*partner)[:SIBLINGS]
-    ))  # fmt: skip
+    ))
 
 
 def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> list[Passage]:
@@ -643,11 +660,18 @@ def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> l
     relevance and pinning of the chunk that brought them."""
     sections = _first_per_section(passages)
     pinned = [p for p in sections if p.pinned]
-    return _with_chunks(passages, (
+    rest = [s for s in sections if not s.pinned]
+    # below the top, a section retrieved by nothing but the words that open it ("Whoever, while driving ... a motor
+    # vehicle,--") comes whole too: alone, nothing of it could be quoted
+    held = {(p.act, p.section) for p in passages if not lead_in_only(p.text)}
+    opening = [s for s in rest if (s.act, s.section) not in held]
+    whole = _with_chunks(passages, (
         (c, p.score, p.pinned, p.relevance)
-        for p in pinned + [s for s in sections if not s.pinned][:top]
+        for p in pinned + [s for s in rest[:top] if s not in opening]
         for c in _unit_chunks(ctx, p)[:SIBLINGS]
     ))  # fmt: skip
+    # those retrieved by their opening words alone came for the story they tell: their clauses carry its match
+    return _with_chunks_of(whole, ((c, p) for p in opening for c in _unit_chunks(ctx, p)[:SIBLINGS]))
 
 
 def _unit_chunks(ctx: WorkflowContext, p: Passage) -> list[Chunk]:
@@ -682,6 +706,19 @@ def _with_lead_ins(ctx: WorkflowContext, passages: list[Passage]) -> list[Passag
                 have.add(c.id)
                 additions.append((c, p.score, p.pinned, p.relevance))
     return _with_chunks(passages, additions)
+
+
+def _with_chunks_of(passages: list[Passage], additions: Iterable[tuple[Chunk, Passage]]) -> list[Passage]:
+    """``passages`` plus each added chunk not there yet, ranked, pinned and matched to the story (its lay situation)
+    as the passage that brought it: a section's other units answer what its retrieved unit was retrieved for."""
+    out = list(passages)
+    have = {p.chunk_id for p in passages}
+    for c, p in additions:
+        if c.id not in have:
+            have.add(c.id)
+            out.append(_passage(c, score=p.score, pinned=p.pinned, relevance=p.relevance, told=p.told,
+                                told_score=p.told_score))
+    return out
 
 
 def _with_chunks(
@@ -762,8 +799,12 @@ def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
     text, spans = _marked_text(gen)
     chunks = [{"id": p.chunk_id, "text": p.text, "act": p.act, "section": p.section} for p in state["passages"]]
     facts = state["facts"]
+    # the old evidence code brought for an offence investigated before 2024-07-01 (``retrieve``) is checked as it
+    # stood on the eve, as for proceedings pending then
+    old_codes = facts.pending_since is not None or (
+        investigated_then(facts, state["question"]) and _evidence_asked(state["question"], state["passages"]))
     report = ctx.verifier.verify(text, chunks, state["as_of"], offence_on=facts.offence_on,
-                                 proceedings_on=EVE if facts.pending_since is not None else None)
+                                 proceedings_on=EVE if old_codes else None)
     drafts: list[DraftClaim] = []
     quoted = [(q.start, q.end) for q in report.quotes]
     # A section number inside a quotation is the statute's own cross-reference, not the answer's citation.

@@ -69,6 +69,14 @@ def test_search_chunks_follow_the_graph(loaded: Loaded) -> None:
         ("ITA", "66A", "2015-03-24", "omitted", None),
         ("SCSTA", "18A", "2017-06-01", "not_yet_in_force", None),  # Act 27 of 2018, w.e.f. 20-08-2018
         ("SCSTA", "18A", "2018-08-20", "in_force", None),
+        ("IPC", "303", "1983-04-06", "in_force", "life-convict"),  # Mithu v. State of Punjab, 07-04-1983
+        ("IPC", "303", "2020-01-01", "omitted", None),
+        ("PCA", "17A", "2018-07-25", "not_yet_in_force", None),  # Act 16 of 2018, w.e.f. 26-07-2018
+        ("PCA", "17A", "2018-07-26", "in_force", None),
+        ("SCSTA", "14A", "2016-01-25", "not_yet_in_force", None),  # Act 1 of 2016, w.e.f. 26-01-2016
+        ("SCSTA", "15A", "2016-01-26", "in_force", None),
+        ("MVA", "199A", "2019-08-31", "not_yet_in_force", None),  # Act 32 of 2019, w.e.f. 01-09-2019
+        ("MVA", "199A", "2019-09-01", "in_force", None),
     ],
 )
 def test_lookups(svc: LookupService, act: str, section: str, as_of: str, status: str,

@@ -126,6 +126,13 @@ def test_only_the_kinds_with_a_heading_form_are_searched() -> None:
      "The Negotiable Instruments Act, 1881", False),
     ("What is the limitation period for taking cognizance of an offence punishable with fine only?",
      AskKind.TIME_LIMIT, "CPA", "69", "The Consumer Protection Act, 2019", False),
+    # a forum ask of nothing but its kind asks where the story's matter goes: the Act the story points to decides it
+    ("Where can I complain?", AskKind.FORUM, "CPA", "34", "The Consumer Protection Act, 2019", True),
+    ("Where do I file it?", AskKind.FORUM, "PWDVA", "27",
+     "The Protection of Women from Domestic Violence Act, 2005", True),
+    # a time ask of nothing but its kind may ask of any of the story's periods: not taken on the heading alone
+    ("By when do I have to go to court?", AskKind.TIME_LIMIT, "NIA", "107", "The Negotiable Instruments Act, 1881",
+     False),
 ])  # fmt: skip
 def test_the_provision_must_be_about_what_the_ask_asks(ask: str, kind: AskKind, act: str, section: str, title: str,
                                                       expected: bool) -> None:

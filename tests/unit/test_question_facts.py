@@ -899,6 +899,8 @@ def test_an_answer_resting_on_an_offence_day_read_from_the_story_is_not_high() -
     ("In 2023 my neighbour slapped me. Can my phone video prove it?", False),
     # nothing dated before 2024-07-01
     ("Last month my neighbour's wife died of burns at home. Would the law presume anything?", False),
+    # the death told in the offence's sentence, not its clause
+    ("My father was beaten with rods in 2019 and he was dying when he named the men. Can his words be proved?", True),
 ])
 def test_an_old_offence_was_investigated_then_when_a_death_or_its_proceedings_are_told(question: str,
                                                                                         investigated: bool) -> None:

@@ -64,6 +64,9 @@ def test_statute_hyphens_and_terms_of_art_count_as_coverage() -> None:
     ("In 2022 the accused broke into a house at night. What offences has he committed?", "2022-03-03", []),
     # an offence asked about in other words than "offence": its savings provision alone, not the procedure's
     ("In 2021 my tenant forged my signature on the rent deed. Was that a crime?", "2025-03-01", [("BNS", "358")]),
+    # what may be used at the trial is evidence
+    ("A robbery accused confessed to a cellmate in 2023; the trial is still pending. Can that be used at the trial?",
+     "2025-03-01", [("BNSS", "531"), ("BSA", "170")]),
 ])  # fmt: skip
 def test_matters_pending_across_the_cutover_bring_their_savings_provision(
     question: str, as_of: str, want: list[tuple[str, str]]

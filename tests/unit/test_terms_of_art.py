@@ -540,3 +540,15 @@ def test_a_dowry_case_named_in_an_arrest_question_is_no_dowry_demand() -> None:
     question = ("My husband was arrested in August 2024 in a dowry case without any notice. Doesn't the law require a "
                 "notice first?")
     assert "penalty for demanding dowry" not in TERMS.expand(question)
+
+
+@pytest.mark.parametrize(("question", "offence"), [
+    # none of these is a question of an evaluation set: what a charge sheet or an FIR cites is an offence
+    ("The robbery was in May 2024. Which section should the charge sheet mention?", True),
+    ("Which provision would the police use for a chain snatching last month?", True),
+    ("What section did the FIR name for the assault on my father?", True),
+    # which section an application is made under is not
+    ("Which section should I file my maintenance application under?", False),
+])  # fmt: skip
+def test_what_a_charge_sheet_or_an_fir_cites_is_an_offence(question: str, offence: bool) -> None:
+    assert asks_offence(question) is offence

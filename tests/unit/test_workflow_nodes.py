@@ -7,7 +7,7 @@ import dataclasses
 import math
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -1103,3 +1103,54 @@ def test_an_act_the_question_names_is_what_its_forum_ask_is_about() -> None:
     out = steps._with_ask_forms(ctx(retriever=ActsRetriever(found), act_titles=titles),
                                 [steps.to_passage(r) for r in found], unnamed)
     assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == set()
+
+
+# Real text: IPC 378 (opening words) and IPC 379; MVA 185 (its opening words, clause (b) and the punishment).
+_PARTNERED = {
+    "IPC:378:-:0": chunk("IPC:378:-:0", "Whoever, intending to take dishonestly any movable property out of the "
+                         "possession of any person without that person's consent, moves that property in order to "
+                         "such taking, is said to commit theft.", "IPC s.378 Theft", status="repealed"),
+    "IPC:379:-:0": chunk("IPC:379:-:0", "Whoever commits theft shall be punished with imprisonment of either "
+                         "description for a term which may extend to three years, or with fine, or with both.",
+                         "IPC s.379 Punishment for theft", status="repealed"),
+    "MVA:185:-:0": chunk("MVA:185:-:0", "Whoever, while driving, or attempting to drive, a motor vehicle,--",
+                         "MVA s.185 Driving by a drunken person or by a person under the influence of drugs"),
+    "MVA:185:b:0": chunk("MVA:185:b:0", "(b) is under the influence of a drug to such an extent as to be incapable "
+                         "of exercising proper control over the vehicle.\n\nshall be punishable for the first offence "
+                         "with imprisonment for a term which may extend to six months",
+                         "MVA s.185 Driving by a drunken person or by a person under the influence of drugs"),
+}
+
+
+@dataclass
+class PartnerRetriever(FakeRetriever):
+    def section_chunks(self, act: str, section: str) -> list[Chunk]:
+        return [c for c in _PARTNERED.values() if (c.act, c.section) == (act, section)]
+
+    def offence_partner(self, act: str, section: str) -> tuple[str, str] | None:
+        return {("IPC", "378"): ("IPC", "379"), ("IPC", "379"): ("IPC", "378")}.get((act, section))
+
+
+def _partnered(cid: str, dense: float, told_score: float = 0.0) -> Passage:
+    p = steps.to_passage(Retrieved(_PARTNERED[cid], 1.0, {"dense": dense, "fused": 1.0}, None))
+    return replace(p, told="a story", told_score=told_score)
+
+
+def test_a_punishing_partner_retrieved_lower_down_is_as_relevant_as_the_definition() -> None:
+    c = ctx(retriever=PartnerRetriever([]))
+    out = steps._with_partners(c, [_partnered("IPC:378:-:0", 0.7), _partnered("IPC:379:-:0", 0.2)], top=1)
+    assert [(p.chunk_id, p.relevance) for p in out] == [("IPC:378:-:0", 0.7), ("IPC:379:-:0", 0.7)]
+    # beyond the top, nothing is raised
+    out = steps._with_partners(c, [_partnered("IPC:378:-:0", 0.7), _partnered("IPC:379:-:0", 0.2)], top=0)
+    assert [p.relevance for p in out] == [0.7, 0.2]
+
+
+def test_a_section_retrieved_by_its_opening_words_alone_comes_whole_with_its_story() -> None:
+    c = ctx(retriever=PartnerRetriever([]))
+    opening = _partnered("MVA:185:-:0", 0.28, told_score=0.18)
+    out = steps._with_siblings(c, [_partnered("IPC:378:-:0", 0.7), opening], top=1)
+    added = [p for p in out if p.chunk_id == "MVA:185:b:0"]
+    assert len(added) == 1 and added[0].told_score == 0.18 and added[0].relevance == 0.28
+    # a section retrieved by a clause that can be quoted stays as it was below the top
+    out = steps._with_siblings(c, [_partnered("IPC:378:-:0", 0.7), _partnered("MVA:185:b:0", 0.3)], top=1)
+    assert [p.chunk_id for p in out] == ["IPC:378:-:0", "MVA:185:b:0"]

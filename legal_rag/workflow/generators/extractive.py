@@ -28,6 +28,7 @@ from legal_rag.retrieval.offences import (
     read_with,
 )
 from legal_rag.retrieval.tokenize import ASK_VOCABULARY, light_stem
+from legal_rag.workflow.amounts import admits, sums_in
 from legal_rag.workflow.comparison import comparison_sides
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.relevance import Candidate, Decision, RelevanceModel, as_vector, choose
@@ -263,6 +264,8 @@ OFFENCE_BONUS = 0.3
 """Added to a provision that defines or punishes an offence when the question asks about one
 (``expand.asks_offence``: "What offence has he committed?", "is she criminally liable", "punishment for ...")."""
 PUNISHES_BONUS = 0.15
+BOUND_PENALTY = 0.5
+"""Taken from a provision whose bounds on a sum of money exclude the sum the question tells (``amounts``)."""
 """Added on top for one that punishes it, or defines it and has its punishing partner retrieved: a charge is
 framed under the punishing section."""
 
@@ -303,6 +306,14 @@ def side_pick(
     return pick
 _LEAD_IN = re.compile(  # "Whoever,--", "the following, namely:"; not "... or with both:" before a proviso
     r"(?:(?:-|\u2014|\u2013)|(?:namely|following|as follows|that is to say|to wit|includes?|means)\W*:|,)\W*$")
+
+
+def lead_in_only(text: str) -> bool:
+    """A chunk that is nothing but the words a provision's clauses complete ("Whoever, while driving ... a motor
+    vehicle,--"): no sentence of it can be quoted alone."""
+    return bool(_LEAD_IN.search(text.strip())) and not quotable(sentences_of(text))
+
+
 _PARTY = re.compile(  # "A is punishable", "(b) A has committed", "Z dies": a party of an illustration, not "A person"
     r"^(?:\(\w{1,4}\)\s*)?(?:[B-Z]\s+[a-z]|A\s+(?:is|has|was|had|and|being|commits|cheats|intending|knowing|"
     r"having|in|by|at|thereby|therefore|may|shall|did|does)\b|A,)")
@@ -462,9 +473,14 @@ class ExtractiveGenerator:
                 offence = OFFENCE_BONUS + (PUNISHES_BONUS if punishing else 0.0)
             return best, heading, offence
 
+        sums = sums_in(question)
+
         def fit(item: Item, q: set[str] = q) -> float:
             rank, (_, ps) = item
             best, heading, offence = evidence(item, q)
+            # bounds on a sum that exclude the one told ("does not exceed one crore rupees" for "paid Rs 15 crore")
+            bound = admits(" ".join(p.text for p in ps), sums) if sums else None
+            offence += -BOUND_PENALTY if bound is False else 0.0
             # Recall and precision of the heading: "Theft" names the subject of "punishment for theft" exactly;
             # "Punishment for intentionally running vessel aground ... to commit theft" mentions it in passing.
             head = 0.5 * len(q & heading) / (len(q) or 1) + 0.5 * len(q & heading) / (len(heading) or 1)
