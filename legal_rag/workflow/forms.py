@@ -84,7 +84,7 @@ def decides(kind: AskKind, heading: str) -> bool:
 _KIND_WORDS: dict[AskKind, frozenset[str]] = {
     AskKind.FORUM: frozenset(content_stems(
         "where which what court courts jurisdiction forum tribunal commission authority place file filed filing "
-        "lodge lodged institute instituted before whom local limits complain complaint")),
+        "lodge lodged institute instituted before whom local limits complain complaint against approach")),
     AskKind.TIME_LIMIT: frozenset(content_stems(
         "time limit limitation period periods hour hours day days month months year years within how long many "
         "when deadline late delay soon last date")),
@@ -100,14 +100,17 @@ def about(asking: str, kind: AskKind, heading: str, act_title: str) -> bool:
     IO update the victim": a period, not this one; nor "Reasonable time for transmitting such notice" (of dishonour)
     with "by when must he pay, and when can the supplier file a complaint?", whatever notice the story told of. A
     forum ask of nothing but its kind ("Where can I complain?") is about the story, for which the Acts were chosen."""
+    if of_the_story(asking, kind):
+        return True
     subject = set(subject_words(asking)) - _KIND_WORDS.get(kind, frozenset())
-    # an ask of nothing but its kind ("Where can I complain?") asks it of the story told: any provision so headed in
-    # the Acts the story points to is about it
-    if not subject:
-        # where a story's matter is brought is decided by its Act; but "when" asks of any of its periods (a notice's,
-        # a reply's) as much as of the suit's
-        return kind is AskKind.FORUM
     return bool(subject & content_stems(f"{heading_title(heading)} {act_title}"))
+
+
+def of_the_story(asking: str, kind: AskKind) -> bool:
+    """A forum ask of nothing but its kind ("Where can I complain against them?", "Whom should I approach?"): where
+    the matter the story tells is brought, which the Act that governs the story decides. Not a time ask so put
+    ("By when do I have to go to court?"), which may ask of any of the story's periods (a notice's, a reply's)."""
+    return kind is AskKind.FORUM and not set(subject_words(asking)) - _KIND_WORDS[kind]
 
 
 _PROSECUTION = re.compile(r"\b(?:limitation|cognizance|inquiry|trial|triable|offen[cs]es?)\b", re.IGNORECASE)

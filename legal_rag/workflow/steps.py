@@ -39,7 +39,7 @@ from legal_rag.workflow.facts import (
     textless_warning,
     unknown_act_warning,
 )
-from legal_rag.workflow.forms import about, decides, form_query, formed_asks, prosecutes, sets_up
+from legal_rag.workflow.forms import about, decides, form_query, formed_asks, of_the_story, prosecutes, sets_up
 from legal_rag.workflow.generators.extractive import (
     content_stems,
     heading_title,
@@ -486,10 +486,16 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         asking = asking_text(ask.text)
         # per Act, the provisions so headed in the order retrieval ranks them for the ask
         found: dict[str, list[Retrieved]] = {}
-        for searched in (acts, titled):
+        # where the story's matter goes, when neither decides: the other Acts its retrieval found ("a fridge that
+        # stopped cooling ... where can I complain?": the Sale of Goods Act first, the Consumer Protection Act below)
+        told_acts = _story_acts(passages) - acts - titled if of_the_story(asking, kind) else set()
+        for searched in (acts, titled, told_acts):
             if found or not searched:
                 continue
-            for r in ctx.retriever.retrieve(form_query(asking, kind), FORM_K, as_of=day, acts=searched):
+            # among the story's other Acts, the forum searched for in the story's words: the one Act whose forum
+            # provision is nearest to what it tells ("complaints ... goods or services" for the fridge)
+            query = form_query(ask.text if searched is told_acts else asking, kind)
+            for r in ctx.retriever.retrieve(query, FORM_K, as_of=day, acts=searched):
                 if (r.chunk.act, r.chunk.section.split("(")[0]) in confused:
                     continue  # the section the question named by the other code's number (``mixups``)
                 # the procedure code's provision for prosecuting an offence is about the offence the question
@@ -504,6 +510,9 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
                         or (r.chunk.act in facts.acts_named and r.chunk.act not in PENAL_CODES | PROCEDURE_CODES)
                         or about(asking, kind, r.chunk.heading, ctx.act_titles.get(r.chunk.act, r.chunk.act))):
                     found.setdefault(r.chunk.act, []).append(r)
+            if searched is told_acts and found:
+                first = next(iter(found))
+                found = {first: found[first]}
         # one provision per Act, of two at most: a question that leaves open which Act governs ("can she file the
         # divorce petition in Lucknow?", telling no religion or form of marriage) gets each one's forum. Within an
         # Act, the heading that shares most with the whole question, facts told included ("District Commission
@@ -579,6 +588,13 @@ def _leading_acts(passages: Sequence[Passage]) -> set[str]:
     Act holding at least two of its first ``FORM_ACTS`` sections (one section of another Act is a shared word)."""
     top = [p.act for p in _first_per_section([p for p in passages if p.pinned is None])[:FORM_ACTS]]
     return {top[0], *(a for a in top if top.count(a) >= 2)} if top else set()
+
+
+def _story_acts(passages: Sequence[Passage]) -> set[str]:
+    """The Acts of the first ``TITLED_SECTIONS`` sections retrieved, save the criminal codes (whose forum is the
+    procedure code's)."""
+    top = [p.act for p in _first_per_section([p for p in passages if p.pinned is None])[:TITLED_SECTIONS]]
+    return set(top) - _CRIMINAL_CODES
 
 
 def _titled_acts(ctx: WorkflowContext, passages: Sequence[Passage], asks: Sequence[Ask]) -> set[str]:

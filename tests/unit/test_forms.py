@@ -12,7 +12,16 @@ import pytest
 
 from graph_schema.acts import CURATED_BY_SLUG
 from legal_rag.workflow.facts import Ask, AskKind
-from legal_rag.workflow.forms import FORM_HEADINGS, about, decides, form_query, formed_asks, prosecutes, sets_up
+from legal_rag.workflow.forms import (
+    FORM_HEADINGS,
+    about,
+    decides,
+    form_query,
+    formed_asks,
+    of_the_story,
+    prosecutes,
+    sets_up,
+)
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus"
 
@@ -128,6 +137,8 @@ def test_only_the_kinds_with_a_heading_form_are_searched() -> None:
      AskKind.TIME_LIMIT, "CPA", "69", "The Consumer Protection Act, 2019", False),
     # a forum ask of nothing but its kind asks where the story's matter goes: the Act the story points to decides it
     ("Where can I complain?", AskKind.FORUM, "CPA", "34", "The Consumer Protection Act, 2019", True),
+    ("Whom should I approach, and where can I complain against them?", AskKind.FORUM, "CPA", "34",
+     "The Consumer Protection Act, 2019", True),
     ("Where do I file it?", AskKind.FORUM, "PWDVA", "27",
      "The Protection of Women from Domestic Violence Act, 2005", True),
     # a time ask of nothing but its kind may ask of any of the story's periods: not taken on the heading alone
@@ -162,3 +173,14 @@ def test_the_procedure_codes_provisions_for_prosecuting_an_offence(act: str, sec
 def test_a_body_set_up_is_told_from_where_a_matter_is_brought() -> None:
     assert sets_up(heading("MWPSCA", "7")) and sets_up(heading("SCSTA", "14"))
     assert not sets_up(heading("MWPSCA", "6")) and not sets_up(heading("PWDVA", "27"))
+
+
+@pytest.mark.parametrize(("asking", "kind", "story"), [
+    # none of these is a question of an evaluation set
+    ("Where can I complain against them?", AskKind.FORUM, True),
+    ("Whom should I approach?", AskKind.FORUM, True),
+    ("Where do I file a complaint against the builder?", AskKind.FORUM, False),  # its subject: the builder
+    ("By when do I have to go to court?", AskKind.TIME_LIMIT, False),  # a time: of any of the story's periods
+])  # fmt: skip
+def test_a_forum_ask_of_nothing_but_its_kind_asks_of_the_story(asking: str, kind: AskKind, story: bool) -> None:
+    assert of_the_story(asking, kind) is story
