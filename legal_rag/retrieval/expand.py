@@ -39,7 +39,8 @@ ASKS_OFFENCE = re.compile(
     r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:of\s+\w+\s+)?(?:apply|applies|attract|is|are|can|could)\b"
     # what a charge sheet or an FIR cites is the offence ("Which murder provision should the charge sheet cite?")
     r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:should|would|will|must|did|does)\s+(?:the\s+|my\s+|his\s+|"
-    r"her\s+)?(?:charge\s*-?sheet|chargesheet|FIR|police)\b"
+    r"her\s+)?(?:charge\s*-?sheet|chargesheet|FIR)\s+(?:\w+\s+)?(?:cite|mention|name|say|invoke|use|quote|carry|state|"
+    r"show|have)\b"
     r"|\bunder\s+which\s+(?:section|provision)|\bhas\s+(?:he|she|they|it)\s+committed\b|\bcommitted\s+(?:an?\s+)?"
     r"(?:offen[cs]e|crime)\b"
     # whether what someone did is a crime, or what criminal case lies against them

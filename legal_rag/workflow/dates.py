@@ -114,7 +114,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         rf"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed|{_ARRESTED}|"
         # a step of the police's investigation ("the police recorded my statement", "made me confess", "questioned
         # him"), which dates the investigation, not an offence by the police
-        r"police\s+(?:\w+\s+){0,2}?(?:recorded|questioned|interrogated|searched|took\s+(?:down\s+)?(?:\w+\s+)?"
+        # (not impostors: "two men posing as police questioned me")
+        r"(?<!\bas\s)(?<!\bfake\s)(?<!\bbogus\s)(?<!\bfrom\s)police\s+(?:\w+\s+){0,2}?(?:recorded|questioned|interrogated|searched|took\s+(?:down\s+)?(?:\w+\s+)?"
         r"statements?|(?:made|forced|asked)\s+(?:me|him|her|them|us)\s+(?:\w+\s+)?(?:to\s+)?(?:confess|sign))|"
         r"confess(?:ed)?\s+(?:\w+\s+){0,3}?(?:to|before)\s+(?:the\s+)?police|statements?\s+(?:was\s+|were\s+)?"
         r"recorded)\b")),
@@ -135,7 +136,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"stalk(?:ed|ing)|trespass(?:ed|ing)|broke\s+into|broken\s+(?:into|open)|break(?:s|ing)?\s+into|burgled|"
         r"ransacked|induced|deceived|set\s+fire|defamed|bribed|"
         # demands pressed again and again, or for dowry ("her in-laws kept demanding money"), not a bank's demand
-        r"(?:kept|keep|keeps|constantly|repeatedly|continuously|continually|always|started)\s+demanding|"
+        r"(?:kept|keep|keeps|constantly|repeatedly|continuously|continually|always|started)\s+demanding\s+(?:more\s+)?"
+        r"(?:money|cash|dowry|gold|jewell?e?ry|a\s+car|(?:a\s+|the\s+)?(?:flat|house|plot|bike)|rs\.?|₹|\d)|"
         r"demand(?:ed|ing|s)?\s+(?:more\s+|for\s+)?dowry|"
         r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
         r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"

@@ -202,10 +202,13 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       r"how\s+much\s+(?:compensation|damages|alimony|maintenance|money)\s+(?:will|would|might)\s+"
                       r"(?:the\s+)?(?:court|tribunal|commission|judge|mact|magistrate)\s+(?:award|grant|give|order|"
                       r"fix|allow)|"
-                      # what a higher court will make of a sentence ("will they reduce it to 10 years?")
-                      r"will\s+(?:they|it|the\s+(?:\w+\s+)?(?:court|judge|bench|tribunal|commission))\s+(?:\w+\s+){0,2}?"
-                      r"(?:reduce|enhance|increase|commute|cut|lower|set\s+aside|overturn|uphold|quash)\b)"),
-    (AskKind.RATE, r"\b(?:(?:how\s+much|what(?:'s|\s+is|\s+are|\s+will\s+be)?)\s+(?:(?!fine|penalty|punishment)"
+                      # what a higher court will make of a sentence ("will they reduce it to 10 years?"), not what a
+                      # law does ("will they increase the punishment for repeat offenders?", "will it reduce my
+                      # sentence if I plead guilty?")
+                      r"will\s+(?:they|the\s+(?:\w+\s+)?(?:court|judge|bench|tribunal|commission))\s+(?:really\s+|"
+                      r"actually\s+)?(?:reduce|enhance|increase|commute|cut|lower|set\s+aside|overturn|uphold|quash)\s+"
+                      r"(?:it\b|(?:his|her|my|their|the)\s+(?:life\s+|death\s+)?(?:sentence|conviction|jail\s+term|term)\b))"),
+    (AskKind.RATE, r"\b(?:(?:how\s+much|what(?:'s|\s+is|\s+are|\s+will\s+be))\s+(?:(?!fine|penalty|punishment)"
                    r"[\w-]+\s+){0,4}?(?:fees?|stamp\s+duty|duty\s+rates?)|(?:fees?|stamp\s+duty|duty)\s+(?:\w+\s+){0,2}?"
                    r"(?:percentage|rate|slab)s?|(?:latest|recent|new|current)\s+(?:\w+\s+)?(?:notifications?|circulars?))\b"),
 ))  # fmt: skip
@@ -820,7 +823,16 @@ _TOLD_PROCEEDING = re.compile(r"\b(?:FIR|F\.I\.R|police\s+case|case\s+(?:was|is|
 """Proceedings the story tells as begun, undated ("A police case was filed", "the trial is going on")."""
 
 
-_DYING = re.compile(r"\b(?:died|dying|death|succumbed|passed\s+away)\b", re.IGNORECASE)
+_DYING = re.compile(r"\b(?:before|while|when|was|were)\s+dying\b|\bsuccumbed\b|"
+                    r"\b(?:died|dies)\s+(?:later\s+)?(?:of|from|due\s+to|because\s+of)\s+(?:the\s+|his\s+|her\s+|their\s+)?"
+                    r"(?:injur|wound|burn|stab|attack|assault|blow|beating|gunshot)", re.IGNORECASE)
+"""A death the offence told in the same sentence caused ("stabbed in 2017 and before dying he told ...", "died of
+his injuries"), not one told beside it ("cheated me after my father's death")."""
+
+
+_DEATH_BESIDE = re.compile(r"\b(?:after|since|following|before|on)\s+(?:\w+\s+){0,2}?(?:\w+'s\s+)?(?:death|demise)\b",
+                           re.IGNORECASE)
+"""A death told as the time of the offence, not as what it caused ("cheated me after my father's death")."""
 
 
 def investigated_then(facts: QuestionFacts, question: str) -> bool:
@@ -831,7 +843,8 @@ def investigated_then(facts: QuestionFacts, question: str) -> bool:
         return False
     # the death told in the offence's own clause, or in its sentence ("stabbed in 2017 and before dying he told ...")
     death = any(e.kind is EventKind.OFFENCE and e.phrase and (
-        tells_death(e.clause) or _DYING.search(_sentence_of(question, e.clause))) for e in facts.dates)
+        (tells_death(e.clause) and not _DEATH_BESIDE.search(e.clause))
+        or _DYING.search(_sentence_of(question, e.clause))) for e in facts.dates)
     return death or bool(_TOLD_PROCEEDING.search(" ".join(_asking_and_telling(question)[1])))
 
 

@@ -488,8 +488,14 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         found: dict[str, list[Retrieved]] = {}
         # where the story's matter goes, when neither decides: the other Acts its retrieval found ("a fridge that
         # stopped cooling ... where can I complain?": the Sale of Goods Act first, the Consumer Protection Act below)
-        told_acts = _story_acts(passages) - acts - titled if of_the_story(asking, kind) else set()
+        story = of_the_story(asking, kind)
+        told_acts = _story_acts(passages) - acts - titled if story else set()
         for searched in (acts, titled, told_acts):
+            if story:
+                # an Act the story's retrieval found by a shared word only ("Rs" for the Stamp Act) is not where its
+                # matter goes; one it ranked lower must be as close to the story as retrieval's relevant passages
+                least = ctx.settings.weak_retrieval if searched is told_acts else STORY_ACT_RELEVANCE
+                searched = {a for a in searched if _story_relevance(passages, a) >= least}
             if found or not searched:
                 continue
             # among the story's other Acts, the forum searched for in the story's words: the one Act whose forum
@@ -590,6 +596,15 @@ def _leading_acts(passages: Sequence[Passage]) -> set[str]:
     return {top[0], *(a for a in top if top.count(a) >= 2)} if top else set()
 
 
+STORY_ACT_RELEVANCE = 0.2
+"""The least relevance to the question of an Act's best passage for a forum ask of nothing but its kind to be asked
+of it (the Stamp Act, found for "Rs 50,000" in a fridge's story, scores about 0.05; the Consumer Protection Act 0.6)."""
+
+
+def _story_relevance(passages: Sequence[Passage], act: str) -> float:
+    return max((p.relevance for p in passages if p.act == act and p.pinned is None), default=0.0)
+
+
 def _story_acts(passages: Sequence[Passage]) -> set[str]:
     """The Acts of the first ``TITLED_SECTIONS`` sections retrieved, save the criminal codes (whose forum is the
     procedure code's)."""
@@ -673,21 +688,24 @@ def _with_partners(ctx: WorkflowContext, passages: list[Passage], top: int) -> l
 def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> list[Passage]:
     """The top sections whole: retrieval shows a section by its best chunk, but "punishment for
     extortion" matches 308(1) (the definition) while the answer is in 308(2). Siblings inherit the
-    relevance and pinning of the chunk that brought them."""
+    relevance and pinning of the chunk that brought them. A section retrieved by nothing but the words that open it
+    ("Whoever, while driving ... a motor vehicle,--"), of which nothing could be quoted alone, comes whole too, below
+    the top as well, its clauses carrying the story match that brought it (``Passage.told``)."""
     sections = _first_per_section(passages)
     pinned = [p for p in sections if p.pinned]
     rest = [s for s in sections if not s.pinned]
-    # below the top, a section retrieved by nothing but the words that open it ("Whoever, while driving ... a motor
-    # vehicle,--") comes whole too: alone, nothing of it could be quoted
     held = {(p.act, p.section) for p in passages if not lead_in_only(p.text)}
-    opening = [s for s in rest if (s.act, s.section) not in held]
-    whole = _with_chunks(passages, (
-        (c, p.score, p.pinned, p.relevance)
-        for p in pinned + [s for s in rest[:top] if s not in opening]
-        for c in _unit_chunks(ctx, p)[:SIBLINGS]
-    ))  # fmt: skip
-    # those retrieved by their opening words alone came for the story they tell: their clauses carry its match
-    return _with_chunks_of(whole, ((c, p) for p in opening for c in _unit_chunks(ctx, p)[:SIBLINGS]))
+    opening = {(s.act, s.section) for s in rest if (s.act, s.section) not in held}
+    out = list(passages)
+    have = {p.chunk_id for p in passages}
+    for p in pinned + rest[:top] + [s for s in rest[top:] if (s.act, s.section) in opening]:
+        story = (p.act, p.section) in opening
+        for c in _unit_chunks(ctx, p)[:SIBLINGS]:
+            if c.id not in have:
+                have.add(c.id)
+                out.append(_passage(c, score=p.score, pinned=p.pinned, relevance=p.relevance,
+                                    told=p.told if story else "", told_score=p.told_score if story else 0.0))
+    return out
 
 
 def _unit_chunks(ctx: WorkflowContext, p: Passage) -> list[Chunk]:
@@ -722,19 +740,6 @@ def _with_lead_ins(ctx: WorkflowContext, passages: list[Passage]) -> list[Passag
                 have.add(c.id)
                 additions.append((c, p.score, p.pinned, p.relevance))
     return _with_chunks(passages, additions)
-
-
-def _with_chunks_of(passages: list[Passage], additions: Iterable[tuple[Chunk, Passage]]) -> list[Passage]:
-    """``passages`` plus each added chunk not there yet, ranked, pinned and matched to the story (its lay situation)
-    as the passage that brought it: a section's other units answer what its retrieved unit was retrieved for."""
-    out = list(passages)
-    have = {p.chunk_id for p in passages}
-    for c, p in additions:
-        if c.id not in have:
-            have.add(c.id)
-            out.append(_passage(c, score=p.score, pinned=p.pinned, relevance=p.relevance, told=p.told,
-                                told_score=p.told_score))
-    return out
 
 
 def _with_chunks(
@@ -1007,11 +1012,13 @@ def _source(n: int, chunk_id: str, p: Passage | None) -> Source:
     return Source(n=n, chunk_id=chunk_id, act=p.act, section=p.section, heading=p.heading, status=p.status)
 
 
+_REFERS_BACK = re.compile(r"\b(?:it|that|this|them|those|these)\b", re.IGNORECASE)
+"""An ask that speaks of what another asked ("can I pay it by UPI?")."""
 _OUTSIDE_WANTS = {
     AskKind.CASE_LAW: "what a court held, which no statute states",
     AskKind.OPINION: "a prediction or an opinion, which no statute states",
-    AskKind.RATE: "a fee, a rate or a figure that rules, notifications or a State's law fix, which the Acts held here "
-                  "do not state",
+    AskKind.RATE: "a fee, a rate or a figure fixed outside the Acts held here (by rules, notifications, a State's "
+                  "law or whoever charges it), which they do not state",
 }
 """What an ask outside the statutes (``OUTSIDE_STATUTES``) wants, as the answer's warning says it."""
 
@@ -1087,9 +1094,9 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
     missed = {a.text for a, _ in unanswered}
     asks = len(facts.asks) if facts is not None else 1
     if facts is not None and any(k in OUTSIDE_STATUTES for _, k in unanswered):
-        # an ask no statute answers takes the asks that want no kind of answer of their own with it ("What is the RTI
-        # fee, and can I pay it by UPI?"): what is left unanswered is all that was asked
-        asks = sum(1 for a in facts.asks if a.kinds) or asks
+        # an ask no statute answers takes with it the asks that want no kind of answer of their own and speak of what
+        # it asked ("What is the RTI fee, and can I pay it by UPI?"): what is left unanswered is all that was asked
+        asks = sum(1 for a in facts.asks if a.kinds or not _REFERS_BACK.search(a.text)) or asks
     return conf.score(
         question=state["question"], as_of=state["as_of"],
         names_provision=_names_provision(state),

@@ -29,7 +29,7 @@ _OFFENCE = re.compile(
     r"cheat\w*|charged?)\b", re.IGNORECASE)
 _EVIDENCE = re.compile(r"\b(evidence|Evidence Act|IEA|BSA|witness\w*|admissib\w*|proof|confession|presum\w*|prove[ds]?|"
                        r"proving|dying\s+declaration|used\s+(?:in\s+court|(?:at|in|during)\s+(?:the\s+|his\s+|her\s+|my\s+)?trial|against|"
-                       r"as\s+evidence)|relied\s+(?:up)?on)\b", re.IGNORECASE)
+                       r"as\s+evidence))\b", re.IGNORECASE)
 
 
 _STILL_PENDING = re.compile(r"\b(?:pending|still\s+(?:going\s+on|on|under\s+way|being\s+\w+)|continu\w*|began|begun|"

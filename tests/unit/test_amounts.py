@@ -50,3 +50,31 @@ def test_no_sum_or_several_decide_nothing() -> None:
     assert admits(DISTRICT, sums_in("Where do I file a consumer complaint?")) is None
     assert admits(DISTRICT, sums_in("I paid Rs 50,000 and then Rs 3 crore more.")) is None
     assert admits("Whoever commits theft shall be punished", sums_in("Rs 5 lakh was stolen")) is None
+
+
+def test_a_bound_on_a_fine_or_on_anything_but_the_value_governed_is_none() -> None:
+    # found by review: the NDPS Act's and the IT Act's fines, "shall not exceed" read as a floor, a floor and a ceiling
+    # of different things (the IT Act's adjudicating officer, s.46)
+    assert bounds_in("shall be punishable with rigorous imprisonment ... and with fine which shall not be less than "
+                     "one lakh rupees but which may extend to two lakh rupees") is None
+    assert bounds_in("shall be liable to fine exceeding two lakh rupees") is None
+    assert bounds_in("where the claim for injury or damage does not exceed rupees five crore") == Bounds(
+        upto=50_000_000)
+    assert bounds_in("where the value of the claim shall not exceed ten thousand rupees") == Bounds(upto=10_000)
+    assert bounds_in("the value claimed exceeds five crore rupees; where the value claimed does not exceed five "
+                     "crore rupees") is None
+
+
+@pytest.mark.parametrize(("text", "sums"), [
+    # found by review
+    ("fifty lakh rupees", [5_000_000]),
+    ("we paid 12,00,000 rupees", [1_200_000]),
+    ("somewhere between Rs 3-4 lakh", []),  # a range is no one sum
+    ("I paid Rs " + "9" * 400, []),  # no overflow
+])  # fmt: skip
+def test_sums_written_out_and_figures_that_are_none(text: str, sums: list[int]) -> None:
+    assert sums_in(text) == sums
+
+
+def test_the_same_sum_told_twice_is_two_sums() -> None:
+    assert admits(NATIONAL, sums_in("We paid Rs 15 crore and then 15 crore more.")) is None

@@ -327,6 +327,10 @@ def test_a_year_naming_a_courts_ruling_is_no_date_of_the_facts() -> None:
     ("He confessed to the police in May 2023 that he had hidden the knife.", "2025-02-10", None, "2023-05-01"),
     # the police as those wronged, or an offence the police were told of, is no step of theirs
     ("In March 2023 a drunk man assaulted a police constable at the crossing.", "2025-02-10", "2023-03-31", None),
+    # found by review: impostors' acts are the offence, and a demand for rent is none
+    ("In March 2023 two men posing as police questioned me on the road and took my gold chain.", "2025-02-10",
+     "2023-03-31", None),
+    ("In 2023 my landlord kept demanding higher rent and now wants me out.", "2025-02-10", None, None),
 ])  # fmt: skip
 def test_a_step_of_the_police_investigation_dates_proceedings(
     question: str, today: str, offence: str | None, pending: str | None

@@ -901,6 +901,8 @@ def test_an_answer_resting_on_an_offence_day_read_from_the_story_is_not_high() -
     ("Last month my neighbour's wife died of burns at home. Would the law presume anything?", False),
     # the death told in the offence's sentence, not its clause
     ("My father was beaten with rods in 2019 and he was dying when he named the men. Can his words be proved?", True),
+    # found by review: a death told beside the offence, not caused by it
+    ("In 2022 my cousin cheated me of Rs 5 lakh after my father's death. Can his WhatsApp messages be proved?", False),
 ])
 def test_an_old_offence_was_investigated_then_when_a_death_or_its_proceedings_are_told(question: str,
                                                                                         investigated: bool) -> None:
@@ -976,6 +978,10 @@ def test_an_offence_with_its_own_time_is_not_dated_by_the_clause_before_it(quest
     ("If he appeals, will the High Court reduce his sentence?", AskKind.OPINION, True),
     ("Will they commute the death sentence if the mercy petition is pending for years?", AskKind.OPINION, True),
     ("Can the High Court reduce a sentence below the minimum?", AskKind.OPINION, False),
+    # found by review: what a law or a plea does is no prediction, nor is a refund a fee's amount
+    ("Will it reduce my sentence if I plead guilty under plea bargaining?", AskKind.OPINION, False),
+    ("Will they increase the punishment for repeat offenders under the new law?", AskKind.OPINION, False),
+    ("What happens to the fees I paid if the college cancels my admission?", AskKind.RATE, False),
 ])  # fmt: skip
 def test_asking_words_for_a_forum_a_time_an_opinion_and_a_code(ask: str, kind: AskKind, wanted: bool) -> None:
     assert (kind in ask_kinds(ask)) is wanted

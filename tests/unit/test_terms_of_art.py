@@ -545,10 +545,13 @@ def test_a_dowry_case_named_in_an_arrest_question_is_no_dowry_demand() -> None:
 @pytest.mark.parametrize(("question", "offence"), [
     # none of these is a question of an evaluation set: what a charge sheet or an FIR cites is an offence
     ("The robbery was in May 2024. Which section should the charge sheet mention?", True),
-    ("Which provision would the police use for a chain snatching last month?", True),
+    ("Which section would the FIR mention for a chain snatching last month?", True),
     ("What section did the FIR name for the assault on my father?", True),
     # which section an application is made under is not
     ("Which section should I file my maintenance application under?", False),
+    # found by review: what the police must follow is procedure
+    ("Which provision should the police follow before arresting a woman at night?", False),
+    ("Which section must the police comply with when arresting someone?", False),
 ])  # fmt: skip
 def test_what_a_charge_sheet_or_an_fir_cites_is_an_offence(question: str, offence: bool) -> None:
     assert asks_offence(question) is offence

@@ -1151,6 +1151,10 @@ def test_a_section_retrieved_by_its_opening_words_alone_comes_whole_with_its_sto
     out = steps._with_siblings(c, [_partnered("IPC:378:-:0", 0.7), opening], top=1)
     added = [p for p in out if p.chunk_id == "MVA:185:b:0"]
     assert len(added) == 1 and added[0].told_score == 0.18 and added[0].relevance == 0.28
+    # inside the top too (found by review: in its place, not moved after the others)
+    out = steps._with_siblings(c, [opening, _partnered("IPC:378:-:0", 0.7)], top=2)
+    assert [p.chunk_id for p in out] == ["MVA:185:-:0", "IPC:378:-:0", "MVA:185:b:0"]
+    assert out[2].told_score == 0.18
     # a section retrieved by a clause that can be quoted stays as it was below the top
     out = steps._with_siblings(c, [_partnered("IPC:378:-:0", 0.7), _partnered("MVA:185:b:0", 0.3)], top=1)
     assert [p.chunk_id for p in out] == ["IPC:378:-:0", "MVA:185:b:0"]

@@ -183,16 +183,19 @@ _IRREGULAR = {
 }
 """English forms a suffix does not join (irregular pasts, a verb and its noun): "sold" and the statute's "sale",
 "died" and "death"."""
-_NEGATED = re.compile(r"^(?:non-|un(?=\w{6,}(?:ed|able|ful)$))")
-"""A negating prefix that leaves the subject ("unregistered" and "non-registration" are about registration)."""
+_NEGATED = re.compile(r"^(?:non-?|un)")
+"""A negating prefix that leaves the subject when what it negates is one of ``_IRREGULAR``'s words ("unregistered"
+and "non-registration" are about registration); elsewhere it stays ("non-bailable" is not "bailable")."""
 
 
 def stem(word: str) -> str:
     """A crude stem that conflates what statute text and questions vary: punishment / punished /
     punishable -> punish, extortion -> extort, arrested -> arrest, sold / sale -> sell."""
-    w = _NEGATED.sub("", word.lower())
+    w = word.lower()
     if w in _IRREGULAR:
         return _IRREGULAR[w]
+    if (bare := _NEGATED.sub("", w)) in _IRREGULAR:
+        return _IRREGULAR[bare]
     w = light_stem(w)
     for suf in _SUFFIXES:
         if w.endswith(suf) and len(w) - len(suf) >= 4:
@@ -264,10 +267,10 @@ OFFENCE_BONUS = 0.3
 """Added to a provision that defines or punishes an offence when the question asks about one
 (``expand.asks_offence``: "What offence has he committed?", "is she criminally liable", "punishment for ...")."""
 PUNISHES_BONUS = 0.15
-BOUND_PENALTY = 0.5
-"""Taken from a provision whose bounds on a sum of money exclude the sum the question tells (``amounts``)."""
 """Added on top for one that punishes it, or defines it and has its punishing partner retrieved: a charge is
 framed under the punishing section."""
+BOUND_PENALTY = 0.5
+"""Taken from a provision whose bounds on the value it governs exclude the sum the question tells (``amounts``)."""
 
 
 def passage_title(p: Passage) -> str:
