@@ -644,6 +644,9 @@ def _unknown_acts(checks: Sequence[CitationCheck], known_act: Callable[[str], bo
 _TELLER = re.compile(r"\b(?:i|we)\b", re.IGNORECASE)
 """The teller in a dated clause ("I bought the plot in 2019", "in 2021 I gave him 5 lakh"): their own part of the
 story, background to what was done to them, not its day."""
+_TELLER_SUBJECT = re.compile(r"\W*(?:[\w,-]+\s+){0,4}?(?:i|we)\b", re.IGNORECASE)
+"""The teller as the subject of a dated clause, among its first words ("In 2021 I gave him 5 lakh"), not in a clause
+within it ("My ex posted my photos in February 2024 after I broke up with him")."""
 _ASKER = re.compile(r"\b(?:i|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
 """The teller in an ask ("What were my options?"): what they may do about the story, not what was done in it."""
 _STILL_MARRIED = (r"(?:(?:not|never)\s+(?:legally\s+)?divorced|without\s+(?:a\s+|any\s+)?divorce|already\s+married|"
@@ -681,6 +684,14 @@ _WHAT_OFFENCE = re.compile(
 punishment alone: "a cheque bounced in 2023, what is the punishment?" may be another Act's offence)."""
 
 
+_TELLER_PLANS = re.compile(r"\b(?:i|we)\s+(?:\w+\s+)?(?:want|wish|plan|need|intend|would\s+like|am\s+planning|are\s+"
+                           r"planning)\b", re.IGNORECASE)
+_PAST_PERFECT = re.compile(r"\bhad\s+been\b", re.IGNORECASE)
+_LED_TO_DEATH = re.compile(r"\b(?:dowry|harass\w*|demand(?:ed|ing)|cruelty|tortur\w*|beat(?:en|ing)|"
+                           r"marks?\s+on\s+(?:her|his)\s+(?:neck|body|face)|injur(?:ies|ed))\b", re.IGNORECASE)
+"""What others did that a death told beside it followed from: the death is then the offence's day."""
+
+
 def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date | None:
     """The day of an offence the question asks about but dates only by its story: the clause that carries the date
     tells what someone did, not the teller's own part ("I bought ...") or a life event (a marriage, a birth, a death;
@@ -693,7 +704,11 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
     if today < cutover or any(e.kind not in (EventKind.UNKNOWN, EventKind.LIFE) for e in events):
         return None
     asking, telling = _asking_and_telling(question)
-    told = " ".join(telling)
+    # what is told in the present of the proceedings since ("the trial is going on now"), of the teller's own plans
+    # ("Now I finally want to file a complaint") or in the past perfect ("They had been demanding money since the
+    # wedding") is not the offence going on
+    told = " ".join(t for t in telling if not (_TOLD_PROCEEDING.search(t) or _TELLER_PLANS.search(t)
+                                               or _PAST_PERFECT.search(t)))
     if _NOW.search(told) or goes_on(told):
         return None
     dated = [e for e in events if e.phrase]
@@ -703,8 +718,12 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
     # to me in 2015"); not the teller's own part ("I married in 2015. My in-laws took my jewellery.") nor a death
     # told as background ("My father died in 2021. My uncle took over his shop.")
     past = bool(asking) and all(_PAST_ASK.search(p) for p in asking)
-    story = [e for e in dated if not _TELLER.search(e.clause) and (
-        e.kind is EventKind.UNKNOWN or _BIGAMY.search(e.clause) or (past and not tells_death(e.clause)))]
+    # a death the story's cruelty or demands led to ("died in June 2023 ... they had been demanding money") is the day
+    # of the offence asked about
+    led_to = bool(_LED_TO_DEATH.search(" ".join(telling)))
+    story = [e for e in dated if not _TELLER_SUBJECT.match(e.clause) and (
+        e.kind is EventKind.UNKNOWN or _BIGAMY.search(e.clause) or (past and not tells_death(e.clause))
+        or (led_to and tells_death(e.clause)))]
     if not story or any(e.end >= cutover or e.ongoing for e in dated):
         return None
     return max(e.end for e in story)
@@ -876,6 +895,25 @@ SHORTHAND_CODES = ("Indian Penal Code", "Code of Criminal Procedure, 1973", "Ind
 """The codes a bare number may stand for; it stands for one only when it exists in that one alone."""
 
 
+_COLLOQUIAL = re.compile(
+    r"\bdhara\s+(?P<a>\d{2,3}[A-Z]{0,2})\b"
+    r"|\b(?:a|an|the|ek|this|that)\s+(?P<b>\d{3}[A-Z]{0,2})\s+(?:case|FIR|ka\s+case|wala\s+case|waala\s+case)\b"
+    r"|(?<![\w./(\-₹])(?P<c>\d{3}[A-Z]{0,2})\s+(?:ka|wala|waala|vala)\s+(?:case|mukadma|FIR)\b", re.IGNORECASE)
+"""A penal section named as people name it, with no Act: "dhara 379" (Hindi "section"), "a 420 case", "302 ka case".
+The numbers are the Indian Penal Code's, by which FIRs were written for a century and a half ("a 420" is a cheat);
+read as the IPC's and checked for the date, so one named for facts after 2024-07-01 is flagged with its successor.
+Only with a case word and a determiner ("a 420 case", not "420 cases pending")."""
+
+
+def colloquial_numbers(question: str) -> list[tuple[str, int, int]]:
+    """The penal section numbers ``question`` names as people do (``_COLLOQUIAL``): (number, start, end)."""
+    out = []
+    for m in _COLLOQUIAL.finditer(question):
+        group = next(g for g in ("a", "b", "c") if m.group(g))
+        out.append((m.group(group).upper(), m.start(group), m.end(group)))
+    return out
+
+
 def shorthand_numbers(question: str) -> list[tuple[str, int, int]]:
     """The section numbers ``question`` uses as names (``_SHORTHAND``), with where they are: (number, start, end)."""
     return [(m.group("n"), m.start("n"), m.end("n")) for m in _SHORTHAND.finditer(question)
@@ -932,7 +970,9 @@ def read_facts(
     checks = tuple(checks_for(offence_on, EVE if proceedings_on is not None else None))
     story_dated = False
     if (offence is None and proceedings is None and closed is None and not comparison
-            and _WHAT_OFFENCE.search(question)
+            # which offence the story makes out, or which code governs it ("Which law will apply now since the new
+            # criminal laws came after it happened?")
+            and (_WHAT_OFFENCE.search(question) or any(AskKind.WHICH_CODE in a.kinds for a in asks))
             and all(c.act in ("IPC", "BNS") for c in checks if c.act)):  # another Act named: its own dates
         story = story_day(question, events, today)
         if story is not None:

@@ -32,6 +32,7 @@ from legal_rag.workflow.facts import (
     AskKind,
     QuestionFacts,
     asking_text,
+    colloquial_numbers,
     investigated_then,
     read_facts,
     shorthand_numbers,
@@ -444,7 +445,8 @@ def _shorthand_checks(ctx: WorkflowContext, question: str, day: str, offence_on:
                       proceedings_on: str | None) -> list[CitationCheck]:
     """The checks of the section numbers a question that names no Act uses as names ("a 65B certificate", "the 498A
     case": ``shorthand_numbers``), each read as the one criminal code's section so numbered, checked for the date of
-    the facts as if the question had named it; a number more than one code has (or none) is left unread."""
+    the facts as if the question had named it; a number more than one code has (or none) is left unread. A penal
+    number named as people name it ("dhara 379", "a 420 case": ``colloquial_numbers``) is the IPC's."""
     out: list[CitationCheck] = []
     for number, start, end in shorthand_numbers(question):
         found = []
@@ -455,6 +457,14 @@ def _shorthand_checks(ctx: WorkflowContext, question: str, day: str, offence_on:
                       and c.status not in FABRICATED | {CitationStatus.UNRESOLVED}]
         if len(found) == 1:
             out.append(found[0].model_copy(update={"start": start, "end": end, "text": number}))
+    taken = {(c.start, c.end) for c in out}
+    for number, start, end in colloquial_numbers(question):
+        if (start, end) in taken:
+            continue
+        report = ctx.verifier.verify(f"section {number} of the {SHORTHAND_CODES[0]}", [], day, offence_on=offence_on,
+                                     proceedings_on=proceedings_on)
+        out += [c.model_copy(update={"start": start, "end": end, "text": number}) for c in report.citations
+                if c.label is Label.PROVISION and c.act and c.status not in FABRICATED | {CitationStatus.UNRESOLVED}]
     return out
 
 

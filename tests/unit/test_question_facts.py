@@ -19,6 +19,7 @@ from legal_rag.workflow.facts import (
     act_name,
     ask_kinds,
     asking_text,
+    colloquial_numbers,
     investigated_then,
     names_penal_section,
     premises_in,
@@ -1015,3 +1016,36 @@ def test_a_marriage_with_no_earlier_one_standing_dates_nothing() -> None:
 ])  # fmt: skip
 def test_section_numbers_used_as_names(question: str, numbers: list[str]) -> None:
     assert [n for n, _, _ in shorthand_numbers(question)] == numbers
+
+
+@pytest.mark.parametrize(("question", "numbers"), [
+    # none of these is a question of an evaluation set: penal sections named as people name them
+    ("Thane mein dhara 323 aur 506 ka FIR hua hai, kya hoga?", ["323", "506"]),
+    ("They filed a 420 case against my father last month.", ["420"]),
+    ("Uske khilaf 307 ka case chal raha hai.", ["307"]),
+    ("Is a 498A case compoundable?", ["498A"]),
+    # counts, amounts and named Acts' sections are not
+    ("There are 420 cases pending in the district court.", []),
+    ("I paid Rs 420 case fees.", []),
+    ("The 138 notice under the NI Act came today.", []),
+])  # fmt: skip
+def test_penal_sections_named_as_people_name_them(question: str, numbers: list[str]) -> None:
+    assert [n for n, _, _ in colloquial_numbers(question)] == numbers
+
+
+@pytest.mark.parametrize(("question", "day"), [
+    # none of these is a question of an evaluation set
+    # which code governs the story told is asked of its day, and the teller's clause inside it is not the teller's part
+    ("My neighbour's son posted my photos on a fake profile in March 2023 after I stopped talking to him. I was "
+     "scared then. Now I want to file a complaint. Which law applies now that the new codes are in force?",
+     "2023-03-31"),
+    # a death that the story's demands and cruelty led to; the proceedings going on now are not the offence going on
+    ("My daughter died in May 2022, two years after her wedding. Her in-laws had been demanding a car and cash since "
+     "the wedding. The trial is going on now. What is the offence?", "2022-05-31"),
+])  # fmt: skip
+def test_a_story_is_dated_by_its_own_events_not_by_the_tellers_plans_or_the_trial(question: str, day: str) -> None:
+    assert _read(question).offence_on == day
+
+
+def test_the_tellers_own_dated_act_still_dates_nothing() -> None:
+    assert _read("In 2021 I gave my cousin 5 lakh and he never returned it. Which offence is this?").offence_on is None
