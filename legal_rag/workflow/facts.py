@@ -185,6 +185,10 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       # a choice the client must make ("should I accept the offer or keep fighting?")
                       r"should\s+(?:i|we)\s+(?:accept|take)\s+(?:it|(?:the|this|that|their|his|her)\s+(?:offer|settlement|deal|"
                       r"refund|amount|money|compromise))\b|"
+                      # a choice between courses only the client can weigh ("Should I settle with my brother or fight
+                      # the case?")
+                      r"should\s+(?:i|we)\s+(?:settle|compromise|fight|forgive|wait|give\s+up|withdraw|continue)\b"
+                      r"[^?]{0,60}?\bor\b|"
                       r"how\s+long\s+will\s+(?:it|the\s+(?:case|trial|court))|will\s+(?:i|we|he|she)\s+win|"
                       # how long this court will take ("how many years will my cheque bounce case take to finish?")
                       r"how\s+(?:long|many\s+(?:years|months|days|weeks))\s+will\s+(?:it|(?:my|our|his|her|the|this)"

@@ -983,6 +983,9 @@ def test_an_offence_with_its_own_time_is_not_dated_by_the_clause_before_it(quest
     ("Will it reduce my sentence if I plead guilty under plea bargaining?", AskKind.OPINION, False),
     ("Will they increase the punishment for repeat offenders under the new law?", AskKind.OPINION, False),
     ("What happens to the fees I paid if the college cancels my admission?", AskKind.RATE, False),
+    # a choice between courses only the client can weigh; not which law or forum to use
+    ("Should we compromise with the tenant or keep fighting the eviction suit?", AskKind.OPINION, True),
+    ("Should I file under the Hindu Marriage Act or the Special Marriage Act?", AskKind.OPINION, False),
 ])  # fmt: skip
 def test_asking_words_for_a_forum_a_time_an_opinion_and_a_code(ask: str, kind: AskKind, wanted: bool) -> None:
     assert (kind in ask_kinds(ask)) is wanted
