@@ -36,9 +36,11 @@ ASKS_OFFENCE = re.compile(
     r"|\bgo\s+to\s+(?:jail|prison)\b"
     r"|\bbook(?:ed)?\s+(?:(?:him|her|them)\s+)?(?:for|under)\b|\bbe\s+booked\b"
     r"|\b(?:case|complaint|fir|action)\s+against\b|\bis\s+(?:it|this|that)\s+(?:an?\s+)?(?:offen[cs]e|crime|criminal)\b"
-    r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:of\s+\w+\s+)?(?:apply|applies|attract|is|are|can|could)\b"
+    r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:of\s+\w+\s+)?(?:apply|applies|attract|is|are|can|"
+    r"could)\b"
     # what a charge sheet or an FIR cites is the offence ("Which murder provision should the charge sheet cite?")
-    r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:should|would|will|must|did|does)\s+(?:the\s+|my\s+|his\s+|"
+    r"|\b(?:which|what)\s+(?:\w+\s+)?(?:sections?|provisions?)\s+(?:should|would|will|must|did|does)\s+(?:the\s+|"
+    r"my\s+|his\s+|"
     r"her\s+)?(?:charge\s*-?sheet|chargesheet|FIR)\s+(?:\w+\s+)?(?:cite|mention|name|say|invoke|use|quote|carry|state|"
     r"show|have)\b"
     r"|\bunder\s+which\s+(?:section|provision)|\bhas\s+(?:he|she|they|it)\s+committed\b|\bcommitted\s+(?:an?\s+)?"
@@ -46,7 +48,8 @@ ASKS_OFFENCE = re.compile(
     # whether what someone did is a crime, or what criminal case lies against them
     r"|\bwhat\s+(?:criminal|police)\s+(?:action|case|complaint)\b"
     rf"|\bcan\s+{_ASKER}\s+(?:file|lodge|register|bring)\s+(?:a\s+)?"
-    r"(?:police|criminal)\s+(?:case|complaint)\b|\b(?:send|put)\s+(?:him|her|them)\s+(?:to|in|behind)\s+(?:jail|prison|bars)\b"
+    r"(?:police|criminal)\s+(?:case|complaint)\b|\b(?:send|put)\s+(?:him|her|them)\s+(?:to|in|behind)\s+(?:jail|"
+    r"prison|bars)\b"
     r"|\b(?:he|she|they|accused)\s+be\s+(?:jailed|imprisoned|prosecuted)\b"
     # which penal code the offence told is tried under: "will he be tried under the old IPC?", "prosecuted under the IPC
     # or the BNS?" ("tried in absentia", "convicted under the IPC in 2015 ... a government job?" are not)

@@ -115,7 +115,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         # a step of the police's investigation ("the police recorded my statement", "made me confess", "questioned
         # him"), which dates the investigation, not an offence by the police
         # (not impostors: "two men posing as police questioned me")
-        r"(?<!\bas\s)(?<!\bfake\s)(?<!\bbogus\s)(?<!\bfrom\s)police\s+(?:\w+\s+){0,2}?(?:recorded|questioned|interrogated|searched|took\s+(?:down\s+)?(?:\w+\s+)?"
+        r"(?<!\bas\s)(?<!\bfake\s)(?<!\bbogus\s)(?<!\bfrom\s)police\s+(?:\w+\s+){0,2}?(?:recorded|questioned|"
+        r"interrogated|searched|took\s+(?:down\s+)?(?:\w+\s+)?"
         r"statements?|(?:made|forced|asked)\s+(?:me|him|her|them|us)\s+(?:\w+\s+)?(?:to\s+)?(?:confess|sign))|"
         r"confess(?:ed)?\s+(?:\w+\s+){0,3}?(?:to|before)\s+(?:the\s+)?police|statements?\s+(?:was\s+|were\s+)?"
         r"recorded)\b")),

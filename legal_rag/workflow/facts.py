@@ -88,10 +88,13 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"maximum\s+fine|saza|(?:what|how\s+much)\s+fine|"
                          # "What's the most he can get?", "the most the driver could get for it?"; not "the most she can
                          # get as maintenance"
-                         r"(?:the\s+)?most\s+(?:he|she|they|one|someone|the\s+\w+)\s+(?:can|could|will|would|may|might)\s+get"
-                         r"(?=\s*(?:[?.!]|$|for\s+(?:it|this|that|doing\s+(?:it|this|that)|the\s+(?:offen[cs]e|crime)))))"),
+                         r"(?:the\s+)?most\s+(?:he|she|they|one|someone|the\s+\w+)\s+(?:can|could|will|would|may|"
+                         r"might)\s+get"
+                         r"(?=\s*(?:[?.!]|$|for\s+(?:it|this|that|doing\s+(?:it|this|that)|the\s+(?:offen[cs]e|"
+                         r"crime)))))"),
     (AskKind.INGREDIENTS, r"\b(?:ingredients?|essentials?|elements?|what\s+must\s+(?:be\s+)?prov\w*|"
-                          r"what\s+(?:makes|amounts\s+to|constitutes)|when\s+is\s+\w+(?:\s+\w+)?\s+(?:guilty|liable))\b"),
+                          r"what\s+(?:makes|amounts\s+to|constitutes)|when\s+is\s+\w+(?:\s+\w+)?\s+(?:guilty|"
+                          r"liable))\b"),
     (AskKind.TIME_LIMIT, r"\b(?:time\s*-?\s*limit|within\s+(?:how|what)|limitation|how\s+long|how\s+many\s+(?:days|"
                          r"months)|deadlines?|last\s+date|time\s+(?:to|for)\s+(?:file|appeal|apply)|"
                          r"period\s+(?:of|for)|"
@@ -120,11 +123,13 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                     # being a name ("go to jail", "go to court", "my complaint at Andheri itself was rejected" are not)
                     r"(?:file|sue|lodge|complain)\b[^?.]{0,40}?\b(?:in|at)\s+(?-i:[A-Z][a-z]+)\s+itself|"
                     r"(?:have|need)\s+to\s+(?:go|travel)\s+(?:all\s+the\s+way\s+)?to\s+\w+\s+(?:to\s+)?"
-                    r"(?:file|sue|lodge|complain)|(?:file|sue|lodge|complain|case)\b[^?]{0,60}?\bor\s+(?:do|must|should)\s+"
+                    r"(?:file|sue|lodge|complain)|(?:file|sue|lodge|complain|case)\b[^?]{0,60}?\bor\s+(?:do|must|"
+                    r"should)\s+"
                     r"(?:i|we|he|she|they)\s+(?:have\s+to\s+)?(?:go|travel)\s+to\s+(?-i:[A-Z][a-z]+)|"
                     # "can she file the divorce petition in Lucknow?": whether the case can be brought in that place
                     r"can\s+(?:i|we|he|she|they|(?:my|our|her|his|the)\s+[\w-]+)\s+(?:file|sue|lodge|institute|bring|"
-                    r"register)\b[^?.]{0,50}?\b(?:in|at)\s+(?-i:(?!(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|"
+                    r"register)\b[^?.]{0,50}?\b(?:in|at)\s+(?-i:(?!(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|"
+                    r"Nov|Dec|"
                     r"Mon|Tue|Wed|Thu|Fri|Sat|Sun|Form|Person|Writing|Hindi|English|Urdu|Marathi|Tamil|Telugu|Bengali|"
                     r"Gujarati|Kannada|Malayalam|Punjabi|Odia|Assamese|Excel|Word)[a-z]*\b)[A-Z][a-z]+))\b"),
     (AskKind.PROCEDURE, r"\b(?:procedure|process|steps?|how\s+(?:to|do|does|can|is)|bail\w*|cogni[sz]able|"
@@ -183,7 +188,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       r"most\s+(?:lenient|strict|liberal|favourable|favorable|successful)|(?:strictest|best|top)\s+"
                       r"(?:\w+\s+)?(?:lawyer|advocate|judge|court|bench)|which\s+(?:judge|lawyer|advocate|bench)|"
                       # a choice the client must make ("should I accept the offer or keep fighting?")
-                      r"should\s+(?:i|we)\s+(?:accept|take)\s+(?:it|(?:the|this|that|their|his|her)\s+(?:offer|settlement|deal|"
+                      r"should\s+(?:i|we)\s+(?:accept|take)\s+(?:it|(?:the|this|that|their|his|her)\s+(?:offer|"
+                      r"settlement|deal|"
                       r"refund|amount|money|compromise))\b|"
                       # a choice between courses only the client can weigh ("Should I settle with my brother or fight
                       # the case?")
@@ -211,10 +217,13 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       # sentence if I plead guilty?")
                       r"will\s+(?:they|the\s+(?:\w+\s+)?(?:court|judge|bench|tribunal|commission))\s+(?:really\s+|"
                       r"actually\s+)?(?:reduce|enhance|increase|commute|cut|lower|set\s+aside|overturn|uphold|quash)\s+"
-                      r"(?:it\b|(?:his|her|my|their|the)\s+(?:life\s+|death\s+)?(?:sentence|conviction|jail\s+term|term)\b))"),
+                      r"(?:it\b|(?:his|her|my|their|the)\s+(?:life\s+|death\s+)?(?:sentence|conviction|jail\s+term|"
+                      r"term)\b))"),
     (AskKind.RATE, r"\b(?:(?:how\s+much|what(?:'s|\s+is|\s+are|\s+will\s+be))\s+(?:(?!fine|penalty|punishment)"
-                   r"[\w-]+\s+){0,4}?(?:fees?|stamp\s+duty|duty\s+rates?)|(?:fees?|stamp\s+duty|duty)\s+(?:\w+\s+){0,2}?"
-                   r"(?:percentage|rate|slab)s?|(?:latest|recent|new|current)\s+(?:\w+\s+)?(?:notifications?|circulars?))\b"),
+                   r"[\w-]+\s+){0,4}?(?:fees?|stamp\s+duty|duty\s+rates?)|(?:fees?|stamp\s+duty|"
+                   r"duty)\s+(?:\w+\s+){0,2}?"
+                   r"(?:percentage|rate|slab)s?|(?:latest|recent|new|current)\s+(?:\w+\s+)?(?:notifications?|"
+                   r"circulars?))\b"),
 ))  # fmt: skip
 
 
@@ -847,7 +856,8 @@ _TOLD_PROCEEDING = re.compile(r"\b(?:FIR|F\.I\.R|police\s+case|case\s+(?:was|is|
 
 
 _DYING = re.compile(r"\b(?:before|while|when|was|were)\s+dying\b|\bsuccumbed\b|"
-                    r"\b(?:died|dies)\s+(?:later\s+)?(?:of|from|due\s+to|because\s+of)\s+(?:the\s+|his\s+|her\s+|their\s+)?"
+                    r"\b(?:died|dies)\s+(?:later\s+)?(?:of|from|due\s+to|because\s+of)\s+(?:the\s+|his\s+|her\s+|"
+                    r"their\s+)?"
                     r"(?:injur|wound|burn|stab|attack|assault|blow|beating|gunshot)", re.IGNORECASE)
 """A death the offence told in the same sentence caused ("stabbed in 2017 and before dying he told ...", "died of
 his injuries"), not one told beside it ("cheated me after my father's death")."""

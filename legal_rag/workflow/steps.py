@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from itertools import zip_longest
@@ -453,8 +453,7 @@ def _shorthand_checks(ctx: WorkflowContext, question: str, day: str, offence_on:
         for code in SHORTHAND_CODES:
             report = ctx.verifier.verify(f"section {number} of the {code}", [], day, offence_on=offence_on,
                                          proceedings_on=proceedings_on)
-            found += [c for c in report.citations if c.label is Label.PROVISION and c.act
-                      and c.status not in FABRICATED | {CitationStatus.UNRESOLVED}]
+            found += _checked_provisions(report.citations)
         if len(found) == 1:
             out.append(found[0].model_copy(update={"start": start, "end": end, "text": number}))
     taken = {(c.start, c.end) for c in out}
@@ -463,9 +462,15 @@ def _shorthand_checks(ctx: WorkflowContext, question: str, day: str, offence_on:
             continue
         report = ctx.verifier.verify(f"section {number} of the {SHORTHAND_CODES[0]}", [], day, offence_on=offence_on,
                                      proceedings_on=proceedings_on)
-        out += [c.model_copy(update={"start": start, "end": end, "text": number}) for c in report.citations
-                if c.label is Label.PROVISION and c.act and c.status not in FABRICATED | {CitationStatus.UNRESOLVED}]
+        out += [c.model_copy(update={"start": start, "end": end, "text": number})
+                for c in _checked_provisions(report.citations)]
     return out
+
+
+def _checked_provisions(citations: Iterable[CitationCheck]) -> list[CitationCheck]:
+    """The provisions of an Act the checker found (not fabricated, not left unresolved)."""
+    return [c for c in citations if c.label is Label.PROVISION and c.act
+            and c.status not in FABRICATED | {CitationStatus.UNRESOLVED}]
 
 
 def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: QuestionFacts) -> list[Passage]:
@@ -539,11 +544,14 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         # A provision whose bounds on a sum exclude the one the question tells ("paid Rs 15 crore": not the District
         # Commission's "does not exceed one crore rupees") comes last, one that admits it first.
         told = content_stems(ask.text)
+
+        def rank(ir: tuple[int, Retrieved], told: set[str] = told) -> tuple[bool, bool, bool, int, int]:
+            bound = admits(ir[1].chunk.text, facts.sums)
+            return (bound is not False, not sets_up(ir[1].chunk.heading), bound is True,
+                    len(told & content_stems(heading_title(ir[1].chunk.heading))), -ir[0])
+
         for rs in list(found.values())[:FORM_ACTS_PER_ASK]:
-            _, best = max(enumerate(rs), key=lambda ir: (
-                admits(ir[1].chunk.text, facts.sums) is not False, not sets_up(ir[1].chunk.heading),
-                admits(ir[1].chunk.text, facts.sums) is True,
-                len(told & content_stems(heading_title(ir[1].chunk.heading))), -ir[0]))
+            _, best = max(enumerate(rs), key=rank)
             chosen.setdefault((best.chunk.act, best.chunk.section), to_passage(best))
     if not chosen:
         return passages
@@ -599,10 +607,15 @@ def _top_act(passages: Sequence[Passage]) -> str | None:
     return next((p.act for p in passages if p.pinned is None), None)
 
 
+def _top_acts(passages: Sequence[Passage], n: int) -> list[str]:
+    """The Act of each of the first ``n`` sections retrieval found that the question did not name, in order."""
+    return [p.act for p in _first_per_section([p for p in passages if p.pinned is None])[:n]]
+
+
 def _leading_acts(passages: Sequence[Passage]) -> set[str]:
     """The Acts a question's retrieval points to: that of its best section the question did not name, and any other
     Act holding at least two of its first ``FORM_ACTS`` sections (one section of another Act is a shared word)."""
-    top = [p.act for p in _first_per_section([p for p in passages if p.pinned is None])[:FORM_ACTS]]
+    top = _top_acts(passages, FORM_ACTS)
     return {top[0], *(a for a in top if top.count(a) >= 2)} if top else set()
 
 
@@ -618,8 +631,7 @@ def _story_relevance(passages: Sequence[Passage], act: str) -> float:
 def _story_acts(passages: Sequence[Passage]) -> set[str]:
     """The Acts of the first ``TITLED_SECTIONS`` sections retrieved, save the criminal codes (whose forum is the
     procedure code's)."""
-    top = [p.act for p in _first_per_section([p for p in passages if p.pinned is None])[:TITLED_SECTIONS]]
-    return set(top) - _CRIMINAL_CODES
+    return set(_top_acts(passages, TITLED_SECTIONS)) - _CRIMINAL_CODES
 
 
 def _titled_acts(ctx: WorkflowContext, passages: Sequence[Passage], asks: Sequence[Ask]) -> set[str]:
@@ -628,8 +640,7 @@ def _titled_acts(ctx: WorkflowContext, passages: Sequence[Passage], asks: Sequen
     retrieval ranks first (the Special Marriage Act's "Divorce")."""
     told = set().union(*(content_stems(a.text) for a in asks)) if asks else set()
     rare = _rare_title_words(ctx)
-    top = [p.act for p in _first_per_section([p for p in passages if p.pinned is None])[:TITLED_SECTIONS]]
-    return {a for a in top if told & rare.get(a, frozenset())}
+    return {a for a in _top_acts(passages, TITLED_SECTIONS) if told & rare.get(a, frozenset())}
 
 
 def _rare_title_words(ctx: WorkflowContext) -> dict[str, frozenset[str]]:
@@ -705,17 +716,12 @@ def _with_siblings(ctx: WorkflowContext, passages: list[Passage], top: int) -> l
     pinned = [p for p in sections if p.pinned]
     rest = [s for s in sections if not s.pinned]
     held = {(p.act, p.section) for p in passages if not lead_in_only(p.text)}
-    opening = {(s.act, s.section) for s in rest if (s.act, s.section) not in held}
-    out = list(passages)
-    have = {p.chunk_id for p in passages}
-    for p in pinned + rest[:top] + [s for s in rest[top:] if (s.act, s.section) in opening]:
-        story = (p.act, p.section) in opening
-        for c in _unit_chunks(ctx, p)[:SIBLINGS]:
-            if c.id not in have:
-                have.add(c.id)
-                out.append(_passage(c, score=p.score, pinned=p.pinned, relevance=p.relevance,
-                                    told=p.told if story else "", told_score=p.told_score if story else 0.0))
-    return out
+    opening = {(s.act, s.section): (s.told, s.told_score) for s in rest if (s.act, s.section) not in held}
+    return _with_chunks(passages, (
+        (c, p.score, p.pinned, p.relevance)
+        for p in pinned + rest[:top] + [s for s in rest[top:] if (s.act, s.section) in opening]
+        for c in _unit_chunks(ctx, p)[:SIBLINGS]
+    ), told=opening)
 
 
 def _unit_chunks(ctx: WorkflowContext, p: Passage) -> list[Chunk]:
@@ -753,15 +759,19 @@ def _with_lead_ins(ctx: WorkflowContext, passages: list[Passage]) -> list[Passag
 
 
 def _with_chunks(
-    passages: list[Passage], additions: Iterable[tuple[Chunk, float, Pin | None, float]]
+    passages: list[Passage], additions: Iterable[tuple[Chunk, float, Pin | None, float]],
+    told: Mapping[tuple[str, str], tuple[str, float]] | None = None,
 ) -> list[Passage]:
-    """``passages`` plus each added ``(chunk, score, pinned, relevance)`` whose chunk is not there yet."""
+    """``passages`` plus each added ``(chunk, score, pinned, relevance)`` whose chunk is not there yet; ``told``: the
+    story match (``Passage.told``, ``told_score``) an added chunk of a section carries, by (Act, section)."""
     out = list(passages)
     have = {p.chunk_id for p in passages}
     for c, score, pinned, relevance in additions:
         if c.id not in have:
             have.add(c.id)
-            out.append(_passage(c, score=score, pinned=pinned, relevance=relevance))
+            story, story_score = (told or {}).get((c.act, c.section), ("", 0.0))
+            out.append(_passage(c, score=score, pinned=pinned, relevance=relevance, told=story,
+                                told_score=story_score))
     return out
 
 

@@ -28,7 +28,8 @@ _OFFENCE = re.compile(
     r"\b(IPC|Penal Code|BNS\b|offences?|crimes?|punish\w*|sentenc\w*|convict\w*|commit(?:ted)?|murder|theft|"
     r"cheat\w*|charged?)\b", re.IGNORECASE)
 _EVIDENCE = re.compile(r"\b(evidence|Evidence Act|IEA|BSA|witness\w*|admissib\w*|proof|confession|presum\w*|prove[ds]?|"
-                       r"proving|dying\s+declaration|used\s+(?:in\s+court|(?:at|in|during)\s+(?:the\s+|his\s+|her\s+|my\s+)?trial|against|"
+                       r"proving|dying\s+declaration|used\s+(?:in\s+court|(?:at|in|during)\s+(?:the\s+|his\s+|her\s+|"
+                       r"my\s+)?trial|against|"
                        r"as\s+evidence))\b", re.IGNORECASE)
 
 

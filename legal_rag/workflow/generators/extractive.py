@@ -476,14 +476,15 @@ class ExtractiveGenerator:
                 offence = OFFENCE_BONUS + (PUNISHES_BONUS if punishing else 0.0)
             return best, heading, offence
 
+        # the provisions whose bounds on a sum exclude the one told ("does not exceed one crore rupees" for "paid Rs
+        # 15 crore"), read once for every fit of them
         sums = sums_in(question)
+        excluded = {key for key, ps in rest if sums and admits(" ".join(p.text for p in ps), sums) is False}
 
         def fit(item: Item, q: set[str] = q) -> float:
-            rank, (_, ps) = item
+            rank, (key, ps) = item
             best, heading, offence = evidence(item, q)
-            # bounds on a sum that exclude the one told ("does not exceed one crore rupees" for "paid Rs 15 crore")
-            bound = admits(" ".join(p.text for p in ps), sums) if sums else None
-            offence += -BOUND_PENALTY if bound is False else 0.0
+            offence -= BOUND_PENALTY if key in excluded else 0.0
             # Recall and precision of the heading: "Theft" names the subject of "punishment for theft" exactly;
             # "Punishment for intentionally running vessel aground ... to commit theft" mentions it in passing.
             head = 0.5 * len(q & heading) / (len(q) or 1) + 0.5 * len(q & heading) / (len(heading) or 1)
