@@ -80,6 +80,12 @@ INFERRED_DATE_CAP = 0.75
 happened ("In 2022 a man in a crowded bus grabbed my daughter's hand"), a matter read as of the day it was over
 ("the trial ended in March 2024"): never High."""
 
+MOSTLY_REMOVED = 0.5
+"""At or above this share of the draft's statements removed (unsupported or contradicted), what is left is what the
+verification spared, not an answer the draft meant: at most ``NOT_ADDRESSED_CAP``. A wrong answer on the blind probe11
+set kept one statement of twelve (an appellate court's powers, for "is the appeal governed by CrPC 378 or BNSS 419?")
+at 0.96; on the development runs of 2026-11-29 no other answer lost half its statements."""
+
 _NUMBER = (r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
            r"forty-five|sixty|ninety|hundred|twenty-?four|one\s+hundred(?:\s+and\s+\w+)?)")
 _UNIT = r"(?:hours?|days?|weeks?|months?|years?)\b"
@@ -138,6 +144,7 @@ def score(
     unknown_acts: int = 0,
     unconfirmed: bool = False,
     inferred_date: bool = False,
+    removed_share: float = 0.0,
 ) -> Confidence:
     """Combine the factors. ``coverage`` is 0 when nothing supports the answer; ``citation_statuses`` are the
     statuses of the provisions the answer cites (only for the cap on unverifiable citations); ``old_law_facts``:
@@ -149,6 +156,7 @@ def score(
     provisions, and what the question rests on was never checked or does not exist); ``unconfirmed``: a section the
     question cites holds nothing of what it tells (``UNCONFIRMED_CAP``); ``inferred_date``: the offence's day, which
     decides the code, is the story's date, not one the question gives the offence (``INFERRED_DATE_CAP``);
+    ``removed_share``: the share of the draft's statements the verification removed (``MOSTLY_REMOVED``);
     ``story_coverage``: ``coverage`` with the lay situations by which retrieval matched the story to the quoted
     provisions counted as evidence (``retrieval/lay.py``): when it reaches ``ADDRESSED`` and ``coverage`` does not,
     the cap is ``PARTLY_ADDRESSED_CAP``, not ``NOT_ADDRESSED_CAP``."""
@@ -178,6 +186,8 @@ def score(
         total = min(total, UNCONFIRMED_CAP)
     if inferred_date:
         total = min(total, INFERRED_DATE_CAP)
+    if removed_share >= MOSTLY_REMOVED:
+        total = min(total, NOT_ADDRESSED_CAP)
     total = round(total, 4)
     factors = [ConfidenceFactor(name=k, weight=WEIGHTS[k], value=v) for k, v in values.items()]
     return Confidence(score=total, label=label_for(total), factors=factors)

@@ -220,12 +220,19 @@ or which thing ("the 2013 Act", "the 2018 amendment", "my 2019 Honda City"), nor
 Joseph Shine judgment" is the law's history, not the day of the facts)."""
 
 
+_OVER = _i(r"\b(?:over|across)\s+(?:the\s+(?:course\s+of\s+|year\s+))?$")
+_COUNTED = _i(r"\s+(?:[a-z]+s|kg|km|rs|crore|lakh|sq)\b")
+"""A year the events fill told with "over" ("transferred company money to his account over 2022"), not a number
+above which something is counted ("over 2000 workers", "over 2000 sq ft")."""
+
+
 def _years(question: str, today: date, taken: _Taken) -> None:
     """A year said as a time: "in 2023", "during 2022", "since 2021", "early 2023", "in the summer of 2023", "my
     2023 trial"."""
     for m in _YEAR.finditer(question):
         q = _norm(m.group("q"))
         cued = q or _TIME_CUE.search(question[max(0, m.start() - 40):m.start()]) or (
+            _OVER.search(question[max(0, m.start() - 30):m.start()]) and not _COUNTED.match(question, m.end())) or (
             _YEAR_OF.search(question[max(0, m.start() - 10):m.start()]) and _EVENT_AFTER.match(question, m.end()))
         if not taken.free(m) or not cued:
             continue

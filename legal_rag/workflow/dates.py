@@ -27,7 +27,8 @@ from enum import Enum
 
 from legal_rag.workflow.date_spans import CUTOVER, OPEN_START, Span, find_spans
 
-__all__ = ["CUTOVER", "OPEN_START", "DatedEvent", "EventKind", "goes_on", "offence_day", "pending_since", "read_dates"]
+__all__ = ["BIGAMY", "CUTOVER", "OPEN_START", "DatedEvent", "EventKind", "goes_on", "offence_day", "pending_since",
+           "read_dates"]
 
 
 class EventKind(Enum):
@@ -58,6 +59,9 @@ class DatedEvent:
     phrase: str
     clause: str
     ongoing: bool = False
+    by: bool = False
+    """Told without a date before a dated event that followed it: committed by ``end`` (``phrase`` "by March
+    2024"), not within the span."""
 
 
 # -- the events the clauses tell -----------------------------------------------------------------------------
@@ -109,6 +113,9 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"\b(?:lodged|filed|registered|arrest(?:ed)?|summoned|remanded|charge-?sheeted|instituted|detained|"
         r"charged|investigated|seized|raided|booked|"
         # moved a court or an application, not moved house ("till I moved out in April 2023")
+        # taken by the police ("picked up by police after a fight", "taken into custody")
+        r"(?:picked|taken|lifted|dragged)\s+(?:up\s+|away\s+)?by\s+(?:the\s+)?police|taken\s+into\s+(?:police\s+)?"
+        r"custody|"
         r"moved\s+(?:(?:a|an|the|his|her|their|my|our)\s+)?(?:\w+\s+)?(?:application|petition|plea|bail|(?:high|"
         r"supreme|district|sessions|family)\s+court|court|magistrate|tribunal|commission)|"
         rf"granted\s+bail|applied\s+for\s+bail|took\s+cognizance|framed|{_ARRESTED}|"
@@ -142,6 +149,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"demand(?:ed|ing|s)?\s+(?:more\s+|for\s+)?dowry|"
         r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
         r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"
+        # a touch of someone's body against their will ("touched me in the office cab"), not "touched base"
+        r"touched\s+(?:me|her|him|my|her|his|our|their)\b(?!\s+(?:heart|feet)\b)|"
         # a vehicle driven into someone ("ran over a pedestrian in 03/2023")
         rf"{_VEHICLE}[^.;,]{{0,60}}?\b(?:r[au]n(?:ning)?\s+over|knock(?:ed|ing)\s+(?:\w+\s+){{0,3}}?down|"
         r"mow(?:ed|ing)\s+down)|\b(?:r[au]n|knocked\s+down|mowed\s+down)\s+(?:over\s+)?by\s+(?:\w+\s+){1,3}?"
@@ -152,11 +161,26 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"\d[\d,]*|gold|jewell?e?ry|ornaments|phone|mobile|wallet|purse|bag|laptop|car|bike|scooter))(?!\w)")),
     (EventKind.OFFENCE, False, _i(
         r"\b(?:theft|robbery|dacoity|murder|offences?|crime|incident|fraud|cheating|assault|extortion|"
-        r"harassment|cruelty|kidnapping|rape|forgery|trespass|burglary|defamation|stalking|snatching)\b")),
+        r"harassment|cruelty|kidnapping|rape|forgery|trespass|burglary|defamation|stalking|snatching|"
+        # a road accident in which its sentence tells someone was hurt or killed (rash or negligent driving): its
+        # day is the offence's; not one told for an insurance claim alone
+        r"(?:(?:road\s+)?accident|hit[\s-]and[\s-]run|collision)(?=[^.?!]{0,80}?\b(?:died|dead|death|killed|"
+        r"injur\w*|hurt|fractur\w*)\b))\b")),
 )
+_STILL_MARRIED = (r"(?:(?:not|never)\s+(?:legally\s+)?divorced|without\s+(?:a\s+|any\s+)?divorc\w*|already\s+married|"
+                  r"(?:first|earlier|previous|former)\s+(?:husband|wife|spouse)\s+(?:was|is)\s+(?:still\s+)?"
+                  r"(?:alive|living))")
+"""Words that tell an earlier marriage still stood ("they were not divorced", "her first husband was alive")."""
+BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second|someone\s+else)\b"
+                     # a marriage while the earlier one stood: "they were not divorced when she married me in 2020",
+                     # told either way round in one sentence
+                     rf"|\b(?:marri\w+|wed)\b[^.;?!]{{0,80}}?\b{_STILL_MARRIED}\b"
+                     rf"|\b{_STILL_MARRIED}\b[^.;?!]{{0,80}}?\b(?:marri\w+|wed)\b", re.IGNORECASE)
+"""The one life event that is itself an offence: a marriage while married."""
 _TIMES = r"now|later|today|yesterday|recently|since|again|afterwards|subsequently"
 """Words by which a clause tells a time of its own, after another's."""
 _GENERIC_DEFAULT = _i(r"took\s+place|happened|occurred")
+_PENDING = _i(r"pending\b")
 _CAUGHT = _i(_CAUGHT_WORDS)
 _HABIT_WORDS = r"kept\s+on|every\s+(?:day|week|month)|daily"
 """A habit: ongoing, unless told in the past of a year (``goes_on``)."""
@@ -233,6 +257,9 @@ def _kind(trigger: _Trigger, triggers: list[_Trigger], masked: str) -> EventKind
     offence ("it happened on 5 March 2024")."""
     if trigger.kind is not None:
         return trigger.kind
+    if _PENDING.match(masked, trigger.at):
+        # only a proceeding is pending ("my maintenance petition has been pending since 2023")
+        return EventKind.PROCEEDING
     nouns = [t for t in triggers if t.kind is not None and not t.verb]
     incident = bool(_GENERIC_DEFAULT.match(masked, trigger.at))
     if not incident and any(t.kind is EventKind.PROCEEDING for t in nouns):
@@ -291,6 +318,8 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
     clauses = _merged(_clauses(text), spans, triggers, text)
     told = [_told(question, text, c, spans, triggers, today) for c in clauses]
     events: list[DatedEvent] = []
+    sentence_of: list[int] = []
+
     def dated_offence(j: int) -> bool:
         return any(e.kind is EventKind.OFFENCE and e.phrase and not e.ongoing for e in told[j])
 
@@ -326,7 +355,50 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
             if shared is not None:
                 found = [DatedEvent(shared.start, shared.end, EventKind.OFFENCE, shared.phrase, found[0].clause)]
         events.extend(found)
-    return tuple(events)
+        sentence_of.extend([c.sentence] * len(found))
+    return _bounded(events, sentence_of)
+
+
+_TOLD_NOW = _i(r"\b(?:is|are|am|has|have|keeps?|beats|harasses|threatens|demands|refuses|continues|still|now|again|"
+               r"since|today|yesterday|recently|these\s+days)\b")
+"""What a clause tells in the present or of a time of its own: not bounded by the story's dates."""
+_HAD_DONE = _i(r"\bhad\s+(?:already\s+|also\s+|never\s+|not\s+|earlier\s+)?(?:been\s+)?(?:[a-z]+(?:ed|en)|bought|"
+               r"sold|paid|sent|lent|left|made|told|got|taken|given|met|kept|lost|built|spent)\b")
+"""The past perfect ("I had bought it in 2019"): what came before the story, not after it."""
+
+
+def _bounded(events: list[DatedEvent], sentence_of: list[int]) -> tuple[DatedEvent, ...]:
+    """Each offence told without a date, in the past and of no time of its own, dated by the story: it was committed
+    by the earliest dated event told after it that follows an offence (a proceeding, a conviction, another offence, a
+    death, an event of no kind such as leaving or coming back), when that was before 2024-07-01: "her in-laws kept
+    demanding a car and beating her, finally she came back to our home in March 2024"; "the court said it was not
+    murder" told after "convicted in 2018" in its sentence (a proceeding or a conviction told in the offence's
+    own sentence is for it, whichever comes first). Not by what a participle after it recalls ("slapped me, reminding
+    me of the dowry I failed to bring in 2015"), nor by a life event told after it ("He beat me. I married him
+    in 2015." looks back), nor by what is told in the past perfect, nor when a later event is dated on or after
+    2024-07-01 first (then the offence may be of either code: undated, the new one's)."""
+    out = list(events)
+    for i, e in enumerate(events):
+        if e.kind is not EventKind.OFFENCE or e.phrase or e.ongoing or _TOLD_NOW.search(e.clause):
+            continue
+        # the next event the story tells after it (what is told after that may look back: "I filed the FIR in
+        # August 2024, and had moved house in 2023"), and a proceeding or conviction of its own sentence
+        after = [f for f in events[i + 1:] if f.phrase and not f.ongoing and f.clause != e.clause
+                 and (f.kind in _FOLLOWS_OFFENCE or _is_death(f)) and not _HAD_DONE.search(f.clause)
+                 and not _PARTICIPLE.match(f.clause)]
+        own = [f for f, n in zip(events[:i], sentence_of[:i], strict=True)
+               if n == sentence_of[i] and f.phrase and not f.ongoing
+               and f.kind in (EventKind.PROCEEDING, EventKind.CONVICTION)]
+        if not after and not own:
+            continue
+        bound = min([*after[:1], *own], key=lambda f: f.end)
+        if bound.end >= CUTOVER:
+            continue
+        out[i] = DatedEvent(OPEN_START, bound.end, EventKind.OFFENCE, f"by {bound.phrase}", e.clause, by=True)
+    return tuple(out)
+
+
+_FOLLOWS_OFFENCE = (EventKind.OFFENCE, EventKind.PROCEEDING, EventKind.CONVICTION, EventKind.UNKNOWN)
 
 
 _DEATH = _i(r"\b(?:died|dies|passed\s+away|expired|death)\b")
@@ -452,6 +524,8 @@ def _told(question: str, text: str, c: _Clause, spans: list[Span], triggers: lis
         hi = inside[i + 1].start_at if i + 1 < len(inside) else c.end
         trigger = _nearest(s, told, lo, hi)
         kind = _kind(trigger, told, text) if trigger else EventKind.UNKNOWN
+        if kind is EventKind.LIFE and BIGAMY.search(clause):
+            kind = EventKind.OFFENCE  # a marriage while married is the offence ("married another woman in Dec 2023")
         out.append(DatedEvent(s.first, s.last, kind, question[s.start_at:s.end_at], clause, s.ongoing or ongoing))
     for s, e in zip(inside, list(out), strict=True):
         if not _is_death(e):

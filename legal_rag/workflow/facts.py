@@ -27,6 +27,7 @@ from graph_schema.model import CitationKey
 from legal_rag.workflow.amounts import sums_in
 from legal_rag.workflow.date_spans import told_by_date_before
 from legal_rag.workflow.dates import (
+    BIGAMY,
     DatedEvent,
     EventKind,
     goes_on,
@@ -495,7 +496,7 @@ def _when(phrase: str) -> str:
     """ "in 2023", "on 5 Mar 2024", "before 1 July 2024": the date words as written, with a preposition."""
     words = phrase.lower().split()
     if words and (words[0] in ("in", "on", "during", "before", "after", "since", "from", "last", "early", "late",
-                               "mid", "around", "between") or words[-1] in ("ago", "back", "earlier")):
+                               "mid", "around", "between", "by") or words[-1] in ("ago", "back", "earlier")):
         return phrase
     day = (re.match(r"\d{1,2}(?:st|nd|rd|th)?(?:\s|[./-]\d{1,2}[./-])|\d{4}-\d\d-\d\d", phrase)
            or re.search(r"[A-Za-z]+\.?\s+\d{1,2},", phrase))
@@ -540,6 +541,36 @@ def names_penal_section(question: str) -> bool:
 _ENDED = re.compile(r"\b(?:closed|disposed\s+of|acquitted|discharged|quashed|withdrawn|dismissed|decided|"
                     r"convicted|sentenced|ended|compounded|settled)\b", re.IGNORECASE)
 """Words by which a question says a proceeding is over."""
+
+_STILL = re.compile(r"\b(?:pending|still|going\s+on|under\s+way)\b", re.IGNORECASE)
+
+
+def _ended(question: str, e: DatedEvent, events: Sequence[DatedEvent]) -> bool:
+    """The proceeding ``e`` tells was over before 2024-07-01: its sentence tells it ended ("an FIR in 2020, but the
+    case was closed in 2021"), in words that come after it (not a stage before: "Convicted in 2019, appeal pending
+    since 2020"), in what it tells, not in an ask ("filed in 2023 still pending, will it be decided under the CrPC?"),
+    and not on or after that day ("filed on 20 June 2024 ..., decided on 10 July 2024": pending on it). A proceeding
+    its own clause calls pending is not over."""
+    if _STILL.search(e.clause):
+        return False
+    sentence = _sentence_of(question, e.clause)
+    at = sentence.find(e.clause)
+    asks = list(_ASK_PART.finditer(sentence)) if sentence.rstrip().endswith("?") else []
+    for m in _ENDED.finditer(sentence):
+        if (at >= 0 and m.start() < at) or any(a.start() <= m.start() for a in asks):
+            continue
+        part = sentence[m.start():]
+        later = [f for f in events if f.phrase and f.phrase in part[:60]]
+        if later and all(f.end >= CUTOVER_DAY for f in later):
+            continue
+        return True
+    return False
+
+
+_ASK_PART = re.compile(r"(?:^|[,;:]\s*|\s-+\s)(?:will|would|should|shall|can|could|is|are|was|were|does|do|did|"
+                       r"has|have|how|what|which|when|where|whether|who)\b", re.IGNORECASE)
+"""Where an ask opens in a sentence that ends with "?" ("..., will it be decided under the CrPC?")."""
+CUTOVER_DAY = date.fromisoformat(CUTOVER)
 
 CheckFn = Callable[[str | None, str | None], Sequence[CitationCheck]]
 """``checks_for(offence_on, proceedings_on)``: the question's citations checked, the penal codes on the offence's
@@ -662,16 +693,6 @@ _TELLER_SUBJECT = re.compile(r"\W*(?:[\w,-]+\s+){0,4}?(?:i|we)\b", re.IGNORECASE
 within it ("My ex posted my photos in February 2024 after I broke up with him")."""
 _ASKER = re.compile(r"\b(?:i|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
 """The teller in an ask ("What were my options?"): what they may do about the story, not what was done in it."""
-_STILL_MARRIED = (r"(?:(?:not|never)\s+(?:legally\s+)?divorced|without\s+(?:a\s+|any\s+)?divorce|already\s+married|"
-                  r"(?:first|earlier|previous|former)\s+(?:husband|wife|spouse)\s+(?:was|is)\s+(?:still\s+)?"
-                  r"(?:alive|living))")
-"""Words that tell an earlier marriage still stood ("they were not divorced", "her first husband was alive")."""
-_BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second|someone\s+else)\b"
-                     # a marriage while the earlier one stood: "they were not divorced when she married me in 2020",
-                     # told either way round in one sentence
-                     rf"|\b(?:marri\w+|wed)\b[^.;?!]{{0,80}}?\b{_STILL_MARRIED}\b"
-                     rf"|\b{_STILL_MARRIED}\b[^.;?!]{{0,80}}?\b(?:marri\w+|wed)\b", re.IGNORECASE)
-"""The one life event that is itself an offence: a marriage while married."""
 _NOW = re.compile(r"\b(?:is|are|am|keeps?|demands?|refuses?|won'?t|doesn'?t|don'?t|does\s+not|do\s+not|has|have|"
                   r"continues?|threatens|harass(?:es)?|beats|wants?|says?|asks?|since|going\s+on|under\s+way)\b",
                   re.IGNORECASE)
@@ -735,7 +756,7 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
     # of the offence asked about
     led_to = bool(_LED_TO_DEATH.search(" ".join(telling)))
     story = [e for e in dated if not _TELLER_SUBJECT.match(e.clause) and (
-        e.kind is EventKind.UNKNOWN or _BIGAMY.search(e.clause) or (past and not tells_death(e.clause))
+        e.kind is EventKind.UNKNOWN or BIGAMY.search(e.clause) or (past and not tells_death(e.clause))
         or (led_to and tells_death(e.clause)))]
     if not story or any(e.end >= cutover or e.ongoing for e in dated):
         return None
@@ -756,12 +777,12 @@ _NOT_OVER = re.compile(r"\b(?:pending|now|today|currently|still|yet|going\s+on|u
                        r"again|reopen\w*)\b", re.IGNORECASE)
 _OPENING = r"^\W*(?:(?!(?:if|when|unless|suppose|in\s+case)\b)[^,?]{1,60},\s*){0,2}"
 """Up to two leading phrases before an ask's verb ("In 2022, ..."), not a condition ("If he refuses, ...")."""
-_WHICH_WAS = (r"(?:^|[.!?;]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+"
+_WHICH_WAS = (r"(?:^|[.!?;,]\s*)\W*(?:(?:under|in|for|from|by)\s+)?(?:which|what)\s+"
               r"(?:(?!(?:is|are|does|do|can|could|will|would|should|may|shall)\b)\w+\s+){0,4}?"
               r"(?:was|were|did|had|applied)\b")
 """A question in the past tense ("Which section was that?", "Under which provision was it relevant?", "Which IPC
-section applied?"), not one in the present with a past clause ("What is the remedy for a person who was
-convicted?")."""
+section applied?", "Under the law then, what was the offence?"), not one in the present with a past clause ("What
+is the remedy for a person who was convicted?")."""
 _LOOKS_BACK = re.compile(rf"{_OPENING}(?:was|were|did|could|would|had)\b"
                          r"|\b(?:then\s+in\s+force|at\s+(?:that|the)\s+time|"
                          r"back\s+then)\b"
@@ -821,7 +842,11 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
         return None
     if _STILL_OPEN.search(" ".join(telling)):
         return None  # "the State has filed an appeal", "he stopped paying"
-    if any(e.kind is EventKind.OFFENCE and not e.phrase for e in events):
+    # an offence told undated may be a new one, after; not when every ask says it is about the story's time ("there
+    # were allegations that her husband harassed her. Was there any presumption under the law at that time?") and the
+    # offence is told in the past
+    then = all(_THEN.search(p) for p in asking)
+    if any(e.kind is EventKind.OFFENCE and not e.phrase and not (then and not _NOW.search(e.clause)) for e in events):
         return None
     dated = [e for e in events if e.phrase]
     if not dated or any(e.end >= cutover or e.ongoing for e in dated):
@@ -837,7 +862,7 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     for e in dates_by_new_code:
         undated_text = undated_text.replace(e.phrase, " ")
     if not ends and not _NEW_CODE.search(undated_text) and (
-            _OLD_CODE_ONLY.search(question) or dates_by_new_code or all(_THEN.search(p) for p in asking)
+            _OLD_CODE_ONLY.search(question) or dates_by_new_code or then
             or _asks_what_others_did(question, asking, events)):
         # it asks what the old code said of facts all told before it was replaced ("kept in the lockup for 3 days
         # in December 2023 without being produced before a magistrate: which provision of the CrPC did they
@@ -961,8 +986,7 @@ def read_facts(
     offence = None if comparison else offence_day(events, today)
     # A proceeding the question says has ended ("an FIR in 2020, but the case was closed in 2021") is pending no
     # longer.
-    open_ = tuple(e for e in events
-                  if not (e.kind is EventKind.PROCEEDING and _ENDED.search(_sentence_of(question, e.clause))))
+    open_ = tuple(e for e in events if not (e.kind is EventKind.PROCEEDING and _ended(question, e, events)))
     proceedings = None if comparison else pending_since(open_, today)
     offence_asked = any(set(a.kinds) & {AskKind.PUNISHMENT, AskKind.INGREDIENTS} for a in asks) or (
         any(AskKind.WHICH_CODE in a.kinds for a in asks) and bool(_PENAL.search(question))) or names_penal_section(

@@ -60,7 +60,7 @@ from legal_rag.workflow.results import (
     VerificationSummary,
 )
 from legal_rag.workflow.state import WorkflowState
-from legal_rag.workflow.transition import SAVINGS, savings_for
+from legal_rag.workflow.transition import SAVINGS, savings_for, savings_told
 from legal_rag.workflow.types import PUT_FORWARD, Complexity, Generation, Passage, Pin, Verdict
 from verification.check.existence import SAVINGS as EXISTENCE_SAVINGS
 from verification.model import CitationCheck, CitationStatus, Label, QuoteStatus
@@ -246,7 +246,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     ctx = runtime.context
     rnd = state.get("retrieval_round", 0) + 1
     k = ctx.settings.k[state["classification"].complexity.value]
-    query = state["question"]
+    query = _numbers_named(state["question"], state.get("question_checks", []))
     if rnd > 1:
         k *= 2
         words = [w for w in query.split() if content_stems(w)]
@@ -294,6 +294,24 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     return {"passages": passages, "retrieval_round": rnd}
 
 
+_BARE_NUMBER = re.compile(r"\d{1,3}[A-Z]{0,2}")
+
+
+def _numbers_named(question: str, checks: Sequence[CitationCheck]) -> str:
+    """The question as retrieval reads it: a number it uses as a section's name with no Act ("a 420 case", "the 138
+    case": ``_shorthand_checks``) written as the provision it was read as ("section 420 IPC"), so that retrieval brings
+    that provision and what replaced it, as for one named in full, and does not match the bare number in other Acts'
+    headings (BNSS s.420, an appeal, for "a 420 case")."""
+    out, at = [], 0
+    for c in sorted((c for c in checks if c.act and c.section and _BARE_NUMBER.fullmatch(c.text)),
+                    key=lambda c: c.start):
+        if c.start < at or question[c.start:c.end] != c.text:
+            continue
+        out += [question[at:c.start], f"section {c.text} {c.act}"]
+        at = c.end
+    return "".join([*out, question[at:]])
+
+
 def _ask_passages(ctx: WorkflowContext, ask: str, as_of: str, acts: set[str]) -> list[Passage]:
     """The best ``PART_K`` passages for one ask of a multi-part question, among the Acts the whole question
     retrieved: the asks share its subject ("within what time must the complaint be filed" is about the
@@ -339,7 +357,9 @@ def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, 
     BNS 358, BSA 170) as well as the substantive one: bring it in, pinned so that it is quoted."""
     return _with_chunks(passages, (
         (c, float("inf"), Pin.SAVINGS, 1.0)
-        for act, section in savings_for(question, facts.pending)
+        for act, section in savings_told(question, pending=facts.pending, offence_dated=facts.offence_on is not None,
+                                         proceedings_dated=facts.pending_since is not None,
+                                         which_code=AskKind.WHICH_CODE in facts.kinds())
         for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
     ))  # fmt: skip
 
@@ -460,11 +480,33 @@ def _shorthand_checks(ctx: WorkflowContext, question: str, day: str, offence_on:
     for number, start, end in colloquial_numbers(question):
         if (start, end) in taken:
             continue
-        report = ctx.verifier.verify(f"section {number} of the {SHORTHAND_CODES[0]}", [], day, offence_on=offence_on,
+        act = _colloquial_act(ctx, question, number)
+        name = act if act == SHORTHAND_CODES[0] else ctx.act_titles.get(act, act).removeprefix("The ")
+        report = ctx.verifier.verify(f"section {number} of the {name}", [], day, offence_on=offence_on,
                                      proceedings_on=proceedings_on)
         out += [c.model_copy(update={"start": start, "end": end, "text": number})
                 for c in _checked_provisions(report.citations)]
     return out
+
+
+_COLLOQUIAL_WORDS = re.compile(r"\b(?:case|cases|fir|mukadma|dhara|ka|wala|waala|vala)\b", re.IGNORECASE)
+
+
+def _colloquial_act(ctx: WorkflowContext, question: str, number: str) -> str:
+    """The Act whose section ``number`` a question names as people name a case ("a 420 case", "the 138 case"): the
+    IPC's, by which FIRs were written for a century and a half, unless another Act's section so numbered is headed in
+    more of the question's own words ("a cheque ... the 138 case" is the Negotiable Instruments Act's "Dishonour of
+    cheque", not the IPC's abetment of a soldier's insubordination). The other criminal codes are not its rivals: the
+    number is the IPC's or a special Act's; nor are the words that name it a case ("case", "FIR")."""
+    told = content_stems(_COLLOQUIAL_WORDS.sub(" ", question))
+
+    def shared(act: str) -> int:
+        chunks = ctx.retriever.section_chunks(act, number)
+        return len(told & content_stems(heading_title(chunks[0].heading))) if chunks else 0
+
+    penal = SHORTHAND_CODES[0]
+    best = max(sorted(ctx.retriever.indexed_acts() - _CRIMINAL_CODES), key=shared, default=penal)
+    return best if shared(best) > shared(penal) else penal
 
 
 def _checked_provisions(citations: Iterable[CitationCheck]) -> list[CitationCheck]:
@@ -613,10 +655,27 @@ def _top_acts(passages: Sequence[Passage], n: int) -> list[str]:
 
 
 def _leading_acts(passages: Sequence[Passage]) -> set[str]:
-    """The Acts a question's retrieval points to: that of its best section the question did not name, and any other
-    Act holding at least two of its first ``FORM_ACTS`` sections (one section of another Act is a shared word)."""
-    top = _top_acts(passages, FORM_ACTS)
-    return {top[0], *(a for a in top if top.count(a) >= 2)} if top else set()
+    """The Acts a question's retrieval points to: among its first ``FORM_ACTS`` sections the question did not name, the
+    Act of the best ranked and of the most relevant, and any other Act holding at least two of them (one section of
+    another Act is a shared word); of those, only an Act whose best relevance there is at least ``LEAD_RELEVANCE`` of
+    the most relevant's. A section ranked first for a word it shares ("deposited it in my account" for the Arbitration
+    Act's "Deposits", relevance 0.35) does not lead where the question's matter is another Act's ("Where do I file the
+    138 case?": the Negotiable Instruments Act, 0.59)."""
+    firsts = _first_per_section([p for p in passages if p.pinned is None])[:FORM_ACTS]
+    if not firsts:
+        return set()
+    top = [p.act for p in firsts]
+    best: dict[str, float] = {}
+    for p in firsts:
+        best[p.act] = max(best.get(p.act, 0.0), p.relevance)
+    most = max(best.values())
+    acts = {top[0], *(a for a in top if top.count(a) >= 2 or best[a] == most)}
+    return {a for a in acts if best[a] >= LEAD_RELEVANCE * most}
+
+
+LEAD_RELEVANCE = 0.8
+"""The least share of the most relevant Act's relevance among the first sections retrieved that another Act's must have
+to be searched for the provision deciding a forum or time-limit ask (``_leading_acts``)."""
 
 
 STORY_ACT_RELEVANCE = 0.2
@@ -1129,7 +1188,14 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         unconfirmed=facts is not None and bool(facts.unconfirmed),
         unknown_acts=len(facts.unknown_acts) + len(facts.textless) + len(facts.absent) if facts is not None else 0,
         inferred_date=facts is not None and (facts.offence_by_story or facts.closed_on is not None),
+        removed_share=_removed_share(state),
     )  # fmt: skip
+
+
+def _removed_share(state: WorkflowState) -> float:
+    """The share of the draft's statements that the verification removed (unsupported or contradicted)."""
+    claims = [c for c in state.get("claims", []) if not c.insufficient]
+    return sum(c.verdict not in KEPT for c in claims) / len(claims) if claims else 0.0
 
 
 def _names_provision(state: WorkflowState) -> bool:

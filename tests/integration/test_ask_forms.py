@@ -59,3 +59,16 @@ def test_a_number_more_than_one_code_has_is_left_unread(service: AskService) -> 
     # IPC, CrPC and the Evidence Act all have a section 138: the shorthand is the NI Act's, which the question names not
     r = service.ask("I received a 138 notice for a bounced cheque last week. What should I do?")
     assert not any("s.138 was repealed" in w for w in r.warnings), r.warnings
+
+
+@pytest.mark.parametrize(("question", "act"), [
+    # none of these is a question of an evaluation set: a number named as people name a case is the IPC's, unless a
+    # special Act's section so numbered is headed in the question's words
+    ("My tenant gave me a cheque for the rent that bounced. Can I file a 138 case against him?", "NIA"),
+    ("Somebody filed a 420 case against my uncle last month for cheating. What is the punishment?", "IPC"),
+])  # fmt: skip
+def test_a_number_named_as_a_case_is_read_as_the_act_whose_section_fits_the_story(service: AskService, question: str,
+                                                                                  act: str) -> None:
+    r = service.ask(question)
+    named = {(c.act, c.section) for c in r.citations if c.where == "question"}
+    assert (act, question.split(" case")[0].split()[-1]) in named, named

@@ -237,14 +237,18 @@ def test_each_date_is_attached_to_the_event_it_dates(question: str, events: list
     ("The State granted sanction to prosecute the clerk in March 2024; the charge sheet is yet to be filed.",
      "2025-01-10", None, "2024-03-01"),
     ("The sanction for my home loan was granted in March 2024.", "2025-01-10", None, None),
-    # "still married" is a state of the time told, not an offence going on
-    ("He married another woman in March 2022 while we were still married.", "2025-01-10", None, None),
+    # "still married" is a state of the time told, not an offence going on; a marriage while married is the offence
+    ("He married another woman in March 2022 while we were still married.", "2025-01-10", "2022-03-31", None),
+    ("My husband secretly married another woman in December 2023 without divorcing me.", "2025-01-10", "2023-12-31",
+     None),
+    ("We got married in March 2022 and were very happy.", "2025-01-10", None, None),
     ("On the night of 14/15 March 2024 some men broke into our shop and took away cash.", "2025-01-10",
      "2024-03-15", None),
     ("Police registered FIR No. 234/2024 on 28th June 2024 for an offence committed on 25th June. Which law?",
      "2025-01-10", "2024-06-25", "2024-06-28"),  # "No." ends no sentence
     ("He sent me threatening messages last week and in December he hit me.", "2025-01-10", None, None),
-    ("He beat me and the FIR was lodged on 5 March 2024.", "2025-01-10", None, "2024-03-05"),
+    # an offence told before its dated FIR was committed by then
+    ("He beat me and the FIR was lodged on 5 March 2024.", "2025-01-10", "2024-03-05", "2024-03-05"),
     ("He has been threatening me and stole my phone on 5 March 2024.", "2025-01-10", None, None),
     ("He stole my phone in March 2024. What is the punishment?", "2025-01-10", "2024-03-31", None),
     ("He stole my phone in March 2024. The FIR was lodged in April 2024.", "2024-05-01", None, None),  # old code
@@ -338,3 +342,51 @@ def test_a_step_of_the_police_investigation_dates_proceedings(
     events = read_dates(question, D(today))
     assert offence_day(events, D(today)) == (D(offence) if offence else None)
     assert pending_since(events, D(today)) == (D(pending) if pending else None)
+
+
+@pytest.mark.parametrize(("question", "offence"), [
+    # an undated offence told before a dated event that followed it was committed by then
+    ("Her in-laws kept taunting her and slapping her, and finally she left their house in May 2023.", "2023-05-31"),
+    ("My brother-in-law beat my sister badly. She went back to our parents in October 2022.", "2022-10-31"),
+    ("Someone cheated my father of his savings. We filed a police complaint in January 2024.", "2024-01-31"),
+    ("My neighbour assaulted my son. He was convicted for it in 2019.", "2019-12-31"),
+    ("The man was convicted in 2017 for the killing, and the court held it was not murder.", "2017-12-31"),
+    ("Her husband harassed her for years. She died in hospital in February 2023.", "2023-02-28"),
+])
+def test_an_undated_offence_is_dated_by_what_the_story_tells_after_it(question: str, offence: str) -> None:
+    events = read_dates(question, D("2026-01-15"))
+    assert offence_day(events, D("2026-01-15")) == D(offence)
+    bounded = [e for e in events if e.kind is EventKind.OFFENCE and e.by]
+    assert bounded and all(e.start == OPEN_START and e.phrase.startswith("by ") for e in bounded)
+
+
+@pytest.mark.parametrize("question", [
+    # told in the present, or with a time of its own
+    "My husband beats me every night. I went to my parents in March 2023.",
+    "He is harassing me on the phone. I filed a complaint in 2023.",
+    "He cheated me again recently. The first case was filed in 2022.",
+    # a later event dated on or after 2024-07-01 comes first
+    "My neighbour stole my bicycle. I filed the FIR in August 2024, and moved house in 2023.",
+    # what a participle recalls, a life event told after (a look back), the past perfect
+    "My boss slapped me, reminding me of the quarrel we had in 2016.",
+    "My husband hit me. I married him in 2015.",
+    "The shopkeeper cheated me. I had bought the phone from him in 2022.",
+    # a conviction told before the offence in another sentence is an old record, not the offence's
+    "He was convicted of theft in 2018. He stole my bike.",
+])
+def test_an_undated_offence_is_not_dated_by_a_look_back_or_a_later_time(question: str) -> None:
+    assert offence_day(read_dates(question, D("2026-01-15")), D("2026-01-15")) is None
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("My maintenance petition has been pending since 2022 in the family court.", EventKind.PROCEEDING),
+    ("In November 2023 my brother was picked up by police from his shop.", EventKind.PROCEEDING),
+    ("He was taken into custody in March 2024.", EventKind.PROCEEDING),
+    ("In July 2023 my manager touched me inappropriately at the office party.", EventKind.OFFENCE),
+    ("A hit-and-run on 4 May 2023 left my uncle badly injured.", EventKind.OFFENCE),
+    ("The road accident on 2 February 2024 killed two cyclists.", EventKind.OFFENCE),
+    # an accident told for a claim alone, a touch that moves the heart
+    ("I had a minor accident in March 2023 and the insurer rejected my claim.", EventKind.UNKNOWN),
+])
+def test_what_a_date_dates(question: str, kind: EventKind) -> None:
+    assert [e.kind for e in read_dates(question, D("2026-01-15")) if e.phrase][0] is kind

@@ -26,6 +26,7 @@ from legal_rag.workflow.facts import (
     read_facts,
     shorthand_numbers,
 )
+from legal_rag.workflow.results import ConfidenceLabel
 from legal_rag.workflow.types import AnswerSentence, Generation, Passage
 from verification.model import CitationCheck, CitationStatus, Label, SuccessorOut
 
@@ -658,8 +659,6 @@ def _read(question: str, as_of: str = "2026-11-27") -> QuestionFacts:
     ("Back in 2021 my tenant's son scratched my car all over with a key. Which sections apply?", "2021-12-31"),
     ("On 5 May 2024 my neighbour poured kerosene on our haystack and lit it. What offence has he committed?",
      "2024-05-05"),
-    ("My brother-in-law married a second time in Feb 2023 without divorcing my sister. What crime is that?",
-     "2023-02-28"),
     # asked in the past tense: the teller's part of the story, a death told with its cause, a habit of past years
     ("A builder took full payment from me for a flat in 2016 and then sold the same flat to my cousin. What offence "
      "was that?", "2016-12-31"),
@@ -670,7 +669,6 @@ def _read(question: str, as_of: str = "2026-11-27") -> QuestionFacts:
     ("In March 2022 my tenant's son poured paint over my car. What charges could he face?", "2022-03-31"),
     ("Back in 2021 my tenant's son scratched my car all over with a key. Was that a crime?", "2021-12-31"),
     # a criminal case or complaint, a charge that covers what was done
-    ("In 2022 my husband married again without divorcing me. What criminal case can I file?", "2022-12-31"),
     ("In 2021 a shopkeeper passed off a fake gold coin to my father as real. What criminal complaint can he make?",
      "2021-12-31"),
     ("Between 2018 and 2020 two clerks and a contractor agreed to bill the town for roads never built. What charge "
@@ -995,10 +993,25 @@ def test_asking_words_for_a_forum_a_time_an_opinion_and_a_code(ask: str, kind: A
     # none of these is a question of an evaluation set: a marriage while the earlier one stood is the offence
     ("My husband was already married when he married me in 2019. Did he commit a crime?", "2019-12-31"),
     ("She wed him in 2021 without any divorce from her first husband. What offence is that?", "2021-12-31"),
+    ("My brother-in-law married a second time in Feb 2023 without divorcing my sister. What crime is that?",
+     "2023-02-28"),
+    ("In 2022 my husband married again without divorcing me. What criminal case can I file?", "2022-12-31"),
+    # asked about its punishment, or not about the offence at all: the marriage is the offence all the same
+    ("My wife married another man in August 2023 without divorcing me. Can she be sent to jail?", "2023-08-31"),
+    ("In June 2022 my husband married again without divorcing me. Can I claim maintenance?", "2022-06-30"),
 ])
 def test_a_marriage_while_married_dates_the_offence(question: str, day: str) -> None:
     facts = _read(question)
-    assert facts.offence_on == day and facts.offence_by_story
+    assert facts.offence_on == day and not facts.offence_by_story
+    assert any("the offence was committed" in r and "BNS s.358(2)" in r for r in facts.reading())
+
+
+@pytest.mark.parametrize("question", [
+    "My husband married another woman in August 2025 without divorcing me. Can he be sent to jail?",
+    "We got married in 2019 and were divorced in 2022. Can my ex-husband marry again?",
+])
+def test_a_marriage_after_the_new_codes_or_after_a_divorce_dates_no_old_offence(question: str) -> None:
+    assert _read(question).offence_on is None
 
 
 def test_a_marriage_with_no_earlier_one_standing_dates_nothing() -> None:
@@ -1052,3 +1065,44 @@ def test_a_story_is_dated_by_its_own_events_not_by_the_tellers_plans_or_the_tria
 
 def test_the_tellers_own_dated_act_still_dates_nothing() -> None:
     assert _read("In 2021 I gave my cousin 5 lakh and he never returned it. Which offence is this?").offence_on is None
+
+
+@pytest.mark.parametrize(("question", "pending"), [
+    # pending since before 2024-07-01, whatever the ask then says
+    ("Her maintenance case u/s 125 CrPC has been pending since 2022. Will it now be heard under the BNSS?",
+     "2022-01-01"),
+    ("The revision petition filed in 2023 is still pending, will it be decided under the CrPC?", "2023-01-01"),
+    # a conviction before the appeal that is pending is a stage over, not the appeal
+    ("Convicted in 2020, his appeal has been pending in the High Court since 2021. Which code governs it?",
+     "2021-01-01"),
+    # decided after 2024-07-01: pending on that day
+    ("An anticipatory bail plea was filed on 10 June 2024 and decided on 15 July 2024. Was it under the CrPC?",
+     "2024-06-10"),
+])
+def test_a_proceeding_is_over_only_when_it_ended_before_the_new_codes(question: str, pending: str) -> None:
+    assert _read(question).pending_since == pending
+
+
+def test_a_proceeding_that_ended_before_the_new_codes_is_not_pending() -> None:
+    facts = _read("An FIR was lodged in 2020, but the case was closed in 2021. Can it be reopened?")
+    assert facts.pending_since is None
+
+
+@pytest.mark.parametrize(("question", "day"), [
+    # the ask says it is about the story's time: an undated offence told in the past does not make it today's
+    ("My cousin was stabbed in a brawl in 2019 and there were claims that the shopkeeper started it. What was the "
+     "punishment at that time?", "2019-12-31"),
+    ("A clerk in my office siphoned off funds over 2021. Under the law then, what was the offence?", "2021-12-31"),
+])
+def test_an_ask_about_the_law_then_reads_the_law_of_the_story(question: str, day: str) -> None:
+    # the workflow reads the question again on the day a closed matter's law is read as of (the old codes)
+    assert _read(question).closed_on == day
+
+
+def test_an_answer_that_lost_most_of_its_statements_is_not_relied_on() -> None:
+    kw = {"question": "Is the appeal against the acquittal governed by the CrPC or the BNSS?", "as_of": "2025-05-01",
+          "names_provision": True, "coverage": 1.0}
+    assert conf.score(**kw).score >= 0.8  # type: ignore[arg-type]
+    assert conf.score(**kw, removed_share=0.25).score >= 0.8  # type: ignore[arg-type]
+    assert conf.score(**kw, removed_share=0.5).score <= conf.NOT_ADDRESSED_CAP  # type: ignore[arg-type]
+    assert conf.score(**kw, removed_share=11 / 12).label is ConfidenceLabel.LOW  # type: ignore[arg-type]

@@ -168,3 +168,19 @@ def test_an_offence_committed_before_the_new_codes_is_dated_from_the_question(
     question: str, as_of: str, day: str | None
 ) -> None:
     assert facts(question, as_of).offence_on == day
+
+
+def test_the_savings_an_answer_quotes_follow_the_dates_read_and_a_which_code_ask() -> None:
+    from legal_rag.workflow.transition import savings_told
+
+    story = "Her in-laws kept demanding a car and beating her, finally she came back home in March 2024. Now what?"
+    # an old offence told today: BNS 358, and no BNSS 531 for a complaint made now
+    assert savings_told(story, pending=True, offence_dated=True, proceedings_dated=False) == [("BNS", "358")]
+    # proceedings begun before 2024-07-01 keep the CrPC's savings
+    fir = "The FIR was lodged in March 2024 for cheating in 2023. Which court will hear the trial?"
+    assert ("BNSS", "531") in savings_told(fir, pending=True, offence_dated=True, proceedings_dated=True)
+    # asked which code governs, dated either side of the day: the savings of the codes it is about
+    appeal = "The State filed an appeal in August 2024 against a May 2024 acquittal. CrPC 378 or BNSS 419?"
+    assert savings_told(appeal, pending=False, offence_dated=False, proceedings_dated=False) == []
+    assert ("BNSS", "531") in savings_told(appeal, pending=False, offence_dated=False, proceedings_dated=False,
+                                           which_code=True)

@@ -1158,3 +1158,21 @@ def test_a_section_retrieved_by_its_opening_words_alone_comes_whole_with_its_sto
     # a section retrieved by a clause that can be quoted stays as it was below the top
     out = steps._with_siblings(c, [_partnered("IPC:378:-:0", 0.7), _partnered("MVA:185:b:0", 0.3)], top=1)
     assert [p.chunk_id for p in out] == ["IPC:378:-:0", "MVA:185:b:0"]
+
+
+def test_a_section_ranked_first_for_a_shared_word_does_not_lead_a_forum_search() -> None:
+    from legal_rag.workflow.types import Passage as P
+
+    def p(act: str, section: str, relevance: float) -> P:
+        return P(f"{act}:{section}:-:0", act, section, f"{act} s.{section} Heading", "text", "in_force",
+                 relevance=relevance)
+
+    # "deposited it in my account" ranks the Arbitration Act's "Deposits" first, far less relevant than the cheque Act
+    shared_word = [p("ACA", "38", 0.35), p("ACA", "79", 0.33), p("NIA", "142", 0.55), p("NIA", "126", 0.59)]
+    assert _steps._leading_acts(shared_word) == {"NIA"}
+    # two Acts about as relevant both lead; the most relevant leads though it holds one section of the first four
+    close = [p("HMA", "13", 0.62), p("SMA", "27", 0.58), p("SMA", "28", 0.55), p("HMA", "19", 0.5)]
+    assert _steps._leading_acts(close) == {"HMA", "SMA"}
+    # the first ranked but far less relevant does not lead; one section of another Act is a shared word
+    single = [p("BNS", "130", 0.24), p("POCSO", "28", 0.49), p("BNSS", "525", 0.51), p("BNSS", "362", 0.46)]
+    assert _steps._leading_acts(single) == {"BNSS"}

@@ -701,10 +701,10 @@ _STRAIGHT_PAIR = re.compile(r'"([^"\n]*)"')
 def _nested(sentence: str) -> str:
     """A statute's own quotation marks inside our quotation, made curly: '(28) "public servant" means' nested in
     straight quotes would end our quotation at the second mark (the verifier pairs curly marks by direction
-    and compares them as straight ones)."""
-    if sentence.count('"') % 2:
-        return sentence
-    return _STRAIGHT_PAIR.sub("\u201c\\1\u201d", sentence)
+    and compares them as straight ones). A mark the source left unpaired (CrPC 378(1)(b) ends 'in revision.";') is made
+    a closing curly mark that nothing opened, which the verifier passes over: kept straight, it would end our quotation
+    there and pair the rest of the answer's marks wrongly, so that every quotation after it reads as not verbatim."""
+    return _STRAIGHT_PAIR.sub("\u201c\\1\u201d", sentence).replace('"', "\u201d")
 
 
 def unit_of(chunk_id: str) -> str:
