@@ -475,6 +475,23 @@ def _provision(act: str, section: str) -> str:
     return f"{act} s.{section}" if section[:1].isdigit() else f"{act} {section}"
 
 
+def pending_choice_warnings(question: str, facts: QuestionFacts) -> list[str]:
+    """A question that asks whether a step of proceedings pending on 2024-07-01 goes under the CrPC or the BNSS, naming
+    a section of each ("Bail application filed on 20 June 2024, decided on 10 July 2024: S.439 CrPC or S.483 BNSS?"):
+    BNSS 531(2)(a) keeps the pending matter under the CrPC as if the BNSS had not come into force, so the BNSS section
+    named does not govern it; said of each. Not for a step the teller still means to take ("Now I want to apply for
+    anticipatory bail: 438 CrPC?"), which is a new proceeding."""
+    if facts.pending_since is None or AskKind.WHICH_CODE not in facts.kinds() or _TELLER_PLANS.search(question):
+        return []
+    named = [c for c in facts.checks if c.label is Label.PROVISION and c.act and c.section]
+    if not any(c.act == "CRPC" for c in named):
+        return []
+    sections = dict.fromkeys(_main_key(c)[1] for c in named if c.act == "BNSS")
+    return [f"{_provision('BNSS', sec)} does not govern these proceedings: they began before 2024-07-01 and were "
+            "pending on that day, and BNSS s.531(2)(a) keeps them under the CrPC as it stood then, as if the BNSS "
+            "were not in force." for sec in sections if sec != "531"]
+
+
 def unknown_act_warning(name: str) -> str:
     return f"'{name}' is not an Act in the statute graph: could not verify"
 

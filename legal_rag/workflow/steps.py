@@ -34,6 +34,7 @@ from legal_rag.workflow.facts import (
     asking_text,
     colloquial_numbers,
     investigated_then,
+    pending_choice_warnings,
     read_facts,
     shorthand_numbers,
     textless_statement,
@@ -120,6 +121,7 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
                 and not facts.confused(c)]
     warnings += [unknown_act_warning(name) for name in facts.unknown_acts]
     warnings += [textless_warning(act, section) for act, section, _ in facts.textless]
+    warnings += pending_choice_warnings(question, facts)
     warnings += [p.warning() for p in facts.premises] + [m.warning() for m in facts.mixups]
     warnings += [f"Check that {name} fits the facts told: its text uses none of the question's own words for them, "
                  "and is far from them in meaning." for name in facts.unconfirmed]

@@ -22,6 +22,7 @@ from legal_rag.workflow.facts import (
     colloquial_numbers,
     investigated_then,
     names_penal_section,
+    pending_choice_warnings,
     premises_in,
     read_facts,
     shorthand_numbers,
@@ -1106,3 +1107,28 @@ def test_an_answer_that_lost_most_of_its_statements_is_not_relied_on() -> None:
     assert conf.score(**kw, removed_share=0.25).score >= 0.8  # type: ignore[arg-type]
     assert conf.score(**kw, removed_share=0.5).score <= conf.NOT_ADDRESSED_CAP  # type: ignore[arg-type]
     assert conf.score(**kw, removed_share=11 / 12).label is ConfidenceLabel.LOW  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("question", "warned"), [
+    # none of these is a question of an evaluation set: a step of proceedings pending on 2024-07-01, asked under which
+    # code, with a section of each named
+    ("The revision petition was filed on 3 May 2024 and heard on 2 August 2024. Was it under s.397 CrPC or s.438 "
+     "BNSS?", ["BNSS s.438"]),
+    ("Trial began in 2022; the charge was altered in October 2024. Should that be under 216 CrPC or 239 BNSS?",
+     ["BNSS s.239"]),
+    # a step still to take is a new proceeding; a matter begun after the day is the BNSS's; no choice asked
+    ("The investigation began in March 2024. Now I want to apply for anticipatory bail: 438 CrPC or 482 BNSS?", []),
+    ("The FIR was lodged in August 2024. Is bail under 437 CrPC or 480 BNSS?", []),
+    ("The trial began in 2022. What does section 216 CrPC say about altering a charge?", []),
+])
+def test_a_new_code_section_named_for_a_matter_pending_on_the_day_is_said_not_to_govern_it(
+        question: str, warned: list[str]) -> None:
+    def checks_for(offence_on: str | None, proceedings_on: str | None) -> list[CitationCheck]:
+        import re
+        return [_check("CRPC" if act.lower() == "crpc" else "BNSS", number, CitationStatus.VERIFIED)
+                for number, act in re.findall(r"(\d+)\s+(CrPC|BNSS)", question.replace("s.", ""))]
+
+    facts = read_facts(question, "2026-11-27", comparison=False, checks_for=checks_for)
+    said = pending_choice_warnings(question, facts)
+    assert [w.split(" does not govern")[0] for w in said] == warned
+    assert all("BNSS s.531(2)(a)" in w and "not in force" in w for w in said)
