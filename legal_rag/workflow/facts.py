@@ -172,8 +172,9 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                        r"ratio\s+(?:decidendi|of)|which\s+case\s+(?:held|decided|laid))\b"),
     (AskKind.OPINION, r"\b(?:chances?\s+of|"
                       # a lawyer's fee, what a court usually takes, what someone will really do: no statute says
+                      # ("how much does a good criminal lawyer charge")
                       r"how\s+much\s+(?:will|would|does|do|should|might|can)\s+(?:a|an|the|my|our|his|her)\s+"
-                      r"(?:lawyer|advocate|counsel|vakil)\s+(?:charge|cost|take|ask)|(?:lawyer|advocate|counsel)'?s?\s+"
+                      r"(?:[\w-]+\s+){0,3}?(?:lawyer|advocate|counsel|vakil)\s+(?:charge|cost|take|ask)|(?:lawyer|advocate|counsel)'?s?\s+"
                       r"(?:fees?|charges)|on\s+(?:an\s+)?average|do\s+you\s+think|in\s+your\s+(?:opinion|view)|"
                       r"how\s+long\s+(?:does|do|did)\s+(?:a|an|the|such|these|my|our)\s+(?:[\w-]+\s+){0,3}?(?:cases?|"
                       r"trials?|matters?|suits?|appeals?|complaints?|petitions?)\s+(?:\w+\s+){0,3}?"

@@ -307,8 +307,9 @@ def _numbers_named(question: str, checks: Sequence[CitationCheck]) -> str:
     out, at = [], 0
     for c in sorted((c for c in checks if c.act and c.section and _BARE_NUMBER.fullmatch(c.text)),
                     key=lambda c: c.start):
-        if c.start < at or question[c.start:c.end] != c.text:
-            continue
+        if c.start < at or question[c.start:c.end] != c.text or re.search(
+                rf"\b{re.escape(c.act or '')}\b", question[max(0, c.start - 12):c.end + 12], re.IGNORECASE):
+            continue  # not the number written, or its Act named beside it ("a 318 BNS case")
         out += [question[at:c.start], f"section {c.text} {c.act}"]
         at = c.end
     return "".join([*out, question[at:]])

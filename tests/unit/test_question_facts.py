@@ -954,6 +954,8 @@ def test_an_offence_with_its_own_time_is_not_dated_by_the_clause_before_it(quest
     ("Is there a waiting period before we can adopt again?", AskKind.TIME_LIMIT, True),
     ("Can I file the complaint this early in the morning?", AskKind.TIME_LIMIT, True),  # read as a time bar: harmless
     ("How much will an advocate charge to file a bail application?", AskKind.OPINION, True),
+    ("How much would a senior family law advocate charge for a contested divorce?", AskKind.OPINION, True),
+    ("How much does the court charge as process fee?", AskKind.OPINION, False),
     ("Do you think the landlord will really return my deposit?", AskKind.OPINION, True),
     ("On an average, how long does a partition suit take in Delhi?", AskKind.OPINION, True),
     ("How long does a motor accident claim usually take before the tribunal?", AskKind.OPINION, True),

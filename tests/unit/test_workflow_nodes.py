@@ -1176,3 +1176,22 @@ def test_a_section_ranked_first_for_a_shared_word_does_not_lead_a_forum_search()
     # the first ranked but far less relevant does not lead; one section of another Act is a shared word
     single = [p("BNS", "130", 0.24), p("POCSO", "28", 0.49), p("BNSS", "525", 0.51), p("BNSS", "362", 0.46)]
     assert _steps._leading_acts(single) == {"BNSS"}
+
+
+def test_a_number_used_as_a_section_s_name_is_retrieved_as_the_provision_it_was_read_as() -> None:
+    from verification.model import CitationCheck, CitationStatus, Label
+
+    def read_as(question: str, number: str, act: str) -> CitationCheck:
+        at = question.index(number)
+        return CitationCheck(start=at, end=at + len(number), text=number, label=Label.PROVISION, act=act,
+                             act_title=act, section=number, status=CitationStatus.VERIFIED, message="")
+
+    q = "My tenant's cheque bounced. Can I file a 138 case against him?"
+    assert _steps._numbers_named(q, [read_as(q, "138", "NIA")]) == (
+        "My tenant's cheque bounced. Can I file a section 138 NIA case against him?")
+    # its Act already named beside it, or a check of other words: the question as written
+    q = "Can I get bail in a 318 BNS case?"
+    assert _steps._numbers_named(q, [read_as(q, "318", "BNS")]) == q
+    q = "What does section 420 of the IPC say?"
+    named = read_as(q, "420", "IPC").model_copy(update={"text": "section 420 of the IPC", "start": 10, "end": 32})
+    assert _steps._numbers_named(q, [named]) == q
