@@ -81,10 +81,9 @@ happened ("In 2022 a man in a crowded bus grabbed my daughter's hand"), a matter
 ("the trial ended in March 2024"): never High."""
 
 MOSTLY_REMOVED = 0.5
-"""At or above this share of the draft's statements removed (unsupported or contradicted), what is left is what the
-verification spared, not an answer the draft meant: at most ``NOT_ADDRESSED_CAP``. A wrong answer on the blind probe11
-set kept one statement of twelve (an appellate court's powers, for "is the appeal governed by CrPC 378 or BNSS 419?")
-at 0.96; on the development runs of 2026-11-29 no other answer lost half its statements."""
+"""Above this share of the draft's statements removed (unsupported or contradicted), what is left is what the
+verification spared, not the answer the draft meant: at most ``NOT_ADDRESSED_CAP`` (docs/evaluation.md, sixteenth
+session)."""
 
 _NUMBER = (r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
            r"forty-five|sixty|ninety|hundred|twenty-?four|one\s+hundred(?:\s+and\s+\w+)?)")
@@ -186,7 +185,7 @@ def score(
         total = min(total, UNCONFIRMED_CAP)
     if inferred_date:
         total = min(total, INFERRED_DATE_CAP)
-    if removed_share >= MOSTLY_REMOVED:
+    if removed_share > MOSTLY_REMOVED:
         total = min(total, NOT_ADDRESSED_CAP)
     total = round(total, 4)
     factors = [ConfidenceFactor(name=k, weight=WEIGHTS[k], value=v) for k, v in values.items()]

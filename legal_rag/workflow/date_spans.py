@@ -221,9 +221,11 @@ Joseph Shine judgment" is the law's history, not the day of the facts)."""
 
 
 _OVER = _i(r"\b(?:over|across)\s+(?:the\s+(?:course\s+of\s+|year\s+))?$")
-_COUNTED = _i(r"\s+(?:[a-z]+s|kg|km|rs|crore|lakh|sq)\b")
-"""A year the events fill told with "over" ("transferred company money to his account over 2022"), not a number
-above which something is counted ("over 2000 workers", "over 2000 sq ft")."""
+_COUNTED = _i(r"\s+(?!(?:and|or|to|till|until|when|while|before|after|he|she|they|i|we|it|the|his|her|my|our|their|"
+              r"in|on|at|by|for|from|with|without|through|itself)\b)[a-z]+")
+"""A year the events fill told with "over" ("transferred company money to his account over 2022, and ..."), not a
+number above which something is counted ("over 2000 workers", "over 2019 people", "over 2000 sq ft"): a word after
+it that is no joint, pronoun or preposition is what was counted."""
 
 
 def _years(question: str, today: date, taken: _Taken) -> None:

@@ -150,7 +150,7 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"hack(?:ed|ing)|pretend(?:ed|ing)|impersonat(?:ed|ing)|swindled|conned|scammed|snatch(?:ed|ing)|smashed|"
         r"vandali[sz]ed|slapp(?:ed|ing)|punch(?:ed|ing)|grop(?:ed|ing)|hit|abused|insulted|"
         # a touch of someone's body against their will ("touched me in the office cab"), not "touched base"
-        r"touched\s+(?:me|her|him|my|her|his|our|their)\b(?!\s+(?:heart|feet)\b)|"
+        r"touched\s+(?:me|her|him|my|his|our|their)\b(?!\s+(?:hearts?|feet|souls?|lives?|deeply|so)\b)|"
         # a vehicle driven into someone ("ran over a pedestrian in 03/2023")
         rf"{_VEHICLE}[^.;,]{{0,60}}?\b(?:r[au]n(?:ning)?\s+over|knock(?:ed|ing)\s+(?:\w+\s+){{0,3}}?down|"
         r"mow(?:ed|ing)\s+down)|\b(?:r[au]n|knocked\s+down|mowed\s+down)\s+(?:over\s+)?by\s+(?:\w+\s+){1,3}?"
@@ -165,9 +165,10 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         # a road accident in which its sentence tells someone was hurt or killed (rash or negligent driving): its
         # day is the offence's; not one told for an insurance claim alone
         r"(?:(?:road\s+)?accident|hit[\s-]and[\s-]run|collision)(?=[^.?!]{0,80}?\b(?:died|dead|death|killed|"
-        r"injur\w*|hurt|fractur\w*)\b))\b")),
+        r"injur\w*|hurt|fractur\w*)\b)(?![^.?!]*\b(?:insur\w*|claims?|compensation)\b))\b")),
 )
 _STILL_MARRIED = (r"(?:(?:not|never)\s+(?:legally\s+)?divorced|without\s+(?:a\s+|any\s+)?divorc\w*|already\s+married|"
+                  r"(?:while|when)\s+(?:(?:we|i|you|he|she|they)\s+(?:were|was|are|is|am)\s+)?still\s+married|"
                   r"(?:first|earlier|previous|former)\s+(?:husband|wife|spouse)\s+(?:was|is)\s+(?:still\s+)?"
                   r"(?:alive|living))")
 """Words that tell an earlier marriage still stood ("they were not divorced", "her first husband was alive")."""
@@ -177,10 +178,25 @@ BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second
                      rf"|\b(?:marri\w+|wed)\b[^.;?!]{{0,80}}?\b{_STILL_MARRIED}\b"
                      rf"|\b{_STILL_MARRIED}\b[^.;?!]{{0,80}}?\b(?:marri\w+|wed)\b", re.IGNORECASE)
 """The one life event that is itself an offence: a marriage while married."""
+MARRIED_WHILE_MARRIED = re.compile(rf"\b(?:marri\w+|wed)\b[^.;?!]{{0,80}}?\b{_STILL_MARRIED}\b"
+                                   rf"|\b{_STILL_MARRIED}\b[^.;?!]{{0,80}}?\b(?:marri\w+|wed)\b", re.IGNORECASE)
+"""A marriage told with the words that say the earlier one still stood ("married another woman without divorcing me"):
+the offence itself, whatever is asked; "married again" alone may follow a death or a divorce."""
 _TIMES = r"now|later|today|yesterday|recently|since|again|afterwards|subsequently"
 """Words by which a clause tells a time of its own, after another's."""
 _GENERIC_DEFAULT = _i(r"took\s+place|happened|occurred")
 _PENDING = _i(r"pending\b")
+
+
+def _sentence_around(text: str, at: int) -> str:
+    """The sentence of ``text`` that holds ``at``."""
+    start = max((m.end() for m in _SENTENCE.finditer(text, 0, at)), default=0)
+    end = next((m.start() for m in _SENTENCE.finditer(text, at)), len(text))
+    return text[start:end]
+
+
+_MATTER = _i(r"\b(?:petition|application|suit|case|appeal|complaint|proceedings?|trial|revision|plea|writ|bail|FIR|"
+             r"court|tribunal|magistrate|commission|HC)\b")
 _CAUGHT = _i(_CAUGHT_WORDS)
 _HABIT_WORDS = r"kept\s+on|every\s+(?:day|week|month)|daily"
 """A habit: ongoing, unless told in the past of a year (``goes_on``)."""
@@ -257,8 +273,9 @@ def _kind(trigger: _Trigger, triggers: list[_Trigger], masked: str) -> EventKind
     offence ("it happened on 5 March 2024")."""
     if trigger.kind is not None:
         return trigger.kind
-    if _PENDING.match(masked, trigger.at):
-        # only a proceeding is pending ("my maintenance petition has been pending since 2023")
+    if _PENDING.match(masked, trigger.at) and _MATTER.search(_sentence_around(masked, trigger.at)):
+        # a petition, an application, a suit pending before a court is a proceeding ("my maintenance petition has been
+        # pending since 2023 in the family court"); a salary or a flat's possession pending is not
         return EventKind.PROCEEDING
     nouns = [t for t in triggers if t.kind is not None and not t.verb]
     incident = bool(_GENERIC_DEFAULT.match(masked, trigger.at))
@@ -318,7 +335,7 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
     clauses = _merged(_clauses(text), spans, triggers, text)
     told = [_told(question, text, c, spans, triggers, today) for c in clauses]
     events: list[DatedEvent] = []
-    sentence_of: list[int] = []
+    asks_of: list[bool] = []
 
     def dated_offence(j: int) -> bool:
         return any(e.kind is EventKind.OFFENCE and e.phrase and not e.ongoing for e in told[j])
@@ -355,50 +372,64 @@ def read_dates(question: str, today: date) -> tuple[DatedEvent, ...]:
             if shared is not None:
                 found = [DatedEvent(shared.start, shared.end, EventKind.OFFENCE, shared.phrase, found[0].clause)]
         events.extend(found)
-        sentence_of.extend([c.sentence] * len(found))
-    return _bounded(events, sentence_of)
+        asks_of.extend([c.asks] * len(found))
+    return _bounded(events, asks_of)
 
 
 _TOLD_NOW = _i(r"\b(?:is|are|am|has|have|keeps?|beats|harasses|threatens|demands|refuses|continues|still|now|again|"
                r"since|today|yesterday|recently|these\s+days)\b")
 """What a clause tells in the present or of a time of its own: not bounded by the story's dates."""
 _HAD_DONE = _i(r"\bhad\s+(?:already\s+|also\s+|never\s+|not\s+|earlier\s+)?(?:been\s+)?(?:[a-z]+(?:ed|en)|bought|"
-               r"sold|paid|sent|lent|left|made|told|got|taken|given|met|kept|lost|built|spent)\b")
-"""The past perfect ("I had bought it in 2019"): what came before the story, not after it."""
+               r"sold|paid|sent|lent|left|made|told|got|taken|given|met|kept|lost|built|spent|a|an|the)\b")
+"""The past perfect ("I had bought it in 2019", "we had a fight"): what came before the story, not after it."""
+_LOOKS_BACK_TO = _i(r"\b(?:earlier|previously|before\s+(?:that|this|then)|prior\s+to\s+(?:that|this)|back\s+in|"
+                    r"in\s+the\s+past|once|also|too|already|last\s+time|history|record|used\s+to)\b")
+"""Words by which a later sentence looks back to an earlier time ("Earlier, in 2023, he stole my gold", "he cheated my
+father too"): not what followed."""
+_SPAN_WORDS = _i(r"^(?:till|until|up\s+to|upto|since|from|between|before|after|by)\b")
+"""A date told as a span's bound ("paid him rent till March 2024"): how long, not an event that followed."""
 
 
-def _bounded(events: list[DatedEvent], sentence_of: list[int]) -> tuple[DatedEvent, ...]:
+def _bounded(events: list[DatedEvent], asks_of: list[bool]) -> tuple[DatedEvent, ...]:
     """Each offence told without a date, in the past and of no time of its own, dated by the story: it was committed
-    by the earliest dated event told after it that follows an offence (a proceeding, a conviction, another offence, a
-    death, an event of no kind such as leaving or coming back), when that was before 2024-07-01: "her in-laws kept
-    demanding a car and beating her, finally she came back to our home in March 2024"; "the court said it was not
-    murder" told after "convicted in 2018" in its sentence (a proceeding or a conviction told in the offence's
-    own sentence is for it, whichever comes first). Not by what a participle after it recalls ("slapped me, reminding
-    me of the dowry I failed to bring in 2015"), nor by a life event told after it ("He beat me. I married him
-    in 2015." looks back), nor by what is told in the past perfect, nor when a later event is dated on or after
-    2024-07-01 first (then the offence may be of either code: undated, the new one's)."""
+    by the date of the next event the story tells after it that follows an offence (a proceeding for it, the victim's
+    death, an event of no kind such as leaving or coming back) when that was before 2024-07-01: "her in-laws kept
+    demanding a car and beating her, finally she came back to our home in March 2024". Not by what the question asks
+    (a hypothetical "what if it happened in 2023?"), another offence or a conviction not told as for it (a separate
+    incident or a record: "He assaulted me. He was previously convicted of theft in 2015."), what looks back
+    ("Earlier, in 2023, ...", "we had a fight", a participle recalling "the dowry I failed to bring in 2015"), a life
+    event told after it ("He beat me. I married him in 2015."), another's death, the bound of a span ("paid him rent
+    till March 2024"), nor when the next such event is dated on or after 2024-07-01 (then the offence may be of either
+    code: undated, the new one's)."""
     out = list(events)
     for i, e in enumerate(events):
         if e.kind is not EventKind.OFFENCE or e.phrase or e.ongoing or _TOLD_NOW.search(e.clause):
             continue
-        # the next event the story tells after it (what is told after that may look back: "I filed the FIR in
-        # August 2024, and had moved house in 2023"), and a proceeding or conviction of its own sentence
-        after = [f for f in events[i + 1:] if f.phrase and not f.ongoing and f.clause != e.clause
-                 and (f.kind in _FOLLOWS_OFFENCE or _is_death(f)) and not _HAD_DONE.search(f.clause)
-                 and not _PARTICIPLE.match(f.clause)]
-        own = [f for f, n in zip(events[:i], sentence_of[:i], strict=True)
-               if n == sentence_of[i] and f.phrase and not f.ongoing
-               and f.kind in (EventKind.PROCEEDING, EventKind.CONVICTION)]
-        if not after and not own:
+        after = [f for f, asked in zip(events[i + 1:], asks_of[i + 1:], strict=True)
+                 if f.phrase and not f.ongoing and not asked and f.clause != e.clause
+                 and (f.kind in _FOLLOWS_OFFENCE or _victim_died(f) or _FOR_IT.search(f.clause))
+                 and not _HAD_DONE.search(f.clause)
+                 and not _PARTICIPLE.match(f.clause) and not _LOOKS_BACK_TO.search(f.clause)
+                 and not _SPAN_WORDS.match(f.phrase)]
+        if not after or after[0].end >= CUTOVER:
             continue
-        bound = min([*after[:1], *own], key=lambda f: f.end)
-        if bound.end >= CUTOVER:
-            continue
+        bound = after[0]
         out[i] = DatedEvent(OPEN_START, bound.end, EventKind.OFFENCE, f"by {bound.phrase}", e.clause, by=True)
     return tuple(out)
 
 
-_FOLLOWS_OFFENCE = (EventKind.OFFENCE, EventKind.PROCEEDING, EventKind.CONVICTION, EventKind.UNKNOWN)
+_FOLLOWS_OFFENCE = (EventKind.PROCEEDING, EventKind.UNKNOWN)
+_FOR_IT = _i(r"\b(?:convicted|sentenced|punished)\s+(?:\w+\s+){0,3}?for\s+(?:it|this|that|the\s+same|the\s+(?:assault|"
+             r"attack|offence|crime|theft|beating|killing|murder|cheating|fraud))\b")
+"""A conviction told of the offence before it ("He was convicted for it in 2019"), not a record of another ("He was
+previously convicted of theft in 2015")."""
+_THEY_DIED = _i(r"^\W*(?:\S+\s+){0,6}?(?:she|he|they)\s+(?:\w+\s+)?(?:died|passed\s+away|expired)\b")
+
+
+def _victim_died(e: DatedEvent) -> bool:
+    """A death the story tells of the one it was telling of ("she died in hospital in February 2023") or of the harm
+    done ("died of burns"), not another's ("My grandfather died in 2019")."""
+    return tells_death(e.clause) and (e.kind is EventKind.OFFENCE or _THEY_DIED.match(e.clause) is not None)
 
 
 _DEATH = _i(r"\b(?:died|dies|passed\s+away|expired|death)\b")
@@ -524,7 +555,7 @@ def _told(question: str, text: str, c: _Clause, spans: list[Span], triggers: lis
         hi = inside[i + 1].start_at if i + 1 < len(inside) else c.end
         trigger = _nearest(s, told, lo, hi)
         kind = _kind(trigger, told, text) if trigger else EventKind.UNKNOWN
-        if kind is EventKind.LIFE and BIGAMY.search(clause):
+        if kind is EventKind.LIFE and MARRIED_WHILE_MARRIED.search(_sentence_around(question, s.start_at)):
             kind = EventKind.OFFENCE  # a marriage while married is the offence ("married another woman in Dec 2023")
         out.append(DatedEvent(s.first, s.last, kind, question[s.start_at:s.end_at], clause, s.ongoing or ongoing))
     for s, e in zip(inside, list(out), strict=True):

@@ -480,17 +480,30 @@ def pending_choice_warnings(question: str, facts: QuestionFacts) -> list[str]:
     """A question that asks whether a step of proceedings pending on 2024-07-01 goes under the CrPC or the BNSS, naming
     a section of each ("Bail application filed on 20 June 2024, decided on 10 July 2024: S.439 CrPC or S.483 BNSS?"):
     BNSS 531(2)(a) keeps the pending matter under the CrPC as if the BNSS had not come into force, so the BNSS section
-    named does not govern it; said of each. Not for a step the teller still means to take ("Now I want to apply for
-    anticipatory bail: 438 CrPC?"), which is a new proceeding."""
-    if facts.pending_since is None or AskKind.WHICH_CODE not in facts.kinds() or _TELLER_PLANS.search(question):
+    named does not govern it; said of each, with the courts' doubt where a step of it was taken on or after that day.
+    Not for a step the teller still means to take ("Now I want to apply for anticipatory bail: 438 CrPC?") nor one told
+    as fresh ("a fresh bail plea filed in August 2024"), which are new proceedings."""
+    if (facts.pending_since is None or AskKind.WHICH_CODE not in facts.kinds() or _TELLER_PLANS.search(question)
+            or _FRESH_STEP.search(question)):
         return []
     named = [c for c in facts.checks if c.label is Label.PROVISION and c.act and c.section]
     if not any(c.act == "CRPC" for c in named):
         return []
     sections = dict.fromkeys(_main_key(c)[1] for c in named if c.act == "BNSS")
+    # a step of the matter taken on or after the day ("the charge sheet was filed in September 2024"): courts have
+    # differed on whether it is the BNSS's; said with the rule
+    later = any(e.kind is EventKind.PROCEEDING and e.phrase and e.start >= _CUTOVER_DAY for e in facts.dates)
+    doubt = (" Courts have differed on steps taken in such a matter on or after that day; check the rulings of your"
+             " High Court.") if later else ""
     return [f"{_provision('BNSS', sec)} does not govern these proceedings: they began before 2024-07-01 and were "
             "pending on that day, and BNSS s.531(2)(a) keeps them under the CrPC as it stood then, as if the BNSS "
-            "were not in force." for sec in sections if sec != "531"]
+            f"were not in force.{doubt}" for sec in sections if sec != "531"]
+
+
+_FRESH_STEP = re.compile(r"\b(?:fresh|new|another|second|subsequent|repeat)\s+(?:\w+\s+)?(?:application|plea|"
+                         r"petition|complaint|bail|appeal|revision|FIR)\b", re.IGNORECASE)
+"""A step told as a new one in an older matter ("a fresh bail plea filed in August 2024"): a new proceeding, which
+the rule for what was pending does not settle."""
 
 
 def unknown_act_warning(name: str) -> str:
@@ -566,29 +579,34 @@ _STILL = re.compile(r"\b(?:pending|still|going\s+on|under\s+way)\b", re.IGNORECA
 def _ended(question: str, e: DatedEvent, events: Sequence[DatedEvent]) -> bool:
     """The proceeding ``e`` tells was over before 2024-07-01: its sentence tells it ended ("an FIR in 2020, but the
     case was closed in 2021"), in words that come after it (not a stage before: "Convicted in 2019, appeal pending
-    since 2020"), in what it tells, not in an ask ("filed in 2023 still pending, will it be decided under the CrPC?"),
-    and not on or after that day ("filed on 20 June 2024 ..., decided on 10 July 2024": pending on it). A proceeding
-    its own clause calls pending is not over."""
+    since 2020"), in what it tells, not in the ask that ends the sentence ("filed in 2023 still pending, will it be
+    decided under the CrPC?"; a sentence that asks from its first word presumes what it tells: "Was the FIR filed in
+    2020 closed in 2021 properly?"), and not on or after that day ("filed on 20 June 2024 ..., decided on 10 July 2024":
+    pending on it). A proceeding its own clause calls pending is not over."""
     if _STILL.search(e.clause):
         return False
     sentence = _sentence_of(question, e.clause)
-    at = sentence.find(e.clause)
-    asks = list(_ASK_PART.finditer(sentence)) if sentence.rstrip().endswith("?") else []
-    for m in _ENDED.finditer(sentence):
-        if (at >= 0 and m.start() < at) or any(a.start() <= m.start() for a in asks):
-            continue
-        part = sentence[m.start():]
-        later = [f for f in events if f.phrase and f.phrase in part[:60]]
-        if later and all(f.end >= CUTOVER_DAY for f in later):
+    at = max(sentence.find(e.clause), 0)
+    asks = sentence.rstrip().endswith("?")
+    opened = [m.start() for m in _ASK_PART.finditer(sentence) if m.start() > 0] if asks else []
+    ask = opened[-1] if opened else len(sentence)
+    dated = [f for f in events if f.phrase]
+    for m in _ENDED.finditer(sentence, at, min(ask, at + len(e.clause) + _ENDED_REACH)):
+        told = sentence[m.start():m.start() + 60]
+        later = [f for f in dated if f.phrase in told]
+        if later and all(f.end >= _CUTOVER_DAY for f in later):
             continue
         return True
     return False
 
 
-_ASK_PART = re.compile(r"(?:^|[,;:]\s*|\s-+\s)(?:will|would|should|shall|can|could|is|are|was|were|does|do|did|"
-                       r"has|have|how|what|which|when|where|whether|who)\b", re.IGNORECASE)
-"""Where an ask opens in a sentence that ends with "?" ("..., will it be decided under the CrPC?")."""
-CUTOVER_DAY = date.fromisoformat(CUTOVER)
+_ENDED_REACH = 200
+"""How far after a proceeding's clause the words that end it are looked for."""
+_ASK_PART = re.compile(r"(?:[,;:]\s*|\s-+\s)(?:will|would|should|shall|can|could|is|are|was|were|does|do|did|has|have|"
+                       r"how|what|which|when|where|whether|who)\b", re.IGNORECASE)
+"""Where the ask that ends a sentence ending with "?" opens ("..., will it be decided under the CrPC?")."""
+_CUTOVER_DAY = date.fromisoformat(CUTOVER)
+
 
 CheckFn = Callable[[str | None, str | None], Sequence[CitationCheck]]
 """``checks_for(offence_on, proceedings_on)``: the question's citations checked, the penal codes on the offence's
@@ -863,7 +881,10 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     # an offence told undated may be a new one, after; not when every ask says it is about the story's time ("there
     # were allegations that her husband harassed her. Was there any presumption under the law at that time?") and the
     # offence is told in the past
-    then = all(_THEN.search(p) for p in asking)
+    # ... when an offence is dated, so that the story's time is the offence's, not a birth's or a retirement's ("My son
+    # was born in 2018. A neighbour molested my wife. What was the punishment at the time?")
+    then = all(_THEN.search(p) for p in asking) and any(
+        e.kind is EventKind.OFFENCE and e.phrase and not e.by for e in events)
     if any(e.kind is EventKind.OFFENCE and not e.phrase and not (then and not _NOW.search(e.clause)) for e in events):
         return None
     dated = [e for e in events if e.phrase]
@@ -880,7 +901,7 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     for e in dates_by_new_code:
         undated_text = undated_text.replace(e.phrase, " ")
     if not ends and not _NEW_CODE.search(undated_text) and (
-            _OLD_CODE_ONLY.search(question) or dates_by_new_code or then
+            _OLD_CODE_ONLY.search(question) or dates_by_new_code or all(_THEN.search(p) for p in asking)
             or _asks_what_others_did(question, asking, events)):
         # it asks what the old code said of facts all told before it was replaced ("kept in the lockup for 3 days
         # in December 2023 without being produced before a magistrate: which provision of the CrPC did they
@@ -1021,10 +1042,12 @@ def read_facts(
         offence = proceedings = None
     offence_on = offence.isoformat() if offence is not None else None
     proceedings_on = proceedings.isoformat() if proceedings is not None else None
+    # an offence dated by what the story tells after it ("... finally she came back home in March 2024") is dated by
+    # the story, not by the question: said so, and the answer is not High
+    story_dated = offence is not None and any(e.by and e.kind is EventKind.OFFENCE and e.end == offence for e in events)
     # BNSS 531(2)(a): pending proceedings go on "as if this Sanhita had not come into force", under the CrPC as it
     # stood on the eve of 2024-07-01, not as it stood the day they began.
     checks = tuple(checks_for(offence_on, EVE if proceedings_on is not None else None))
-    story_dated = False
     if (offence is None and proceedings is None and closed is None and not comparison
             # which offence the story makes out, or which code governs it ("Which law will apply now since the new
             # criminal laws came after it happened?")

@@ -469,7 +469,8 @@ def _shorthand_checks(ctx: WorkflowContext, question: str, day: str, offence_on:
     """The checks of the section numbers a question that names no Act uses as names ("a 65B certificate", "the 498A
     case": ``shorthand_numbers``), each read as the one criminal code's section so numbered, checked for the date of
     the facts as if the question had named it; a number more than one code has (or none) is left unread. A penal
-    number named as people name it ("dhara 379", "a 420 case": ``colloquial_numbers``) is the IPC's."""
+    number named as people name it ("dhara 379", "a 420 case": ``colloquial_numbers``) is the IPC's, where that
+    section fits what the question tells (``mixups.unconfirmed``)."""
     out: list[CitationCheck] = []
     for number, start, end in shorthand_numbers(question):
         found = []
@@ -483,33 +484,15 @@ def _shorthand_checks(ctx: WorkflowContext, question: str, day: str, offence_on:
     for number, start, end in colloquial_numbers(question):
         if (start, end) in taken:
             continue
-        act = _colloquial_act(ctx, question, number)
-        name = act if act == SHORTHAND_CODES[0] else ctx.act_titles.get(act, act).removeprefix("The ")
-        report = ctx.verifier.verify(f"section {number} of the {name}", [], day, offence_on=offence_on,
+        report = ctx.verifier.verify(f"section {number} of the {SHORTHAND_CODES[0]}", [], day, offence_on=offence_on,
                                      proceedings_on=proceedings_on)
-        out += [c.model_copy(update={"start": start, "end": end, "text": number})
-                for c in _checked_provisions(report.citations)]
+        found = [c.model_copy(update={"start": start, "end": end, "text": number})
+                 for c in _checked_provisions(report.citations)]
+        # read as the IPC's only where the IPC's section fits the story: "a cheque that bounced ... the 138 case" is
+        # no case of abetting a soldier's insubordination (IPC 138), and is left unread for retrieval to place
+        if found and not unconfirmed(question, found, partial(_section_text, ctx), similarity=ctx.similarity):
+            out += found
     return out
-
-
-_COLLOQUIAL_WORDS = re.compile(r"\b(?:case|cases|fir|mukadma|dhara|ka|wala|waala|vala)\b", re.IGNORECASE)
-
-
-def _colloquial_act(ctx: WorkflowContext, question: str, number: str) -> str:
-    """The Act whose section ``number`` a question names as people name a case ("a 420 case", "the 138 case"): the
-    IPC's, by which FIRs were written for a century and a half, unless another Act's section so numbered is headed in
-    more of the question's own words ("a cheque ... the 138 case" is the Negotiable Instruments Act's "Dishonour of
-    cheque", not the IPC's abetment of a soldier's insubordination). The other criminal codes are not its rivals: the
-    number is the IPC's or a special Act's; nor are the words that name it a case ("case", "FIR")."""
-    told = content_stems(_COLLOQUIAL_WORDS.sub(" ", question))
-
-    def shared(act: str) -> int:
-        chunks = ctx.retriever.section_chunks(act, number)
-        return len(told & content_stems(heading_title(chunks[0].heading))) if chunks else 0
-
-    penal = SHORTHAND_CODES[0]
-    best = max(sorted(ctx.retriever.indexed_acts() - _CRIMINAL_CODES), key=shared, default=penal)
-    return best if shared(best) > shared(penal) else penal
 
 
 def _checked_provisions(citations: Iterable[CitationCheck]) -> list[CitationCheck]:
@@ -672,7 +655,8 @@ def _leading_acts(passages: Sequence[Passage]) -> set[str]:
     for p in firsts:
         best[p.act] = max(best.get(p.act, 0.0), p.relevance)
     most = max(best.values())
-    acts = {top[0], *(a for a in top if top.count(a) >= 2 or best[a] == most)}
+    nearest = next(p.act for p in firsts if p.relevance == most)  # the first ranked of the most relevant
+    acts = {top[0], nearest, *(a for a in top if top.count(a) >= 2)}
     return {a for a in acts if best[a] >= LEAD_RELEVANCE * most}
 
 

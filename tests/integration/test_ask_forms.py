@@ -61,14 +61,15 @@ def test_a_number_more_than_one_code_has_is_left_unread(service: AskService) -> 
     assert not any("s.138 was repealed" in w for w in r.warnings), r.warnings
 
 
-@pytest.mark.parametrize(("question", "act"), [
-    # none of these is a question of an evaluation set: a number named as people name a case is the IPC's, unless a
-    # special Act's section so numbered is headed in the question's words
-    ("My tenant gave me a cheque for the rent that bounced. Can I file a 138 case against him?", "NIA"),
-    ("Somebody filed a 420 case against my uncle last month for cheating. What is the punishment?", "IPC"),
-])  # fmt: skip
-def test_a_number_named_as_a_case_is_read_as_the_act_whose_section_fits_the_story(service: AskService, question: str,
-                                                                                  act: str) -> None:
-    r = service.ask(question)
-    named = {(c.act, c.section) for c in r.citations if c.where == "question"}
-    assert (act, question.split(" case")[0].split()[-1]) in named, named
+def test_a_number_named_as_a_case_is_the_ipc_s_only_where_that_section_fits_the_story(service: AskService) -> None:
+    # none of these is a question of an evaluation set: "a 420 case" for a cheat is the IPC's; "the 138 case" for a
+    # bounced cheque is not the IPC's s.138 (a soldier's insubordination) and is left for retrieval to place, nor is
+    # "a 307 case" read as another Act's s.307 because its heading shares the story's words (an executor's property)
+    cheat = service.ask("Somebody filed a 420 case against my uncle last month for cheating. What is the punishment?")
+    assert ("IPC", "420") in {(c.act, c.section) for c in cheat.citations if c.where == "question"}
+    cheque = service.ask("My tenant gave me a cheque for the rent that bounced. Can I file a 138 case against him?")
+    assert not any(c.act == "IPC" for c in cheque.citations), cheque.citations
+    assert any(c.act == "NIA" and c.section == "138" for c in cheque.citations if c.where == "answer")
+    executor = service.ask("My brother, the executor of our late father's will, was booked in a 307 case after he "
+                           "attacked me for objecting to how he disposed of the property. Can he get bail?")
+    assert not any(c.act == "ISA" for c in executor.citations if c.where == "question"), executor.citations

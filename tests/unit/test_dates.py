@@ -350,7 +350,6 @@ def test_a_step_of_the_police_investigation_dates_proceedings(
     ("My brother-in-law beat my sister badly. She went back to our parents in October 2022.", "2022-10-31"),
     ("Someone cheated my father of his savings. We filed a police complaint in January 2024.", "2024-01-31"),
     ("My neighbour assaulted my son. He was convicted for it in 2019.", "2019-12-31"),
-    ("The man was convicted in 2017 for the killing, and the court held it was not murder.", "2017-12-31"),
     ("Her husband harassed her for years. She died in hospital in February 2023.", "2023-02-28"),
 ])
 def test_an_undated_offence_is_dated_by_what_the_story_tells_after_it(question: str, offence: str) -> None:
@@ -373,6 +372,23 @@ def test_an_undated_offence_is_dated_by_what_the_story_tells_after_it(question: 
     "The shopkeeper cheated me. I had bought the phone from him in 2022.",
     # a conviction told before the offence in another sentence is an old record, not the offence's
     "He was convicted of theft in 2018. He stole my bike.",
+    # a proceeding or a record told before the offence in its sentence; another's record, offence or death told after;
+    # a look back; a span's bound; a hypothetical in the ask
+    "Although he was convicted of theft in 2010, he attacked me with a knife. What is the punishment?",
+    "I filed an FIR against my neighbour in 2021 and after that he attacked me with a rod. Which law applies?",
+    "He was arrested for drunk driving in 2019, and he assaulted my brother.",
+    "He assaulted me. He was previously convicted of theft in 2015. What is the punishment?",
+    "He threatened to kill me. Earlier, in 2023, he stole my gold. What is the punishment for the threat?",
+    "He assaulted me. Back in 2022 he cheated my father too.",
+    "My neighbour assaulted my son. My son was convicted of theft in 2019.",
+    "My husband beat me. Before that, in March 2023, we had a fight over money.",
+    "The landlord threatened me. I paid him rent till March 2024.",
+    "He assaulted me. My grandfather died in 2019.",
+    "My brother-in-law assaulted me. What if the assault happened in 2023, what would the punishment be?",
+    # a remarriage after a death or a divorce; an accident told for an insurance claim
+    "My first wife died in 2018 and I married again in 2020. Is that bigamy?",
+    "After my divorce in 2019 I married again in 2021. What is the punishment for bigamy?",
+    "In a road accident in March 2023 my scooter was damaged and I was injured; the insurer has rejected my claim.",
 ])
 def test_an_undated_offence_is_not_dated_by_a_look_back_or_a_later_time(question: str) -> None:
     assert offence_day(read_dates(question, D("2026-01-15")), D("2026-01-15")) is None
@@ -385,8 +401,24 @@ def test_an_undated_offence_is_not_dated_by_a_look_back_or_a_later_time(question
     ("In July 2023 my manager touched me inappropriately at the office party.", EventKind.OFFENCE),
     ("A hit-and-run on 4 May 2023 left my uncle badly injured.", EventKind.OFFENCE),
     ("The road accident on 2 February 2024 killed two cyclists.", EventKind.OFFENCE),
-    # an accident told for a claim alone, a touch that moves the heart
+    # an accident told for a claim alone, a touch that moves the heart, a salary pending
     ("I had a minor accident in March 2023 and the insurer rejected my claim.", EventKind.UNKNOWN),
+    ("In May 2023 the villagers' kindness touched our hearts.", EventKind.UNKNOWN),
+    ("My salary has been pending since March 2024.", EventKind.UNKNOWN),
 ])
 def test_what_a_date_dates(question: str, kind: EventKind) -> None:
     assert [e.kind for e in read_dates(question, D("2026-01-15")) if e.phrase][0] is kind
+
+
+@pytest.mark.parametrize(("text", "years"), [
+    ("The accountant moved company money to his own account over 2022. What offence was that?", ["2022"]),
+    ("Over the course of 2021, he sold my land twice.", ["2021"]),
+    # a number above which something is counted
+    ("He defrauded over 2019 people through a ponzi scheme.", []),
+    ("The factory employed over 2000 women.", []),
+    ("The flat is over 2000 sq ft.", []),
+])
+def test_a_year_told_with_over_is_a_time_and_a_count_is_not(text: str, years: list[str]) -> None:
+    from legal_rag.workflow.date_spans import find_spans
+
+    assert [text[s.start_at:s.end_at] for s in find_spans(text, D("2026-01-15"))] == years

@@ -1107,7 +1107,8 @@ def test_an_answer_that_lost_most_of_its_statements_is_not_relied_on() -> None:
           "names_provision": True, "coverage": 1.0}
     assert conf.score(**kw).score >= 0.8  # type: ignore[arg-type]
     assert conf.score(**kw, removed_share=0.25).score >= 0.8  # type: ignore[arg-type]
-    assert conf.score(**kw, removed_share=0.5).score <= conf.NOT_ADDRESSED_CAP  # type: ignore[arg-type]
+    assert conf.score(**kw, removed_share=0.5).score >= 0.8  # type: ignore[arg-type]
+    assert conf.score(**kw, removed_share=0.6).score <= conf.NOT_ADDRESSED_CAP  # type: ignore[arg-type]
     assert conf.score(**kw, removed_share=11 / 12).label is ConfidenceLabel.LOW  # type: ignore[arg-type]
 
 
@@ -1121,6 +1122,7 @@ def test_an_answer_that_lost_most_of_its_statements_is_not_relied_on() -> None:
     # a step still to take is a new proceeding; a matter begun after the day is the BNSS's; no choice asked
     ("The investigation began in March 2024. Now I want to apply for anticipatory bail: 438 CrPC or 482 BNSS?", []),
     ("The FIR was lodged in August 2024. Is bail under 437 CrPC or 480 BNSS?", []),
+    ("The trial began in 2021; a fresh bail plea was filed in August 2024. Is it under 439 CrPC or 483 BNSS?", []),
     ("The trial began in 2022. What does section 216 CrPC say about altering a charge?", []),
 ])
 def test_a_new_code_section_named_for_a_matter_pending_on_the_day_is_said_not_to_govern_it(
@@ -1134,3 +1136,13 @@ def test_a_new_code_section_named_for_a_matter_pending_on_the_day_is_said_not_to
     said = pending_choice_warnings(question, facts)
     assert [w.split(" does not govern")[0] for w in said] == warned
     assert all("BNSS s.531(2)(a)" in w and "not in force" in w for w in said)
+
+
+def test_a_step_taken_after_the_day_in_a_pending_matter_is_said_with_the_courts_doubt() -> None:
+    q = "The FIR was registered in March 2024 and the charge sheet filed in September 2024. Under 173 CrPC or 193 BNSS?"
+
+    def checks_for(offence_on: str | None, proceedings_on: str | None) -> list[CitationCheck]:
+        return [_check("CRPC", "173", CitationStatus.VERIFIED), _check("BNSS", "193", CitationStatus.VERIFIED)]
+
+    [said] = pending_choice_warnings(q, read_facts(q, "2026-11-27", comparison=False, checks_for=checks_for))
+    assert said.startswith("BNSS s.193 does not govern") and "Courts have differed" in said
