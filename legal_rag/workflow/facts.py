@@ -881,10 +881,12 @@ def closed_day(question: str, events: Sequence[DatedEvent], today: date) -> date
     # an offence told undated may be a new one, after; not when every ask says it is about the story's time ("there
     # were allegations that her husband harassed her. Was there any presumption under the law at that time?") and the
     # offence is told in the past
-    # ... when an offence is dated, so that the story's time is the offence's, not a birth's or a retirement's ("My son
-    # was born in 2018. A neighbour molested my wife. What was the punishment at the time?")
+    # ... when an offence or its proceedings are dated ("convicted in 2018 for killing a man ... the court said it was
+    # not murder"), so that the story's time is the matter's, not a birth's or a retirement's ("My son was born in
+    # 2018. A neighbour molested my wife. What was the punishment at the time?")
     then = all(_THEN.search(p) for p in asking) and any(
-        e.kind is EventKind.OFFENCE and e.phrase and not e.by for e in events)
+        e.kind in (EventKind.OFFENCE, EventKind.CONVICTION, EventKind.PROCEEDING) and e.phrase and not e.by
+        for e in events)
     if any(e.kind is EventKind.OFFENCE and not e.phrase and not (then and not _NOW.search(e.clause)) for e in events):
         return None
     dated = [e for e in events if e.phrase]

@@ -488,9 +488,12 @@ def _shorthand_checks(ctx: WorkflowContext, question: str, day: str, offence_on:
                                      proceedings_on=proceedings_on)
         found = [c.model_copy(update={"start": start, "end": end, "text": number})
                  for c in _checked_provisions(report.citations)]
-        # read as the IPC's only where the IPC's section fits the story: "a cheque that bounced ... the 138 case" is
-        # no case of abetting a soldier's insubordination (IPC 138), and is left unread for retrieval to place
-        if found and not unconfirmed(question, found, partial(_section_text, ctx), similarity=ctx.similarity):
+        # a number named as a case is read as the IPC's only where the IPC's section fits the story: "a cheque that
+        # bounced ... the 138 case" is no case of abetting a soldier's insubordination (IPC 138), and is left unread
+        # for retrieval to place; "dhara 379" is the IPC's section as FIRs write it, whatever words the story uses
+        dhara = question[max(0, start - 8):start].lower().rstrip().endswith("dhara")
+        if found and (dhara or not unconfirmed(question, found, partial(_section_text, ctx),
+                                                 similarity=ctx.similarity)):
             out += found
     return out
 

@@ -1096,8 +1096,12 @@ def test_a_proceeding_that_ended_before_the_new_codes_is_not_pending() -> None:
     ("My cousin was stabbed in a brawl in 2019 and there were claims that the shopkeeper started it. What was the "
      "punishment at that time?", "2019-12-31"),
     ("A clerk in my office siphoned off funds over 2021. Under the law then, what was the offence?", "2021-12-31"),
+    ("He was convicted in 2019 for the stabbing, though the judge said it was no murder. What was the sentence for "
+     "it back then?", "2019-12-31"),
 ])
 def test_an_ask_about_the_law_then_reads_the_law_of_the_story(question: str, day: str) -> None:
+    assert _read("My son was born in 2018. A neighbour molested my wife. What was the punishment at the time?"
+                 ).closed_on is None  # a birth is not the matter's time
     # the workflow reads the question again on the day a closed matter's law is read as of (the old codes)
     assert _read(question).closed_on == day
 
