@@ -231,9 +231,7 @@ _PRESENT = _i(r"\b(?:is|are|am|has|have|keeps|still|now|since|till\s+date|to\s+d
 
 def _past_habit(text: str, at: int) -> bool:
     """The habit at ``at`` is told in a sentence of the past that names its year and nothing of the present."""
-    start = max((m.end() for m in _SENTENCE.finditer(text, 0, at)), default=0)
-    end = next((m.start() for m in _SENTENCE.finditer(text, at)), len(text))
-    sentence = text[start:end]
+    sentence = _sentence_around(text, at)
     return bool(_BOUNDED.search(sentence) and _PAST_VERB.search(sentence)) and not _PRESENT.search(sentence)
 
 

@@ -36,6 +36,9 @@ from legal_rag.workflow.dates import (
     read_dates,
     tells_death,
 )
+from legal_rag.workflow.dates import (
+    CUTOVER as _CUTOVER_DAY,
+)
 from legal_rag.workflow.mixups import OLD_CODES, NumberMixup
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.transition import named_pending
@@ -605,7 +608,6 @@ _ENDED_REACH = 200
 _ASK_PART = re.compile(r"(?:[,;:]\s*|\s-+\s)(?:will|would|should|shall|can|could|is|are|was|were|does|do|did|has|have|"
                        r"how|what|which|when|where|whether|who)\b", re.IGNORECASE)
 """Where the ask that ends a sentence ending with "?" opens ("..., will it be decided under the CrPC?")."""
-_CUTOVER_DAY = date.fromisoformat(CUTOVER)
 
 
 CheckFn = Callable[[str | None, str | None], Sequence[CitationCheck]]
