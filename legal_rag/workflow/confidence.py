@@ -80,6 +80,11 @@ INFERRED_DATE_CAP = 0.75
 happened ("In 2022 a man in a crowded bus grabbed my daughter's hand"), a matter read as of the day it was over
 ("the trial ended in March 2024"): never High."""
 
+ASSERTED_CAP = 0.75
+"""Below High: a question that takes something about the law as given ("..., right?", "Since cheque bounce is
+non-bailable, ...": ``facts.asserts_law``) is answered by quoting what the law says, not by judging the statement;
+on the development sets' false premises (probe13) such answers stood at High with the premise uncorrected."""
+
 MOSTLY_REMOVED = 0.5
 """Above this share of the draft's statements removed (unsupported or contradicted), what is left is what the
 verification spared, not the answer the draft meant: at most ``NOT_ADDRESSED_CAP`` (docs/evaluation.md, sixteenth
@@ -144,6 +149,7 @@ def score(
     unconfirmed: bool = False,
     inferred_date: bool = False,
     removed_share: float = 0.0,
+    asserted: bool = False,
 ) -> Confidence:
     """Combine the factors. ``coverage`` is 0 when nothing supports the answer; ``citation_statuses`` are the
     statuses of the provisions the answer cites (only for the cap on unverifiable citations); ``old_law_facts``:
@@ -156,6 +162,8 @@ def score(
     question cites holds nothing of what it tells (``UNCONFIRMED_CAP``); ``inferred_date``: the offence's day, which
     decides the code, is the story's date, not one the question gives the offence (``INFERRED_DATE_CAP``);
     ``removed_share``: the share of the draft's statements the verification removed (``MOSTLY_REMOVED``);
+    ``asserted``: the question takes something about the law as given and the answer corrects no premise of it
+    (``ASSERTED_CAP``);
     ``story_coverage``: ``coverage`` with the lay situations by which retrieval matched the story to the quoted
     provisions counted as evidence (``retrieval/lay.py``): when it reaches ``ADDRESSED`` and ``coverage`` does not,
     the cap is ``PARTLY_ADDRESSED_CAP``, not ``NOT_ADDRESSED_CAP``."""
@@ -187,6 +195,8 @@ def score(
         total = min(total, INFERRED_DATE_CAP)
     if removed_share > MOSTLY_REMOVED:
         total = min(total, NOT_ADDRESSED_CAP)
+    if asserted:
+        total = min(total, ASSERTED_CAP)
     total = round(total, 4)
     factors = [ConfidenceFactor(name=k, weight=WEIGHTS[k], value=v) for k, v in values.items()]
     return Confidence(score=total, label=label_for(total), factors=factors)

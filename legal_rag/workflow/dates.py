@@ -86,6 +86,9 @@ _VEHICLE = (r"\b(?:car|cars|truck|lorry|bus|vehicle|bike|motorcycle|motorbike|sc
             r"jeep|suv|taxi|cab|train|dumper|trolley|driver)\b")
 """What runs someone over or knocks someone down ("a speeding van knocked my mother down"), as against a budget run
 over or interest knocked down."""
+_OFFENCE_NOUNS = (r"theft|robbery|dacoity|murder|offences?|crime|incident|fraud|cheating|assault|extortion|"
+                  r"harassment|cruelty|kidnapping|rape|forgery|trespass|burglary|defamation|stalking|snatching")
+"""The nouns by which a story names an offence ("the theft", "a cheating case")."""
 _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
     # (kind, is a verb, words); kind None is a verb that takes the kind of the noun it tells of ("began")
     (EventKind.CONVICTION, True, _i(
@@ -132,7 +135,10 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"summons|warrant|proceedings?|revision|cognizance|remand|police\s+report|bail\s+application|"
         # a step of a prosecution taken before its trial ("a proclamation was issued against him in 2023", "sanction
         # to prosecute was granted in March 2024")
-        r"proclamation|sanction\s+(?:to|for)\s+(?:prosecut\w*|the\s+prosecution)|prosecution\s+sanction)\b")),
+        r"proclamation|sanction\s+(?:to|for)\s+(?:prosecut\w*|the\s+prosecution)|prosecution\s+sanction)\b"
+        # the offence a proceeding is for is what it is about, not an event of its own ("my father's trial for
+        # cheating has been going on since 2022": the trial's day, not the cheating's)
+        rf"(?:\s+(?:for|of)\s+(?:an?\s+|the\s+)?(?:{_OFFENCE_NOUNS})\b(?!\s+(?:that|which|who)\b))?")),
     # not "application", "petition", "suit" alone: a job application or a civil suit is no criminal proceeding
     (None, True, _i(r"\b(?:began|begun|begin|started|commenced|pending|took\s+place|happened|occurred|"
                     r"was\s+held)\b")),
@@ -160,8 +166,7 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"took\s+away|ran\s+away\s+with|took\s+(?:(?:my|his|her|our|their|the)\s+)?(?:money|cash|rs\.?|₹|rupees|"
         r"\d[\d,]*|gold|jewell?e?ry|ornaments|phone|mobile|wallet|purse|bag|laptop|car|bike|scooter))(?!\w)")),
     (EventKind.OFFENCE, False, _i(
-        r"\b(?:theft|robbery|dacoity|murder|offences?|crime|incident|fraud|cheating|assault|extortion|"
-        r"harassment|cruelty|kidnapping|rape|forgery|trespass|burglary|defamation|stalking|snatching|"
+        rf"\b(?:{_OFFENCE_NOUNS}|"
         # a road accident in which its sentence tells someone was hurt or killed (rash or negligent driving): its
         # day is the offence's; not one told for an insurance claim alone
         r"(?:(?:road\s+)?accident|hit[\s-]and[\s-]run|collision)(?=[^.?!]{0,80}?\b(?:died|dead|death|killed|"

@@ -41,6 +41,7 @@ from legal_rag.workflow.dates import (
 )
 from legal_rag.workflow.mixups import OLD_CODES, NumberMixup
 from legal_rag.workflow.parts import question_parts
+from legal_rag.workflow.personal_law import Community, civil_marriage_told, communities_told, outside
 from legal_rag.workflow.transition import named_pending
 from verification.model import CitationCheck, CitationStatus, Label
 
@@ -174,6 +175,10 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                        r"(?:held|ruled|decided)\s+in|case\s+laws?|precedents?|landmark\s+(?:case|judgment|ruling)|"
                        r"ratio\s+(?:decidendi|of)|which\s+case\s+(?:held|decided|laid))\b"),
     (AskKind.OPINION, r"\b(?:chances?\s+of|"
+                      # how probable an outcome is: no statute gives odds ("What are the odds that the MACT will give
+                      # us 50 lakh?", "how likely is an acquittal")
+                      r"(?:the|what\s+are\s+(?:the|my|our))\s+odds\b|probability\s+(?:of|that)|likelihood\s+(?:of|that)|"
+                      r"how\s+likely\b|"
                       # a lawyer's fee, what a court usually takes, what someone will really do: no statute says
                       # ("how much does a good criminal lawyer charge")
                       r"how\s+much\s+(?:will|would|does|do|should|might|can)\s+(?:a|an|the|my|our|his|her)\s+"
@@ -234,6 +239,39 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
 
 _SENTENCES = re.compile(r"(?<!\b[A-Z])(?<!\.[A-Z])(?<=[.?!])\s+(?=[A-Z\"'\u201c(])|(?<=[?!])\s+")
 """Where a sentence ends: after a word's last letter, not inside an abbreviation ("Cr.P.C. or the BNSS?")."""
+
+
+_CONFIRM = re.compile(
+    # a statement put to the reader to be confirmed: "..., right?", "- is that true?", "correct?", "isn't it?"
+    r"(?:^|[,\-\u2013\u2014:;]|[.!?]\s)\s*(?:right|correct|true|no|na|naa|isn'?t\s+it|is\s+it\s+not|hai\s+na|"
+    r"na\s+hai)\s*\?"
+    r"|\bis\s+(?:that|this|it)\s+(?:true|correct|right|so)\b\s*\?"
+    r"|\b(?:am\s+i|are\s+we)\s+(?:right|correct)\b|\btrue\s+or\s+(?:false|not)\b",
+    re.IGNORECASE)
+_LAW_WORDS = (r"(?:sections?|s\.\s*\d|\bu/s|acts?|laws?|codes?|rules?|BNSS?|BSA|IPC|CrPC|non-?bailable|bailable|"
+              r"punishable|offen[cs]es?|crimes?|legal|illegal|void|valid|invalid|limitation|time\s+limit|allowed|"
+              r"permitted|mandatory|compulsory|entitled|cannot|can'?t|no\s+need)")
+_PREMISED = re.compile(
+    # a ruling on the law the ask rests on, told as given: "Since cheque bounce under 138 is non-bailable, ...",
+    # "Now that marital rape is punishable under section 63 BNS, ...", "As the new law says ..., can I ...?"
+    rf"(?:^|[.!?]\s+)(?:since|as|now\s+that|given\s+that)\s+[^,?.]{{0,120}}?\b{_LAW_WORDS}\b[^,?.]{{0,120}},"
+    # the law told as fact before the ask: "The RTI Act lets me ...", "Under the Hindu Marriage Act a divorce is
+    # granted the same day ..."
+    rf"|(?:^|[.!?]\s+)(?:the\s+(?:new\s+)?(?:(?-i:[A-Z])[\w()]*\s+){{0,6}}?(?:Act|Code|Sanhita|Adhiniyam|BNSS|BNS|BSA|"
+    rf"IPC|CrPC|law|rules?)|"
+    rf"under\s+(?:the\s+)?[^,?.]{{0,40}}?\b{_LAW_WORDS}\b[^,?.]{{0,60}}?)"
+    rf"\s+(?:lets|allows|permits|says|provides|makes|requires|gives|bars|prohibits)\b",
+    re.IGNORECASE)
+"""A premise about the law stated as given before the ask: a clause opening "since/as/now that" that speaks of a
+section, an Act or a legal quality, or an Act or a provision said to let, allow or require something."""
+
+
+def asserts_law(question: str) -> bool:
+    """The question takes something about the law as given: it puts a statement to be confirmed ("..., right?",
+    "is that true?") or builds its ask on a ruling told as fact ("Since cheque bounce is non-bailable, can I ...?").
+    The offline answer quotes what the law says; whether the statement holds is for the reader to check against it,
+    so such an answer is never High (``confidence.ASSERTED_CAP``)."""
+    return bool(_CONFIRM.search(question) or _PREMISED.search(question))
 
 
 def ask_kinds(ask: str) -> tuple[AskKind, ...]:
@@ -362,6 +400,13 @@ class QuestionFacts:
     """The sums of money the question tells, in rupees (``amounts.sums_in``): "paid Rs 15 crore" decides the forum."""
     checks: tuple[CitationCheck, ...] = field(default=(), compare=False)
     """The question's citations, checked for the date (the offence's day for the penal codes)."""
+    asserted: bool = False
+    """The question takes something about the law as given and asks to have it confirmed or acts on it ("... is
+    granted the same day, right?", "Since cheque bounce is non-bailable, can I ...": ``asserts_law``)."""
+    communities: frozenset[Community] = frozenset()
+    """The communities whose personal law the question tells ("We are Hindus", "talaq": ``personal_law``)."""
+    civil_marriage: bool = False
+    """The question tells a marriage under the Special Marriage Act ("court marriage"), or between two faiths."""
 
     @property
     def old_law_facts(self) -> bool:
@@ -393,6 +438,18 @@ class QuestionFacts:
         if self.as_of < CUTOVER:
             return True
         return self.offence_on is not None if act == "IPC" else self.pending_since is not None
+
+    def asserted_unanswered(self) -> bool:
+        """The question takes something about the law as given (``asserted``), and nothing the question names is
+        corrected by the checks (a lapsed provision, a number of the other code, a repealed or unknown citation):
+        the answer quotes the law without judging the statement."""
+        return self.asserted and not self.premises and not self.mixups and all(
+            c.status is CitationStatus.VERIFIED for c in self.checks if c.act and c.section)
+
+    def outside_personal_law(self, act: str, section: str) -> bool:
+        """A provision of another community's personal law than the one the question tells (``personal_law``), and
+        of an Act the question does not name."""
+        return act not in self.acts_named and outside(act, section, self.communities, self.civil_marriage)
 
     def kinds(self) -> set[AskKind]:
         return {k for a in self.asks for k in a.kinds}
@@ -764,6 +821,14 @@ _LED_TO_DEATH = re.compile(r"\b(?:dowry|harass\w*|demand(?:ed|ing)|cruelty|tortu
 """What others did that a death told beside it followed from: the death is then the offence's day."""
 
 
+_OLD_SECTION_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:IPC|Indian\s+Penal\s+Code)\s+(?:sections?|offen[cs]es?|charges?|provisions?)\b"
+    r"|\b(?:which|what)\s+(?:sections?|provisions?)\s+(?:of|under)\s+(?:the\s+)?(?:IPC|Indian\s+Penal\s+Code)\b",
+    re.IGNORECASE)
+"""An ask for the old penal code's section ("Which IPC section for him?"): the teller puts the story under the IPC,
+so its dates are read for the offence's day (``story_day``), which decides whether the IPC governs it."""
+
+
 def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date | None:
     """The day of an offence the question asks about but dates only by its story: the clause that carries the date
     tells what someone did, not the teller's own part ("I bought ...") or a life event (a marriage, a birth, a death;
@@ -1055,7 +1120,8 @@ def read_facts(
     if (offence is None and proceedings is None and closed is None and not comparison
             # which offence the story makes out, or which code governs it ("Which law will apply now since the new
             # criminal laws came after it happened?")
-            and (_WHAT_OFFENCE.search(question) or any(AskKind.WHICH_CODE in a.kinds for a in asks))
+            and (_WHAT_OFFENCE.search(question) or _OLD_SECTION_ASKED.search(question)
+                 or any(AskKind.WHICH_CODE in a.kinds for a in asks))
             and all(c.act in ("IPC", "BNS") for c in checks if c.act)):  # another Act named: its own dates
         story = story_day(question, events, today)
         if story is not None:
@@ -1077,6 +1143,8 @@ def read_facts(
         premises=premises, checks=checks, offence_by_story=story_dated,
         closed_on=closed.isoformat() if closed is not None else None,
         unknown_acts=_unknown_acts(checks, known_act), sums=tuple(sums_in(question)),
+        communities=communities_told(question), civil_marriage=civil_marriage_told(question),
+        asserted=asserts_law(question),
     )  # fmt: skip
 
 

@@ -51,6 +51,7 @@ from legal_rag.workflow.generators.extractive import (
 )
 from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups, unconfirmed
 from legal_rag.workflow.parts import question_parts
+from legal_rag.workflow.personal_law import community_acts
 from legal_rag.workflow.results import (
     Claim,
     Confidence,
@@ -125,7 +126,13 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     warnings += [p.warning() for p in facts.premises] + [m.warning() for m in facts.mixups]
     warnings += [f"Check that {name} fits the facts told: its text uses none of the question's own words for them, "
                  "and is far from them in meaning." for name in facts.unconfirmed]
+    if facts.asserted_unanswered():
+        warnings.append(ASSERTED_WARNING)
     return {"facts": facts, "question_checks": checks, "warnings": warnings, "as_of": as_of}
+
+
+ASSERTED_WARNING = ("The question takes something about the law as given. The provisions quoted say what the law "
+                    "is; this answer does not judge the statement: check it against their words before relying on it.")
 
 
 def _mixups(ctx: WorkflowContext, question: str, facts: QuestionFacts) -> tuple[NumberMixup, ...]:
@@ -253,7 +260,8 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         k *= 2
         words = [w for w in query.split() if content_stems(w)]
         query = " ".join(words) or query
-    found = [to_passage(r) for r in ctx.retriever.retrieve(query, k, as_of=state["as_of"])]
+    found = _in_personal_law([to_passage(r) for r in ctx.retriever.retrieve(query, k, as_of=state["as_of"])],
+                             state["facts"])
     # A question that asks what a named Act itself says ("penalty for drunk driving under the Motor Vehicles Act") gets
     # that Act's own best sections right after the whole index's best, however strongly another Act's wording pulls
     # the whole index (the penal code's "rash driving" for "drunk driving"). Not for an ask that other law may decide
@@ -263,6 +271,13 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     scope = _named_scope(state["facts"])
     if scope - _CRIMINAL_CODES and not state["facts"].premises and state["facts"].kinds() & _OWN_WORDS:
         own = [to_passage(r) for r in ctx.retriever.retrieve(query, SCOPED_K, as_of=state["as_of"], acts=scope)]
+        found = _union(_union(found[:1], own), found)
+    # A family matter of the one community the question tells ("We are Hindus ... can the marriage be cancelled?") gets
+    # that community's Acts' own best sections after the whole index's best: the other communities' Acts, which
+    # share its words, are left out (``personal_law``), and what they held the places of is searched for.
+    family = _family_acts(found, state["facts"])
+    if family:
+        own = [to_passage(r) for r in ctx.retriever.retrieve(query, SCOPED_K, as_of=state["as_of"], acts=family)]
         found = _union(_union(found[:1], own), found)
     parts = question_parts(state["question"])
     # A multi-part question: each ask's own best sections follow the whole question's, so that one ask's
@@ -291,9 +306,26 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
     passages = _with_savings(ctx, passages, state["question"], state["facts"])
     passages = _with_general_attempt(ctx, passages, state["question"], day or state["as_of"])
+    passages = _in_personal_law(passages, state["facts"])
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
     return {"passages": passages, "retrieval_round": rnd}
+
+
+def _family_acts(found: Sequence[Passage], facts: QuestionFacts) -> set[str]:
+    """The personal-law Acts of the one community the question tells, when retrieval's first sections are of one of
+    them (a family matter, not a crime that happens to name the parties' faith)."""
+    if len(facts.communities) != 1 or facts.civil_marriage:
+        return set()
+    acts = set(community_acts(next(iter(facts.communities))))
+    first = {p.act for p in _first_per_section(found)[:SECTIONS_EXPANDED]}
+    return acts if first & acts else set()
+
+
+def _in_personal_law(passages: list[Passage], facts: QuestionFacts) -> list[Passage]:
+    """Without the provisions of another community's personal law than the one the question tells ("We are Hindus":
+    not the Divorce Act's grounds for Christians; ``personal_law``), unless the question names them."""
+    return [p for p in passages if p.pinned is Pin.CITED or not facts.outside_personal_law(p.act, p.section)]
 
 
 _BARE_NUMBER = re.compile(r"\d{1,3}[A-Z]{0,2}")
@@ -1179,6 +1211,7 @@ def _confidence(state: WorkflowState, kept: Sequence[Claim], cover: Coverage | N
         unknown_acts=len(facts.unknown_acts) + len(facts.textless) + len(facts.absent) if facts is not None else 0,
         inferred_date=facts is not None and (facts.offence_by_story or facts.closed_on is not None),
         removed_share=_removed_share(state),
+        asserted=facts is not None and facts.asserted_unanswered(),
     )  # fmt: skip
 
 

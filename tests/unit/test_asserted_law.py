@@ -1,0 +1,103 @@
+"""A question that takes something about the law as given (``facts.asserts_law``) is answered by quoting what the
+law says, never at High (``confidence.ASSERTED_CAP``); a prediction's odds are no statute's (``AskKind.OPINION``);
+an ask for the IPC's section dates the story for the offence (``facts._OLD_SECTION_ASKED``).
+
+The questions are written for these tests in forms people use, not taken from an evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from legal_rag.workflow import confidence as conf
+from legal_rag.workflow.facts import AskKind, ask_kinds, asserts_law, read_facts
+from legal_rag.workflow.results import ConfidenceLabel
+
+STATEMENTS = [
+    "A gift deed need not be registered if it is oral",
+    "Police can keep a woman in the lock-up overnight",
+    "My employer can deduct my salary for any loss he likes",
+    "A minor can never be sued on a contract he signed",
+    "Maintenance under the DV Act stops once the divorce is granted",
+]
+CONFIRMS = ["{s}, right?", "{s} - is that true?", "{s}, correct?", "{s}, isn't it?", "{s}. Am I right?",
+            "{s}. True or false?", "{s}, hai na?", "{s} — is this correct?"]
+
+
+@pytest.mark.parametrize("question", [c.format(s=s) for s in STATEMENTS for c in CONFIRMS])
+def test_a_statement_put_to_be_confirmed_is_an_asserted_premise(question: str) -> None:
+    assert asserts_law(question), question
+
+
+@pytest.mark.parametrize("question", [
+    "Since an unregistered sale agreement is void, can the builder's son evict me?",
+    "As the offence is non-bailable, can the police refuse to release him on bail?",
+    "Now that the new law makes snatching a separate offence, what is the punishment?",
+    "Given that there is no limitation for a partition suit, can I file it after 20 years?",
+    "The Motor Vehicles Act lets the owner be jailed for his son's driving. What can I do?",
+    "Under the new BNSS the magistrate allows only one bail application, so what now?",
+    "The Consumer Protection Act permits a complaint against a doctor who treated me for free. How do I file?",
+])  # fmt: skip
+def test_a_ruling_told_as_given_before_the_ask_is_an_asserted_premise(question: str) -> None:
+    assert asserts_law(question), question
+
+
+@pytest.mark.parametrize("question", [
+    "Do I have any right to the house?",
+    "Is there a time limit or no?",
+    "Which court is right for this case?",
+    "The landlord says I must vacate in 10 days. Can he?",
+    "As my husband works abroad, can I file the divorce petition here?",
+    "Since 2022 the police have not filed the chargesheet. What can I do?",
+    "Since my father died, my uncle has taken the shop. What can I do?",
+    "What is the punishment for cheating under the BNS?",
+    "He is not correct in saying that. What should I do?",
+    "Is it true that I can appeal? Where?",  # an ask about the law, not a statement of it
+    "The Police Commissioner says the FIR will be registered tomorrow. Is there a deadline?",
+])  # fmt: skip
+def test_an_ordinary_ask_asserts_nothing(question: str) -> None:
+    assert not asserts_law(question), question
+
+
+def test_an_asserted_premise_is_never_high() -> None:
+    kwargs = {"question": "Police can keep a woman in the lock-up overnight, right?", "as_of": "2026-11-29",
+              "names_provision": True, "coverage": 1.0}
+    assert conf.score(**kwargs).label is ConfidenceLabel.HIGH
+    capped = conf.score(**kwargs, asserted=True)
+    assert capped.score <= conf.ASSERTED_CAP and capped.label is not ConfidenceLabel.HIGH
+
+
+@pytest.mark.parametrize("ask", [
+    "What are the odds that the tribunal awards us 30 lakh?",
+    "what are my odds of getting custody",
+    "How likely is it that the court grants him bail?",
+    "What is the probability of an acquittal in such cases?",
+    "Is there any likelihood that the commission orders a full refund?",
+])  # fmt: skip
+def test_the_odds_of_an_outcome_are_an_opinion(ask: str) -> None:
+    assert AskKind.OPINION in ask_kinds(ask), ask
+
+
+@pytest.mark.parametrize("ask", [
+    "Against all odds he survived the attack. What offence is it?",
+    "What is the punishment for attempt to murder?",
+    "Is an FIR likely to be needed for the insurance claim?",
+])  # fmt: skip
+def test_other_asks_are_not_opinions(ask: str) -> None:
+    assert AskKind.OPINION not in ask_kinds(ask), ask
+
+
+@pytest.mark.parametrize("question", [
+    "Our cashier quietly moved shop cash to his wallet over 2021. Which IPC section for him?",
+    "In March 2023 my tenant took away the fans and the geyser when he left. Which section of the IPC applies?",
+    "My neighbour's goats kept grazing my crop through 2022, and he laughed when I objected. What IPC offence is that?",
+])  # fmt: skip
+def test_an_ask_for_the_ipc_s_section_dates_the_story_for_the_offence(question: str) -> None:
+    facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda offence, proceedings: [])
+    assert facts.offence_on is not None and facts.offence_on < "2024-07-01", (question, facts.offence_on)
+    assert facts.old_law_governs("IPC")
+
+
+def test_an_ask_for_the_ipc_s_section_for_a_story_after_the_cutover_dates_nothing() -> None:
+    facts = read_facts("Our cashier moved shop cash to his wallet over 2025. Which IPC section for him?", "2026-11-29",
+                       comparison=False, checks_for=lambda offence, proceedings: [])
+    assert facts.offence_on is None

@@ -1,0 +1,166 @@
+"""Which personal law governs a family matter, read from the community the question tells (``personal_law``), and
+the provisions of other communities' Acts left out of the evidence (``steps._in_personal_law``).
+
+The grid below crosses the ways people tell their community with family matters told in different words; none is a
+question of an evaluation set. The Acts' own application sections are the authority (HMA s.2(1), the Divorce Act s.2,
+ISA s.29(1), the DMMA's title, the Special Marriage Act s.4)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from legal_rag.workflow.facts import QuestionFacts, read_facts
+from legal_rag.workflow.personal_law import (
+    CIVIL_ACTS,
+    MARRIAGE_ACTS,
+    Community,
+    civil_marriage_told,
+    communities_told,
+    community_acts,
+    outside,
+)
+from legal_rag.workflow.steps import _in_personal_law
+from legal_rag.workflow.types import Passage, Pin
+
+TOLD = {
+    Community.HINDU: ["We are Hindus.", "we r hindu by religion.", "Both of us are Sikhs.", "My family is Jain.",
+                      "We are Buddhists from Nagpur.", "I am a Hindu woman."],
+    Community.MUSLIM: ["We are Muslims.", "Our nikah was in Lucknow.", "He gave me talaq over WhatsApp.",
+                       "He has not paid my mehr.", "I am a muslim lady."],
+    Community.CHRISTIAN: ["We are Christians.", "We had a church wedding in Kochi.", "I am a Christian woman.",
+                          "We were married in a church in Goa."],
+    Community.PARSI: ["We are Parsis from Mumbai.", "I am a Parsi."],
+}
+MATTERS = [
+    "My husband has started living with another woman. What can I do?",
+    "My wife left the house two years ago and does not return. Can I get a divorce?",
+    "Who gets custody of our 4 year old daughter if we separate?",
+    "My father died without a will. Do I get a share of his house?",
+    "Can the marriage be annulled? He hid that he was already married.",
+]
+ACTS_OF = {
+    Community.HINDU: ["HMA", "HAMA", "HMGA", "HSA"],
+    Community.MUSLIM: ["DMMA", "MWPRMA", "MWPRDA1986", "MPLSAA1937"],
+    Community.CHRISTIAN: ["IDA", "ICMA1872"],
+    Community.PARSI: ["PMDA1936"],
+}
+
+
+def _facts(question: str) -> QuestionFacts:
+    return read_facts(question, "2026-11-29", comparison=False, checks_for=lambda offence, proceedings: [])
+
+
+@pytest.mark.parametrize(("community", "told", "matter"), [
+    (c, t, m) for c, ts in TOLD.items() for t, m in itertools.product(ts, MATTERS)
+])  # fmt: skip
+def test_the_told_community_is_read_and_other_communities_acts_are_left_out(
+    community: Community, told: str, matter: str
+) -> None:
+    for question in (f"{told} {matter}", f"{matter} {told}"):
+        facts = _facts(question)
+        assert facts.communities == frozenset({community}), question
+        for other, acts in ACTS_OF.items():
+            for act in acts:
+                assert facts.outside_personal_law(act, "13") is (other is not community), (question, act)
+        # one faith told and no civil marriage: the Special Marriage Act is not the couple's
+        assert all(facts.outside_personal_law(act, "27") for act in CIVIL_ACTS), question
+        # laws for everyone stay: the Domestic Violence Act, the procedure code's maintenance, the Guardians Act
+        for act, section in (("PWDVA", "12"), ("BNSS", "144"), ("GWA", "7"), ("BNS", "82"), ("ISA", "63")):
+            assert not facts.outside_personal_law(act, section), (question, act)
+
+
+@pytest.mark.parametrize("section", ["29", "30", "32", "37", "43", "46", "50", "56"])
+def test_the_succession_act_s_intestacy_part_is_not_a_hindu_s_or_a_muslim_s(section: str) -> None:
+    # ISA s.29(1): Part V (ss.29-56) does not apply to the property of any Hindu, Muhammadan, Buddhist, Sikh or Jaina
+    for community in (Community.HINDU, Community.MUSLIM):
+        assert outside("ISA", section, frozenset({community}), civil=False)
+    assert not outside("ISA", section, frozenset({Community.CHRISTIAN}), civil=False)
+    assert not outside("ISA", section, frozenset(), civil=False)
+
+
+@pytest.mark.parametrize("section", ["57", "59", "63", "213", "222", "28"])
+def test_the_rest_of_the_succession_act_stays_for_a_hindu(section: str) -> None:
+    assert not outside("ISA", section, frozenset({Community.HINDU}), civil=False)
+
+
+@pytest.mark.parametrize("question", [
+    "My husband and I married in court under the Special Marriage Act in 2015. We want a divorce now.",
+    "Ours was a court marriage in 2018; I am Hindu and he is Christian. How do we divorce?",
+    "We had an inter-faith marriage registered before the Marriage Officer. Can I claim maintenance?",
+    "We got married at the registrar's office. He left me. What are the grounds for divorce?",
+])  # fmt: skip
+def test_a_civil_marriage_is_not_answered_from_the_communities_marriage_acts(question: str) -> None:
+    facts = _facts(question)
+    assert facts.civil_marriage, question
+    assert all(facts.outside_personal_law(act, "13") for act in MARRIAGE_ACTS), question
+    assert not any(facts.outside_personal_law(act, "27") for act in CIVIL_ACTS), question
+    # succession to such a couple is not a marriage Act's matter (SMA s.21): the succession Acts are not left out
+    assert not facts.outside_personal_law("HSA", "8")
+
+
+def test_two_communities_told_leave_out_only_the_acts_of_those_not_told() -> None:
+    facts = _facts("I am Hindu and my wife is Christian; we married in her church. Can I file for divorce?")
+    assert facts.communities == frozenset({Community.HINDU, Community.CHRISTIAN})
+    for act in ("HMA", "IDA", "SMA"):
+        assert not facts.outside_personal_law(act, "10"), act
+    for act in ("DMMA", "PMDA1936", "MWPRMA"):
+        assert facts.outside_personal_law(act, "2"), act
+
+
+@pytest.mark.parametrize("question", [
+    "My husband beats me and demands dowry. What can I do?",
+    "My neighbour built a wall on my land. What are my remedies?",
+    "The Hinduja group owes me money. Can I sue?",  # a name, not a faith
+    "A man stole the donation box from a temple. What is the punishment?",
+    "What are the grounds for divorce?",
+])  # fmt: skip
+def test_nothing_is_left_out_when_no_community_is_told(question: str) -> None:
+    facts = _facts(question)
+    assert not facts.communities and not facts.civil_marriage, question
+    for acts in ACTS_OF.values():
+        assert not any(facts.outside_personal_law(act, "13") for act in acts), question
+    assert not facts.outside_personal_law("SMA", "27")
+    assert not facts.outside_personal_law("ISA", "37")
+
+
+def test_an_act_the_question_names_is_never_left_out() -> None:
+    facts = QuestionFacts(as_of="2026-11-29", communities=frozenset({Community.HINDU}), acts_named=("IDA",))
+    assert not facts.outside_personal_law("IDA", "10")
+    assert facts.outside_personal_law("DMMA", "2")
+
+
+def _passage(act: str, section: str, pinned: Pin | None = None) -> Passage:
+    return Passage(chunk_id=f"{act}:{section}:-:0", act=act, section=section, heading=f"{act} s.{section} X",
+                   text="text", status="in_force", pinned=pinned)
+
+
+def test_the_evidence_keeps_the_told_community_s_acts_and_the_general_law() -> None:
+    facts = _facts("We are Hindus. My husband married a second woman without divorcing me. What can I do?")
+    passages = [_passage("IPC", "494"), _passage("IDA", "10"), _passage("HMA", "17"), _passage("SMA", "27"),
+                _passage("DMMA", "2"), _passage("BNSS", "219"), _passage("HMA", "13")]
+    kept = [(p.act, p.section) for p in _in_personal_law(passages, facts)]
+    assert kept == [("IPC", "494"), ("HMA", "17"), ("BNSS", "219"), ("HMA", "13")]
+
+
+def test_a_provision_the_question_cites_stays_whatever_its_act() -> None:
+    facts = _facts("We are Hindus. Does section 10 of the Divorce Act help me?")
+    kept = _in_personal_law([_passage("IDA", "10", Pin.CITED), _passage("DMMA", "2")], facts)
+    assert [(p.act, p.section) for p in kept] == [("IDA", "10")]
+
+
+def test_every_scoped_act_is_one_community_s() -> None:
+    seen = [act for c in Community for act in community_acts(c)]
+    assert len(seen) == len(set(seen))
+    assert not set(seen) & CIVIL_ACTS
+
+
+@pytest.mark.parametrize(("question", "told"), [
+    ("I married in court last year.", True), ("It was a special marriage.", True),
+    ("We married in the temple.", False), ("The court ordered maintenance.", False),
+    ("Married in 2019, court case pending.", False),
+])  # fmt: skip
+def test_civil_marriage_words(question: str, told: bool) -> None:
+    assert civil_marriage_told(question) is told
+    assert not communities_told(question)
