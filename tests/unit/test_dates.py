@@ -422,3 +422,28 @@ def test_a_year_told_with_over_is_a_time_and_a_count_is_not(text: str, years: li
     from legal_rag.workflow.date_spans import find_spans
 
     assert [text[s.start_at:s.end_at] for s in find_spans(text, D("2026-01-15"))] == years
+
+
+PROCEEDINGS = ["trial", "case", "FIR", "complaint", "prosecution"]
+OFFENCE_NOUNS = ["cheating", "theft", "assault", "fraud", "murder", "an assault", "the theft"]
+STEPS = [("has been going on since", "2022"), ("was filed in", "March 2023"), ("began in", "2021"),
+         ("is pending since", "5 Jan 2021"), ("was registered in", "Nov 2023")]
+
+
+@pytest.mark.parametrize(("proceeding", "offence", "step"), [
+    (p, o, s) for p in PROCEEDINGS for o in OFFENCE_NOUNS for s in STEPS
+])  # fmt: skip
+def test_the_offence_a_proceeding_is_for_is_what_it_is_about_not_an_event(proceeding: str, offence: str,
+                                                                           step: tuple[str, str]) -> None:
+    verb, when = step
+    question = f"My father's {proceeding} for {offence} {verb} {when}. What happens now?"
+    events = read_dates(question, date(2026, 11, 29))
+    assert [e.kind for e in events] == [EventKind.PROCEEDING], (question, events)
+
+
+@pytest.mark.parametrize("offence", [o for o in OFFENCE_NOUNS if o != "cheating"])
+def test_an_offence_told_as_happening_keeps_its_own_day(offence: str) -> None:
+    # "for ... that happened": the clause that follows tells the offence's own day
+    question = f"The FIR is for {offence} that happened in March 2023. Which law applies?"
+    events = read_dates(question, date(2026, 11, 29))
+    assert [e.kind for e in events] == [EventKind.OFFENCE], (question, events)

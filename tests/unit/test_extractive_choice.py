@@ -5,6 +5,7 @@ only sentences that stand on their own are quoted."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from legal_rag.workflow.generators.extractive import (
     shares_subject,
     stands_alone,
 )
-from legal_rag.workflow.types import Complexity, Passage, Pin
+from legal_rag.workflow.types import AnswerSentence, Complexity, Generation, Passage, Pin
 
 TITLES = {"BNS": "The Bharatiya Nyaya Sanhita, 2023", "ITA": "The Information Technology Act, 2000"}
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -659,3 +660,58 @@ def test_a_quotation_mark_the_source_left_unpaired_does_not_break_the_quotes_aft
               f'Section 2(3) provides: "{_nested(term)}" [3]')
     quoted = [q.text.replace("\u201c", '"').replace("\u201d", '"') for q in find_quotes(answer)]
     assert quoted == [stray, after, term]
+
+
+# Real text: BNS 82(1), HMA 13(1) lead-in and HMA 13(1)(ii) (graph, `legal-rag section`).
+BNS_82_1 = ("(1) Whoever, having a husband or wife living, marries in any case in which such marriage is void by "
+            "reason of its taking place during the life of such husband or wife, shall be punished with imprisonment "
+            "of either description for a term which may extend to seven years, and shall also be liable to fine.")
+HMA_13_1 = ("(1) Any marriage solemnized, whether before or after the commencement of this Act, may, on a petition "
+            "presented by either the husband or the wife, be dissolved by a decree of divorce on the ground that the "
+            "other party--")
+HMA_13_1_II = "(ii) has ceased to be a Hindu by conversion to another religion; or"
+HMA_9 = ("When either the husband or the wife has, without reasonable excuse, withdrawn from the society of the other, "
+         "the aggrieved party may apply, by petition to the district court, for restitution of conjugal rights and the "
+         "court, on being satisfied of the truth of the statements made in such petition and that there is no legal "
+         "ground why the application should not be granted, may decree restitution of conjugal rights accordingly.")
+HMA_13B_1 = ("(1) Subject to the provisions of this Act a petition for dissolution of marriage by a decree of "
+             "divorce may be presented to the district court by both the parties to a marriage together, whether "
+             "such marriage was solemnized before or after the commencement of the Marriage Laws (Amendment) Act, "
+             "1976 (68 of 1976), on the ground that they have been living separately for a period of one year or "
+             "more, that they have not been able to live together and that they have mutually agreed that the "
+             "marriage should be dissolved.")
+
+
+def test_retrieval_s_judgement_of_the_whole_story_weighs_against_words_shared_in_passing() -> None:
+    """A wife's story of her husband's second marriage in her own words: retrieval (its lay channel matched the story to
+    bigamy) ranks the offence far above the divorce grounds, whose words ("separated", "last year") she happens to
+    share. The fused score is weighed with the words (``FUSED_WEIGHT``), so the offence is
+    quoted among the first two."""
+    def scored(cid: str, heading: str, text: str, relevance: float, score: float) -> Passage:
+        return replace(passage(cid, heading, text, relevance), score=score)
+
+    gen = ExtractiveGenerator({"BNS": "The Bharatiya Nyaya Sanhita, 2023", "HMA": "The Hindu Marriage Act, 1955",
+                               "PWDVA": "The Protection of Women from Domestic Violence Act, 2005"})
+    question = "He brought home another bride last year though we never separated. What can I do against him?"
+    got = gen.generate(question, [
+        scored("HMA:13:1:0", "HMA s.13(1) Divorce", HMA_13_1, 0.45, 1.0),
+        scored("BNS:82:1:0", "BNS s.82(1) Marrying again during lifetime of husband or wife", BNS_82_1, 0.45, 2.2),
+        scored("HMA:13:1:2", "HMA s.13(1)(ii) Divorce", HMA_13_1_II, 0.45, 0.95),
+        scored("HMA:9:-:0", "HMA s.9 Restitution of conjugal rights", HMA_9, 0.45, 0.9),
+        scored("HMA:13B:1:0", "HMA s.13B(1) Divorce by mutual consent", HMA_13B_1, 0.45, 0.9),
+    ], as_of="2025-03-01", complexity=Complexity.SIMPLE)
+    assert "BNS:82:1:0" in {s.chunk_ids[0] for s in gen_first(got, 2)}, [s.text[:60] for s in got.sentences]
+
+
+def gen_first(gen: Generation, n: int) -> list[AnswerSentence]:
+    """The sentences of the first ``n`` provisions quoted."""
+    out: list[AnswerSentence] = []
+    seen: list[str] = []
+    for s in gen.sentences:
+        key = ":".join(s.chunk_ids[0].split(":")[:2])
+        if key not in seen:
+            seen.append(key)
+        if len(seen) > n:
+            break
+        out.append(s)
+    return out
