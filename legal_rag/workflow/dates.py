@@ -132,7 +132,7 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"recorded)\b")),
     (EventKind.PROCEEDING, False, _i(
         r"\b(?:FIR|F\.I\.R\.?|complaint|case|trial|appeal|bail|charge-?sheet|investigation|inquiry|enquiry|hearing|"
-        r"summons|warrant|proceedings?|prosecution|revision|cognizance|remand|police\s+report|bail\s+application|"
+        r"summons|warrant|proceedings?|revision|cognizance|remand|police\s+report|bail\s+application|"
         # a step of a prosecution taken before its trial ("a proclamation was issued against him in 2023", "sanction
         # to prosecute was granted in March 2024")
         r"proclamation|sanction\s+(?:to|for)\s+(?:prosecut\w*|the\s+prosecution)|prosecution\s+sanction)\b"

@@ -424,7 +424,7 @@ def test_a_year_told_with_over_is_a_time_and_a_count_is_not(text: str, years: li
     assert [text[s.start_at:s.end_at] for s in find_spans(text, D("2026-01-15"))] == years
 
 
-PROCEEDINGS = ["trial", "case", "FIR", "complaint", "prosecution"]
+PROCEEDINGS = ["trial", "case", "FIR", "complaint", "appeal"]
 OFFENCE_NOUNS = ["cheating", "theft", "assault", "fraud", "murder", "an assault", "the theft"]
 STEPS = [("has been going on since", "2022"), ("was filed in", "March 2023"), ("began in", "2021"),
          ("is pending since", "5 Jan 2021"), ("was registered in", "Nov 2023")]
