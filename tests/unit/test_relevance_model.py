@@ -178,12 +178,16 @@ def test_a_provision_below_the_models_threshold_is_not_quoted() -> None:
         out = gen.generate(QUESTION, PASSAGES, as_of="2025-03-01", complexity=Complexity.STANDARD)
         return [s.chunk_ids[0].split(":")[0] for s in out.sentences]
 
-    # the hand-weighted ranking puts the mortgage "charge" first, for the question's "charge him under"; sharing only
-    # that word of what is asked, and further in meaning than BNS 331, it is then left out (``ASK_WORDS``)
+    # the mortgage "charge" shares only the question's "charge him under", a word of what is asked, and is further in
+    # meaning than BNS 331: it is left out (``ASK_WORDS``); the hand ranking weighs the fused score too
+    # (``FUSED_WEIGHT``), by which BNS 331 is retrieval's best
     assert set(acts(ExtractiveGenerator(TITLES))) == {"BNS"}
     # a model that reads the fused retrieval score: TPA 100 (0.42 of the best) falls below 0.5
     ranked = acts(ExtractiveGenerator(TITLES, relevance=model(bias=-2.5, mode="rank", fused=4.0)))
     assert ranked and set(ranked) == {"BNS"}
-    # gated, the hand ranking's first stays and only the rest must pass the threshold
-    gated = acts(ExtractiveGenerator(TITLES, relevance=model(bias=-2.5, fused=4.0, rank=-9.0)))
-    assert gated and set(gated) == {"TPA"}
+    # gated, the hand ranking's first stays however low the model puts it, and only the rest must pass the threshold
+    gated = acts(ExtractiveGenerator(TITLES, relevance=model(bias=-2.5, fused=-4.0, rank=-9.0)))
+    assert gated and set(gated) == {"BNS"}
+    # ranked by such a model, nothing passes, and the model's first is quoted as the one thing to show
+    lowest = acts(ExtractiveGenerator(TITLES, relevance=model(bias=-2.5, mode="rank", fused=-4.0, rank=-9.0)))
+    assert lowest and set(lowest) == {"TPA"}
