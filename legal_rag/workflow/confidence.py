@@ -82,8 +82,8 @@ happened ("In 2022 a man in a crowded bus grabbed my daughter's hand"), a matter
 
 ASSERTED_CAP = 0.75
 """Below High: a question that takes something about the law as given ("..., right?", "Since cheque bounce is
-non-bailable, ...": ``facts.asserts_law``) is answered by quoting what the law says, not by judging the statement;
-on the development sets' false premises (probe13) such answers stood at High with the premise uncorrected."""
+non-bailable, ...": ``facts.asserts_law``) is answered by quoting what the law says, not by judging the statement
+(docs/evaluation.md, seventeenth session)."""
 
 MOSTLY_REMOVED = 0.5
 """Above this share of the draft's statements removed (unsupported or contradicted), what is left is what the

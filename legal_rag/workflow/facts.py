@@ -41,7 +41,7 @@ from legal_rag.workflow.dates import (
 )
 from legal_rag.workflow.mixups import OLD_CODES, NumberMixup
 from legal_rag.workflow.parts import question_parts
-from legal_rag.workflow.personal_law import Community, civil_marriage_told, communities_told, outside
+from legal_rag.workflow.personal_law import PersonalLaw, read_personal_law
 from legal_rag.workflow.transition import named_pending
 from verification.model import CitationCheck, CitationStatus, Label
 
@@ -177,8 +177,11 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
     (AskKind.OPINION, r"\b(?:chances?\s+of|"
                       # how probable an outcome is: no statute gives odds ("What are the odds that the MACT will give
                       # us 50 lakh?", "how likely is an acquittal")
-                      r"(?:the|what\s+are\s+(?:the|my|our))\s+odds\b|probability\s+(?:of|that)|likelihood\s+(?:of|that)|"
-                      r"how\s+likely\b|"
+                      # not a statute's own test ("likelihood of confusion" of a trade mark, "of death")
+                      r"(?:the|what\s+are\s+(?:the|my|our))\s+odds\b|(?:probability|likelihood)\s+(?:of\s+(?:my\s+|his\s+|"
+                      r"her\s+|their\s+|our\s+|an?\s+|the\s+)?(?:winning|success|succeeding|conviction|acquittal|"
+                      r"getting|being\s+(?:granted|convicted|acquitted|released)|bail|relief|a\s+favou?rable)|that\s+(?:the|"
+                      r"i|we|he|she|they|my|our|his|her)\b)|how\s+likely\s+(?:is|are|am|will|would)\b|"
                       # a lawyer's fee, what a court usually takes, what someone will really do: no statute says
                       # ("how much does a good criminal lawyer charge")
                       r"how\s+much\s+(?:will|would|does|do|should|might|can)\s+(?:a|an|the|my|our|his|her)\s+"
@@ -246,32 +249,62 @@ _CONFIRM = re.compile(
     r"(?:^|[,\-\u2013\u2014:;]|[.!?]\s)\s*(?:right|correct|true|no|na|naa|isn'?t\s+it|is\s+it\s+not|hai\s+na|"
     r"na\s+hai)\s*\?"
     r"|\bis\s+(?:that|this|it)\s+(?:true|correct|right|so)\b\s*\?"
-    r"|\b(?:am\s+i|are\s+we)\s+(?:right|correct)\b|\btrue\s+or\s+(?:false|not)\b",
+    r"|\b(?:am\s+i|are\s+we)\s+(?:right|correct)\s*\?|\btrue\s+or\s+(?:false|not)\s*\?*\s*$",
     re.IGNORECASE)
-_LAW_WORDS = (r"(?:sections?|s\.\s*\d|\bu/s|acts?|laws?|codes?|rules?|BNSS?|BSA|IPC|CrPC|non-?bailable|bailable|"
-              r"punishable|offen[cs]es?|crimes?|legal|illegal|void|valid|invalid|limitation|time\s+limit|allowed|"
-              r"permitted|mandatory|compulsory|entitled|cannot|can'?t|no\s+need)")
+_OF_LAW = re.compile(r"\b(?:sections?|s\.\s*\d|u/s|acts?|laws?|codes?|rules?|BNSS?|BSA|IPC|CrPC|non-?bailable|"
+                     r"bailable|punishable|offen[cs]es?|crimes?|legal|illegal|void|valid|invalid|limitation|"
+                     r"time\s+limit|mandatory|compulsory)\b", re.IGNORECASE)
+"""Words of the law: a statement put to be confirmed is one about the law only when it holds one ("He took my phone
+without asking. Is it right?" asks whether conduct is lawful, and asserts nothing about the law)."""
+_QUALITY = (r"(?:non-?bailable|bailable|(?:non-?)?cognizable|(?:non-?)?compoundable|punishable|an?\s+offen[cs]e|"
+            r"a\s+crime|legal|illegal|lawful|unlawful|void|voidable|valid|invalid|compulsory|mandatory|time-?barred|"
+            r"abolished|decriminali[sz]ed|prohibited|banned)")
+"""A legal quality a premise gives a thing ("is non-bailable", "is punishable", "to be valid")."""
 _PREMISED = re.compile(
     # a ruling on the law the ask rests on, told as given: "Since cheque bounce under 138 is non-bailable, ...",
-    # "Now that marital rape is punishable under section 63 BNS, ...", "As the new law says ..., can I ...?"
-    rf"(?:^|[.!?]\s+)(?:since|as|now\s+that|given\s+that)\s+[^,?.]{{0,120}}?\b{_LAW_WORDS}\b[^,?.]{{0,120}},"
-    # the law told as fact before the ask: "The RTI Act lets me ...", "Under the Hindu Marriage Act a divorce is
-    # granted the same day ..."
-    rf"|(?:^|[.!?]\s+)(?:the\s+(?:new\s+)?(?:(?-i:[A-Z])[\w()]*\s+){{0,6}}?(?:Act|Code|Sanhita|Adhiniyam|BNSS|BNS|BSA|"
-    rf"IPC|CrPC|law|rules?)|"
-    rf"under\s+(?:the\s+)?[^,?.]{{0,40}}?\b{_LAW_WORDS}\b[^,?.]{{0,60}}?)"
-    rf"\s+(?:lets|allows|permits|says|provides|makes|requires|gives|bars|prohibits)\b",
+    # "Now that marital rape is punishable under section 63 BNS, ...", "Since a will has to be registered to be
+    # valid", "Since there is no limitation period for consumer complaints"; not "As per section 138 ...", "As a
+    # law student", "Since the offence happened in March 2024" (a date), "Since I cannot pay the rent" (a fact)
+    rf"(?:^|[.!?]\s+)(?:since|now\s+that|given\s+that|as(?!\s+(?:per|an?)\b))\s+(?:[^,?.]{{0,120}}?\b(?:is|are|was|"
+    rf"were|has\s+been|have\s+been|becomes?|to\s+be)\s+(?:(?:now|not|no\s+longer|still|always|never|also)\s+)?"
+    rf"{_QUALITY}\b|[^,?.]{{0,80}}?\bmakes?\s+[^,?.]{{0,60}}?\b(?:an?\s+(?:\w+\s+)?)?(?:offen[cs]e|crime|"
+    rf"punishable|illegal|void)\b|there\s+is\s+no\s+(?:\w+\s+){{0,2}}?(?:limitation|time\s+limit|bar|need\s+(?:of|for|to))\b)"
+    rf"[^?.]{{0,120}}[,?]"
+    # an Act told as letting or requiring something before the ask: "The RTI Act lets me ...", "The new BNSS lets
+    # police keep ..."; not "Under which section ..."
+    rf"|(?:^|[.!?]\s+)(?:the\s+(?:new\s+)?(?:(?-i:[A-Z])[\w()]*\s+){{0,6}}?(?:Act|Code|Sanhita|Adhiniyam|BNSS|BNS|"
+    rf"BSA|IPC|CrPC|law|rules?)|under\s+(?!which\b|what\b)(?:the\s+)?[^,?.]{{0,40}}?{_OF_LAW.pattern}[^,?.]{{0,60}}?)"
+    rf"\s+(?:lets|allows|permits|makes|requires|gives|bars|prohibits)\b",
     re.IGNORECASE)
-"""A premise about the law stated as given before the ask: a clause opening "since/as/now that" that speaks of a
-section, an Act or a legal quality, or an Act or a provision said to let, allow or require something."""
+"""A premise about the law stated as given before the ask: a clause opening "since/as/now that" that gives something a
+legal quality or says there is no limitation, or an Act said to let, allow or require something."""
+
+
+_RULE = re.compile(rf"{_OF_LAW.pattern}|\b(?:can|cannot|can'?t|may|must|need\s+not|needn'?t|has\s+to|have\s+to|"
+                   r"shall|entitled|allowed|required|liable|never\s+be)\b", re.IGNORECASE)
+"""What a statement of the law says: the law's words, or what one may, must or can do ("Police can keep a woman in
+the lock-up overnight, right?")."""
+
+
+def _confirmed_statement(question: str, at: int) -> str:
+    """The statement a confirmation at ``at`` asks about: its sentence before it, or the sentence before that when
+    the confirmation stands alone ("The limit is 30 days. Is that correct?")."""
+    before = question[:at]
+    ends = [m.end() for m in re.finditer(r"[.!?]+\s+", before)]
+    own = before[ends[-1]:] if ends else before
+    if len(re.findall(r"\w+", own)) >= 4 or len(ends) < 1:
+        return own
+    return before[(ends[-2] if len(ends) > 1 else 0):]
 
 
 def asserts_law(question: str) -> bool:
-    """The question takes something about the law as given: it puts a statement to be confirmed ("..., right?",
-    "is that true?") or builds its ask on a ruling told as fact ("Since cheque bounce is non-bailable, can I ...?").
-    The offline answer quotes what the law says; whether the statement holds is for the reader to check against it,
-    so such an answer is never High (``confidence.ASSERTED_CAP``)."""
-    return bool(_CONFIRM.search(question) or _PREMISED.search(question))
+    """The question takes something about the law as given: it puts a statement of the law to be confirmed ("...,
+    right?", "is that true?") or builds its ask on a ruling told as fact ("Since cheque bounce is non-bailable, can I
+    ...?"). The offline answer quotes what the law says, not whether the statement holds, so such an answer is
+    never High (``confidence.ASSERTED_CAP``) and says so; this is so also when the statement is right."""
+    if _PREMISED.search(question):
+        return True
+    return any(_RULE.search(_confirmed_statement(question, m.start())) for m in _CONFIRM.finditer(question))
 
 
 def ask_kinds(ask: str) -> tuple[AskKind, ...]:
@@ -403,10 +436,9 @@ class QuestionFacts:
     asserted: bool = False
     """The question takes something about the law as given and asks to have it confirmed or acts on it ("... is
     granted the same day, right?", "Since cheque bounce is non-bailable, can I ...": ``asserts_law``)."""
-    communities: frozenset[Community] = frozenset()
-    """The communities whose personal law the question tells ("We are Hindus", "talaq": ``personal_law``)."""
-    civil_marriage: bool = False
-    """The question tells a marriage under the Special Marriage Act ("court marriage"), or between two faiths."""
+    personal_law: PersonalLaw = PersonalLaw()
+    """The communities whose personal law the question tells ("We are Hindus"), or its civil marriage
+    (``personal_law``)."""
 
     @property
     def old_law_facts(self) -> bool:
@@ -449,7 +481,7 @@ class QuestionFacts:
     def outside_personal_law(self, act: str, section: str) -> bool:
         """A provision of another community's personal law than the one the question tells (``personal_law``), and
         of an Act the question does not name."""
-        return act not in self.acts_named and outside(act, section, self.communities, self.civil_marriage)
+        return act not in self.acts_named and self.personal_law.outside(act, section)
 
     def kinds(self) -> set[AskKind]:
         return {k for a in self.asks for k in a.kinds}
@@ -1143,7 +1175,7 @@ def read_facts(
         premises=premises, checks=checks, offence_by_story=story_dated,
         closed_on=closed.isoformat() if closed is not None else None,
         unknown_acts=_unknown_acts(checks, known_act), sums=tuple(sums_in(question)),
-        communities=communities_told(question), civil_marriage=civil_marriage_told(question),
+        personal_law=read_personal_law(question),
         asserted=asserts_law(question),
     )  # fmt: skip
 

@@ -73,6 +73,10 @@ FABRICATED = frozenset({CitationStatus.NOT_FOUND, CitationStatus.UNKNOWN_ACT})
 NO_ANSWER = "None of the drafted statements could be verified against the statutes, so no answer is given."
 
 
+ASSERTED_WARNING = ("The question takes something about the law as given. The provisions quoted say what the law "
+                    "is; this answer does not judge the statement: check it against their words before relying on it.")
+
+
 def classify(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> WorkflowState:
     return {"classification": runtime.context.classifier.classify(state["question"])}
 
@@ -129,10 +133,6 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     if facts.asserted_unanswered():
         warnings.append(ASSERTED_WARNING)
     return {"facts": facts, "question_checks": checks, "warnings": warnings, "as_of": as_of}
-
-
-ASSERTED_WARNING = ("The question takes something about the law as given. The provisions quoted say what the law "
-                    "is; this answer does not judge the statement: check it against their words before relying on it.")
 
 
 def _mixups(ctx: WorkflowContext, question: str, facts: QuestionFacts) -> tuple[NumberMixup, ...]:
@@ -306,6 +306,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         passages = _with_counterparts(ctx, passages, state["question"], top=COUNTERPARTS)
     passages = _with_savings(ctx, passages, state["question"], state["facts"])
     passages = _with_general_attempt(ctx, passages, state["question"], day or state["as_of"])
+    # again: what the steps above added (partners, siblings, forms) may be another community's too
     passages = _in_personal_law(passages, state["facts"])
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
@@ -315,9 +316,10 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
 def _family_acts(found: Sequence[Passage], facts: QuestionFacts) -> set[str]:
     """The personal-law Acts of the one community the question tells, when retrieval's first sections are of one of
     them (a family matter, not a crime that happens to name the parties' faith)."""
-    if len(facts.communities) != 1 or facts.civil_marriage:
+    told = facts.personal_law
+    if len(told.communities) != 1 or told.civil:
         return set()
-    acts = set(community_acts(next(iter(facts.communities))))
+    acts = set(community_acts(next(iter(told.communities))))
     first = {p.act for p in _first_per_section(found)[:SECTIONS_EXPANDED]}
     return acts if first & acts else set()
 

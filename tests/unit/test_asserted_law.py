@@ -53,6 +53,16 @@ def test_a_ruling_told_as_given_before_the_ask_is_an_asserted_premise(question: 
     "He is not correct in saying that. What should I do?",
     "Is it true that I can appeal? Where?",  # an ask about the law, not a statement of it
     "The Police Commissioner says the FIR will be registered tomorrow. Is there a deadline?",
+    # the independent review's inputs: "as per", "as a", a date or a fact after "since", an ask "under which"
+    "As per section 138 of the NI Act, what is the punishment for a bounced cheque?",
+    "As per law, can my landlord evict me without notice?", "As a law student, I want to know the bail rules.",
+    "As the legal heir of my father, can I claim a share in his house?",
+    "Since the offence happened in March 2024, will the IPC apply?", "Since I cannot pay the rent, can he evict me?",
+    "Since I am not allowed to meet my children, what can I do?", "Under which section the magistrate allows bail?",
+    "The Act says nothing about tenants. What then?",
+    "Whether the allegation is true or not, can the police arrest him?",
+    "He took my phone without asking. Is it right?", "My employer deducted Rs 5000 from my salary. Is this correct?",
+    "Am I right to withhold rent until he repairs the roof?",
 ])  # fmt: skip
 def test_an_ordinary_ask_asserts_nothing(question: str) -> None:
     assert not asserts_law(question), question
@@ -81,6 +91,9 @@ def test_the_odds_of_an_outcome_are_an_opinion(ask: str) -> None:
     "Against all odds he survived the attack. What offence is it?",
     "What is the punishment for attempt to murder?",
     "Is an FIR likely to be needed for the insurance claim?",
+    # a statute's own test, not odds (the independent review's inputs)
+    "Is there a likelihood of confusion between my registered trade mark and the new brand?",
+    "Is it murder if he knew of the likelihood of death?",
 ])  # fmt: skip
 def test_other_asks_are_not_opinions(ask: str) -> None:
     assert AskKind.OPINION not in ask_kinds(ask), ask

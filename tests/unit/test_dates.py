@@ -441,6 +441,19 @@ def test_the_offence_a_proceeding_is_for_is_what_it_is_about_not_an_event(procee
     assert [e.kind for e in events] == [EventKind.PROCEEDING], (question, events)
 
 
+@pytest.mark.parametrize(("question", "kind"), [
+    # the independent review's inputs: an offence told with its own verb, a proceeding only meant, a case "of" an
+    # incident
+    ("I want to file a complaint for the fraud done to me in May 2024. Which law applies?", EventKind.OFFENCE),
+    ("A case of theft happened at my shop in March 2024. What can I do?", EventKind.OFFENCE),
+    ("There was a case of robbery in our village in 2023. Which law applies?", EventKind.OFFENCE),
+    ("I want to file an FIR for theft of my bike in May 2024. Which section?", EventKind.OFFENCE),
+])  # fmt: skip
+def test_an_offence_told_by_its_own_words_keeps_its_day(question: str, kind: EventKind) -> None:
+    events = read_dates(question, date(2026, 11, 29))
+    assert [e.kind for e in events] == [kind], (question, events)
+
+
 @pytest.mark.parametrize("offence", [o for o in OFFENCE_NOUNS if o != "cheating"])
 def test_an_offence_told_as_happening_keeps_its_own_day(offence: str) -> None:
     # "for ... that happened": the clause that follows tells the offence's own day

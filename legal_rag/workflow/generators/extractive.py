@@ -264,10 +264,8 @@ _DEATH_CODES = PENAL_CODES | {"BSA", "IEA"}
 
 
 FUSED_WEIGHT = 0.5
-"""Weight in the hand ``fit`` of a candidate's fused retrieval score (over the best candidate's). Chosen by replaying
-the generator's recorded candidates for six development sets (834 questions; docs/evaluation.md, seventeenth
-session): the expected provisions chosen rose from 598 to 612 of 681 retrieved, on every set but one (equal there),
-with no more provisions quoted; 0.3 x retrieval rank did about as well (610)."""
+"""Weight in the hand ``fit`` of a candidate's fused retrieval score (over the best candidate's), chosen by replaying
+the generator's recorded candidates for development questions (docs/evaluation.md, seventeenth session)."""
 OFFENCE_BONUS = 0.3
 """Added to a provision that defines or punishes an offence when the question asks about one
 (``expand.asks_offence``: "What offence has he committed?", "is she criminally liable", "punishment for ...")."""
