@@ -139,8 +139,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         # the offence a proceeding under way is for is what it is about, not an event of its own ("my father's trial
         # for cheating has been going on since 2022": the trial's day, not the cheating's); only where the proceeding's
         # own verb follows, not "a complaint for the fraud done to me in May 2024", "a case of theft happened"
-        rf"(?:\s+for\s+(?:an?\s+|the\s+)?(?:{_OFFENCE_NOUNS})(?=\s+(?:has|have|had|is|are|was|were|began|begun|started|"
-        r"commenced|pending|going|still|since)\b))?")),
+        rf"(?:\s+for\s+(?:an?\s+|the\s+)?(?:{_OFFENCE_NOUNS})(?:\s+and\s+(?:{_OFFENCE_NOUNS}))?(?=(?:\s+(?:in|of)\s+#+)?"
+        r",?\s+(?:has|have|had|is|are|was|were|began|begun|started|commenced|pending|going|still|since)\b))?")),
     # not "application", "petition", "suit" alone: a job application or a civil suit is no criminal proceeding
     (None, True, _i(r"\b(?:began|begun|begin|started|commenced|pending|took\s+place|happened|occurred|"
                     r"was\s+held)\b")),

@@ -178,10 +178,11 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       # how probable an outcome is: no statute gives odds ("What are the odds that the MACT will give
                       # us 50 lakh?", "how likely is an acquittal")
                       # not a statute's own test ("likelihood of confusion" of a trade mark, "of death")
-                      r"(?:the|what\s+are\s+(?:the|my|our))\s+odds\b|(?:probability|likelihood)\s+(?:of\s+(?:my\s+|his\s+|"
-                      r"her\s+|their\s+|our\s+|an?\s+|the\s+)?(?:winning|success|succeeding|conviction|acquittal|"
-                      r"getting|being\s+(?:granted|convicted|acquitted|released)|bail|relief|a\s+favou?rable)|that\s+(?:the|"
-                      r"i|we|he|she|they|my|our|his|her)\b)|how\s+likely\s+(?:is|are|am|will|would)\b|"
+                      r"(?:the|what\s+are\s+(?:the|my|our))\s+odds\b|(?:probability|likelihood)\s+(?:of\s+(?:[\w']+\s+)"
+                      r"{0,3}?(?:winning|win|success|succeeding|conviction|acquittal|getting|granting|going\s+to\s+jail|"
+                      r"being\s+(?:granted|convicted|acquitted|released|arrested)|bail|relief|a\s+favou?rable)\b|that\s+"
+                      r"(?:i|we|he|she|they|my|our|his|her|the\s+(?:court|judge|tribunal|commission|magistrate))\b)|"
+                      r"how\s+likely\s+(?:is|are|am|will|would)\b|"
                       # a lawyer's fee, what a court usually takes, what someone will really do: no statute says
                       # ("how much does a good criminal lawyer charge")
                       r"how\s+much\s+(?:will|would|does|do|should|might|can)\s+(?:a|an|the|my|our|his|her)\s+"
@@ -249,17 +250,20 @@ _CONFIRM = re.compile(
     r"(?:^|[,\-\u2013\u2014:;]|[.!?]\s)\s*(?:right|correct|true|no|na|naa|isn'?t\s+it|is\s+it\s+not|hai\s+na|"
     r"na\s+hai)\s*\?"
     r"|\bis\s+(?:that|this|it)\s+(?:true|correct|right|so)\b\s*\?"
-    r"|\b(?:am\s+i|are\s+we)\s+(?:right|correct)\s*\?|\btrue\s+or\s+(?:false|not)\s*\?*\s*$",
+    r"|\b(?:am\s+i|are\s+we)\s+(?:right|correct)(?:\s+in\s+(?:thinking|saying|believing)\s+(?:so|this|that))?\s*\?"
+    r"|\btrue\s+or\s+(?:false|not)\s*\?*\s*$",
     re.IGNORECASE)
 _OF_LAW = re.compile(r"\b(?:sections?|s\.\s*\d|u/s|acts?|laws?|codes?|rules?|BNSS?|BSA|IPC|CrPC|non-?bailable|"
                      r"bailable|punishable|offen[cs]es?|crimes?|legal|illegal|void|valid|invalid|limitation|"
                      r"time\s+limit|mandatory|compulsory)\b", re.IGNORECASE)
 """Words of the law: a statement put to be confirmed is one about the law only when it holds one ("He took my phone
 without asking. Is it right?" asks whether conduct is lawful, and asserts nothing about the law)."""
-_QUALITY = (r"(?:non-?bailable|bailable|(?:non-?)?cognizable|(?:non-?)?compoundable|punishable|an?\s+offen[cs]e|"
-            r"a\s+crime|legal|illegal|lawful|unlawful|void|voidable|valid|invalid|compulsory|mandatory|time-?barred|"
-            r"abolished|decriminali[sz]ed|prohibited|banned)")
-"""A legal quality a premise gives a thing ("is non-bailable", "is punishable", "to be valid")."""
+_QUALITY = (r"(?:non-?bailable|bailable|(?:non-?)?cognizable|(?:non-?)?compoundable|punishable|"
+            r"an?\s+(?:[\w-]+\s+){0,2}?(?:offen[cs]e|crime)|legal|illegal|lawful|unlawful|void|voidable|valid|invalid|"
+            r"compulsory|mandatory|time-?barred|abolished|decriminali[sz]ed|prohibited|banned)")
+"""A legal quality a premise gives a thing ("is non-bailable", "is a cognizable offence", "to be valid"); not that a law
+was repealed or struck down, which the checks of the provision named say (and "Since the IPC is repealed, which BNS
+section applies?" rests on a true premise)."""
 _PREMISED = re.compile(
     # a ruling on the law the ask rests on, told as given: "Since cheque bounce under 138 is non-bailable, ...",
     # "Now that marital rape is punishable under section 63 BNS, ...", "Since a will has to be registered to be
@@ -281,7 +285,10 @@ legal quality or says there is no limitation, or an Act said to let, allow or re
 
 
 _RULE = re.compile(rf"{_OF_LAW.pattern}|\b(?:can|cannot|can'?t|may|must|need\s+not|needn'?t|has\s+to|have\s+to|"
-                   r"shall|entitled|allowed|required|liable|never\s+be)\b", re.IGNORECASE)
+                   r"shall|entitled|allowed|required|liable|never\s+be|"
+                   # what the law gives or sets: a relief, a forum, a period
+                   r"bail|divorce|maintenance|custody|share|FIR|magistrate|court|police|talaq|will|stamp\s+duty|"
+                   r"registration|\d+\s*(?:hours?|days?|weeks?|months?|years?|%|per\s*cent))\b", re.IGNORECASE)
 """What a statement of the law says: the law's words, or what one may, must or can do ("Police can keep a woman in
 the lock-up overnight, right?")."""
 

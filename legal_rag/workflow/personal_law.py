@@ -44,8 +44,10 @@ class Community(StrEnum):
     PARSI = "parsi"
 
 
-_SELF = (r"(?:we\s+are|we're|i\s+am|i'm|(?:he|she)\s+is|they\s+are|"
-         r"(?:my|our|his|her)\s+(?:\w+\s+){0,2}?(?:is|was|are|were)|both(?:\s+of\s+us)?(?:\s+are)?|being|born|as)\s+(?:an?\s+)?(?:\w+\s+){0,2}?")
+_SELF = (r"(?:we\s+are|we're|i\s+am|i'm|(?:he|she)\s+is|they\s+are|(?:(?:my|our)\s+\w+\s+)?and\s+i\s+are|"
+         r"(?:my|our|his|her)\s+(?:(?-i:[a-z]+)\s+)?(?:husband|wife|spouse|family|father|mother|parents|son|daughter|"
+         r"in-?laws|brother|sister|grandfather|grandmother)\s+(?:is|was|are|were)|"
+         r"both(?:\s+of\s+us)?(?:\s+are)?|being|born|as)\s+(?:an?\s+)?(?:(?-i:[a-z]+)\s+){0,2}?")
 """Words by which a party says what it is ("we are", "I am a", "my husband is", "both of us are")."""
 _PARTY = (r"(?:marriage|married|wedding|couple|family|families|husband|wife|woman|women|girl|boy|man|men|lady|widow|"
           r"father|mother|parents?|son|daughter|law|rites?|undivided|joint\s+family|personal\s+law|by\s+religion)")
@@ -85,7 +87,19 @@ _OTHER_FAITH = re.compile(r"\b(?:another|different|other|(?:an?\s+)?inter[- ]?)\
                           re.IGNORECASE)
 """A second faith, a Jewish party (no community Act of the graph is theirs), a foreign element or a conversion: the
 Special or Foreign Marriage Act may be the one that governs, and nothing is left out."""
-_MARRIED = re.compile(r"\b(?:married|marriage|wedding|wed|husband|wife|spouse)\b", re.IGNORECASE)
+_MARRIED = re.compile(r"\b(?!(?:want|wish|plan|going|intend|hope|decided?)\w*\s+to\s+(?:get\s+)?marr)(?:married|"
+                      r"marriage|wedding|wed|husband|wife|spouse)\b", re.IGNORECASE)
+_TO_MARRY = re.compile(r"\b(?:want|wish|plan|going|intend|hope|decided?)\w*\s+to\s+(?:get\s+)?marr\w*|\bto\s+marry\b",
+                       re.IGNORECASE)
+"""A marriage the parties mean to make: the Special Marriage Act is one of their choices."""
+_BARE: dict[Community, re.Pattern[str]] = {c: re.compile(p, re.IGNORECASE) for c, p in (
+    (Community.HINDU, r"\b(?:hindus?|sikhs?|jain(?:a|s)?|buddhists?)\b"),
+    (Community.MUSLIM, r"\b(?:muslims?|muhammadans?|mohammedans?)\b"),
+    (Community.CHRISTIAN, r"\b(?:christians?|catholics?|protestants?)\b"),
+    (Community.PARSI, r"\bparsis?\b"),
+)}  # fmt: skip
+"""A community's word anywhere: one told beside another's ("my daughter is married to a Muslim. We are Hindus") says
+the matter may be an inter-faith one."""
 
 _SCOPED: dict[Community, frozenset[str]] = {
     Community.HINDU: frozenset({"HMA", "HAMA", "HMGA", "HSA", "HSAA2005", "HSTNAA1989", "HSKAA1990", "HDPA1916",
@@ -158,6 +172,8 @@ def read_personal_law(question: str) -> PersonalLaw:
     if _OTHER_FAITH.search(question):
         return PersonalLaw()
     communities = frozenset(c for c, pattern in _TOLD.items() if pattern.search(question))
+    if communities and any(p.search(question) for c, p in _BARE.items() if c not in communities):
+        return PersonalLaw()  # another community's member is in the story: it may be an inter-faith matter
     civil = bool(_CIVIL.search(question))
     if civil and _RITE.search(question):
         return PersonalLaw()  # a civil marriage told beside a community's rite: which governs is the question
@@ -165,7 +181,8 @@ def read_personal_law(question: str) -> PersonalLaw:
         if communities or _RITE.search(question):
             return PersonalLaw()  # a court marriage of a community may be its own marriage registered (HMA s.8)
         civil = True
-    return PersonalLaw(communities, civil, bool(_MARRIED.search(question)))
+    married = bool(_MARRIED.search(question)) and not _TO_MARRY.search(question)
+    return PersonalLaw(communities, civil, married)
 
 
 def community_acts(community: Community) -> frozenset[str]:

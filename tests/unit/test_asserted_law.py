@@ -36,6 +36,12 @@ def test_a_statement_put_to_be_confirmed_is_an_asserted_premise(question: str) -
     "The Motor Vehicles Act lets the owner be jailed for his son's driving. What can I do?",
     "Under the new BNSS the magistrate allows only one bail application, so what now?",
     "The Consumer Protection Act permits a complaint against a doctor who treated me for free. How do I file?",
+    # the second review's inputs
+    "Since 498A is a non-bailable offence, can police arrest me without notice?",
+    "As dowry is a cognizable offence, must the police register my FIR?",
+    "A divorce by mutual consent takes only one month, right?",
+    "Police have 24 hours to produce me before a magistrate, right?",
+    "Triple talaq is valid, am I right in thinking so?",
 ])  # fmt: skip
 def test_a_ruling_told_as_given_before_the_ask_is_an_asserted_premise(question: str) -> None:
     assert asserts_law(question), question
@@ -82,6 +88,8 @@ def test_an_asserted_premise_is_never_high() -> None:
     "How likely is it that the court grants him bail?",
     "What is the probability of an acquittal in such cases?",
     "Is there any likelihood that the commission orders a full refund?",
+    "What is the likelihood of the court granting bail?", "What's the likelihood of my husband getting custody?",
+    "Is there any likelihood of me going to jail?",
 ])  # fmt: skip
 def test_the_odds_of_an_outcome_are_an_opinion(ask: str) -> None:
     assert AskKind.OPINION in ask_kinds(ask), ask
@@ -91,9 +99,11 @@ def test_the_odds_of_an_outcome_are_an_opinion(ask: str) -> None:
     "Against all odds he survived the attack. What offence is it?",
     "What is the punishment for attempt to murder?",
     "Is an FIR likely to be needed for the insurance claim?",
-    # a statute's own test, not odds (the independent review's inputs)
+    # a statute's own test, not odds (the independent reviews' inputs)
     "Is there a likelihood of confusion between my registered trade mark and the new brand?",
     "Is it murder if he knew of the likelihood of death?",
+    "Does the Act require a likelihood that the public will be deceived?",
+    "What is the likelihood that the mark is deceptively similar?",
 ])  # fmt: skip
 def test_other_asks_are_not_opinions(ask: str) -> None:
     assert AskKind.OPINION not in ask_kinds(ask), ask

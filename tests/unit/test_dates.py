@@ -454,6 +454,16 @@ def test_an_offence_told_by_its_own_words_keeps_its_day(question: str, kind: Eve
     assert [e.kind for e in events] == [kind], (question, events)
 
 
+@pytest.mark.parametrize("question", [
+    # the second review's inputs: the proceeding's verb after a date, a comma or a second offence
+    "The trial for cheating in 2022 is still going on.",
+    "My father's trial for cheating, going on since 2022, is slow.",
+    "His case for theft and cheating is pending since 2021.",
+])  # fmt: skip
+def test_a_proceeding_s_offence_before_a_date_or_a_comma_is_still_what_it_is_about(question: str) -> None:
+    assert [e.kind for e in read_dates(question, date(2026, 11, 29))] == [EventKind.PROCEEDING], question
+
+
 @pytest.mark.parametrize("offence", [o for o in OFFENCE_NOUNS if o != "cheating"])
 def test_an_offence_told_as_happening_keeps_its_own_day(offence: str) -> None:
     # "for ... that happened": the clause that follows tells the offence's own day

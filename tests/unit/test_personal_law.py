@@ -141,6 +141,12 @@ def test_two_communities_told_leave_out_only_the_acts_of_those_not_told() -> Non
     # a court marriage beside a community: its own marriage registered (HMA s.8), or the Special Marriage Act's
     "We are Hindus and did a court marriage. Can I get divorce on the ground of cruelty?",
     "Should we marry under the Special Marriage Act or in church?",
+    # the second review's inputs: a name, a second faith told without a verb, someone outside the family
+    "My name is Priya Jain. My husband beats me. What can I do?", "My husband is Amit Jain. He left me.",
+    "My daughter is married to a Muslim. He beats her. We are Hindus.", "We are Hindu; my son married a Christian.",
+    "I am Hindu, my wife Christian. Can we divorce by consent?",
+    "My landlord is a Muslim. My wife and I want a divorce.",
+    "Our family lawyer is a Parsi gentleman. My wife wants a divorce.",
 ])  # fmt: skip
 def test_nothing_is_left_out_when_no_community_is_told(question: str) -> None:
     facts = _facts(question)
@@ -150,6 +156,12 @@ def test_nothing_is_left_out_when_no_community_is_told(question: str) -> None:
         assert not any(facts.outside_personal_law(act, "13") for act in acts), question
     assert not facts.outside_personal_law("SMA", "27")
     assert not facts.outside_personal_law("ISA", "37")
+
+
+def test_a_marriage_the_parties_mean_to_make_keeps_the_special_marriage_act() -> None:
+    facts = _facts("We are Hindus and want to get married. What is the procedure?")
+    assert facts.personal_law.communities == frozenset({Community.HINDU}) and not facts.personal_law.married
+    assert not facts.outside_personal_law("SMA", "4") and facts.outside_personal_law("IDA", "10")
 
 
 def test_a_christian_s_estate_told_beside_a_hindu_keeps_the_succession_act() -> None:
