@@ -210,6 +210,19 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       r"should\s+(?:i|we)\s+(?:settle|compromise|fight|forgive|wait|give\s+up|withdraw|continue)\b"
                       r"[^?]{0,60}?\bor\b|"
                       r"how\s+long\s+will\s+(?:it|the\s+(?:case|trial|court))|will\s+(?:i|we|he|she)\s+win|"
+                      # how long a court will in fact take ("How many months will the High Court take to decide my
+                      # appeal?", "How long will my divorce case actually take?")
+                      r"how\s+many\s+(?:years|months|weeks|days)\s+will\s+(?:the\s+)?(?:high\s+court|supreme\s+court|"
+                      r"HC|SC|court|family\s+court|tribunal|commission|judge)\s+take|how\s+(?:long|many\s+\w+)\s+will\s+"
+                      r"[^?]{0,60}?\b(?:actually|really|realistically|practically)\s+take|"
+                      # what another party will choose to do or means to ("Will the company appeal against the order?",
+                      # "Is my landlord planning to sell the building?"): no statute says
+                      r"will\s+(?:the|my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?(?:company|landlord|tenant|employer|"
+                      r"builder|bank|insurer|neighbou?r|opposite\s+party|other\s+side|seller|buyer|developer|"
+                      r"in-?laws?)\s+(?:really\s+|actually\s+|ever\s+)?(?:appeal|sell|agree|settle|challenge|contest|"
+                      r"object|accept|come\s+back|go\s+to\s+court)\b|"
+                      r"(?:is|are)\s+(?:the|my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?(?:planning|intending|plotting)"
+                      r"\s+to\b|"
                       # how long this court will take ("how many years will my cheque bounce case take to finish?")
                       r"how\s+(?:long|many\s+(?:years|months|days|weeks))\s+will\s+(?:it|(?:my|our|his|her|the|this)"
                       r"\s+(?:\w+\s+){0,3}?(?:case|trial|matter|appeal|suit|petition))\s+take|"

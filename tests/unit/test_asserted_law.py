@@ -124,3 +124,28 @@ def test_an_ask_for_the_ipc_s_section_for_a_story_after_the_cutover_dates_nothin
     facts = read_facts("Our cashier moved shop cash to his wallet over 2025. Which IPC section for him?", "2026-11-29",
                        comparison=False, checks_for=lambda offence, proceedings: [])
     assert facts.offence_on is None
+
+
+@pytest.mark.parametrize("ask", [
+    "How many weeks will the family court take to decide custody?",
+    "How long will my consumer complaint really take to be decided?",
+    "How many years will the Supreme Court take to hear the SLP?",
+    "Will the builder really settle if I send him a legal notice?",
+    "Will my employer appeal against the labour court's order?",
+    "Is my neighbour planning to encroach further on my land?",
+    "Are my in-laws intending to sell the flat behind my back?",
+])  # fmt: skip
+def test_what_a_court_will_in_fact_take_or_another_party_will_choose_is_an_opinion(ask: str) -> None:
+    assert AskKind.OPINION in ask_kinds(ask), ask
+
+
+@pytest.mark.parametrize("ask", [
+    "Will my husband have to pay maintenance after the divorce?",
+    "Will the police arrest him for a bailable offence?",
+    "How many days does the accused get to file an appeal against conviction?",
+    "Will the tenant have to vacate after the notice period?",
+    "Within how many days must the commission decide my complaint?",
+    "Is my landlord allowed to sell the building while I am a tenant?",
+])  # fmt: skip
+def test_what_the_law_makes_someone_do_is_not_an_opinion(ask: str) -> None:
+    assert AskKind.OPINION not in ask_kinds(ask), ask
