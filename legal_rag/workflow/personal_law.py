@@ -58,17 +58,25 @@ def _told(words: str, extra: str = "") -> re.Pattern[str]:
     return re.compile(rf"\b{_SELF}(?:{words})\b|\b(?:{words})\s+(?:\w+\s+)?{_PARTY}\b{extra}", re.IGNORECASE)
 
 
-_TOLD: dict[Community, re.Pattern[str]] = {
+_WORDS: dict[Community, str] = {
     # HMA s.2(1)(a)-(b): a Hindu by religion in any of its forms, a Buddhist, Jaina or Sikh
-    Community.HINDU: _told(r"hindus?|sikhs?|jain(?:a|s)?|buddhists?"),
-    # a Muslim told as such, or by the words only a Muslim marriage and its dissolution use ("nikah", "triple talaq",
-    # "iddat", "khula"); not "talaq" alone, the everyday word for divorce
-    Community.MUSLIM: _told(r"muslims?|muhammadans?|mohammedans?", extra=r"|\bnikah(?:nama)?\b|\btriple\s+talaq\b|"
-                            r"\btalaq[\s,.-]+talaq[\s,.-]+talaq\b|\btalaq-?e-?(?:biddat|ahsan|hasan)\b|\biddat\b|\bkhula\b"),
-    Community.CHRISTIAN: _told(r"christians?|catholics?|protestants?", extra=r"|\bchurch\s+(?:wedding|marriage)\b|"
-                               r"\bmarried\s+in\s+(?:a|the)\s+church\b"),
-    Community.PARSI: _told(r"parsis?"),
+    Community.HINDU: r"hindus?|sikhs?|jain(?:a|s)?|buddhists?",
+    Community.MUSLIM: r"muslims?|muhammadans?|mohammedans?",
+    Community.CHRISTIAN: r"christians?|catholics?|protestants?",
+    Community.PARSI: r"parsis?",
 }
+"""The words that name a member of each community."""
+
+_RITES: dict[Community, str] = {
+    # the words only a Muslim marriage and its dissolution use ("nikah", "triple talaq", "iddat", "khula"); not "talaq"
+    # alone, the everyday word for divorce
+    Community.MUSLIM: r"|\bnikah(?:nama)?\b|\btriple\s+talaq\b|\btalaq[\s,.-]+talaq[\s,.-]+talaq\b|"
+                      r"\btalaq-?e-?(?:biddat|ahsan|hasan)\b|\biddat\b|\bkhula\b",
+    Community.CHRISTIAN: r"|\bchurch\s+(?:wedding|marriage)\b|\bmarried\s+in\s+(?:a|the)\s+church\b",
+}
+"""Words of a community's own marriage that tell the parties' community without naming it."""
+
+_TOLD: dict[Community, re.Pattern[str]] = {c: _told(words, _RITES.get(c, "")) for c, words in _WORDS.items()}
 """How a question tells the community of its parties: as what they are, or as what its marriage, family or law is."""
 
 _CIVIL = re.compile(r"\bspecial\s+marriage\b|\bSMA\b|\bforeign\s+marriage\b", re.IGNORECASE)
@@ -87,17 +95,12 @@ _OTHER_FAITH = re.compile(r"\b(?:another|different|other|(?:an?\s+)?inter[- ]?)\
                           re.IGNORECASE)
 """A second faith, a Jewish party (no community Act of the graph is theirs), a foreign element or a conversion: the
 Special or Foreign Marriage Act may be the one that governs, and nothing is left out."""
-_MARRIED = re.compile(r"\b(?!(?:want|wish|plan|going|intend|hope|decided?)\w*\s+to\s+(?:get\s+)?marr)(?:married|"
-                      r"marriage|wedding|wed|husband|wife|spouse)\b", re.IGNORECASE)
+_MARRIED = re.compile(r"\b(?:married|marriage|wedding|wed|husband|wife|spouse)\b", re.IGNORECASE)
 _TO_MARRY = re.compile(r"\b(?:want|wish|plan|going|intend|hope|decided?)\w*\s+to\s+(?:get\s+)?marr\w*|\bto\s+marry\b",
                        re.IGNORECASE)
 """A marriage the parties mean to make: the Special Marriage Act is one of their choices."""
-_BARE: dict[Community, re.Pattern[str]] = {c: re.compile(p, re.IGNORECASE) for c, p in (
-    (Community.HINDU, r"\b(?:hindus?|sikhs?|jain(?:a|s)?|buddhists?)\b"),
-    (Community.MUSLIM, r"\b(?:muslims?|muhammadans?|mohammedans?)\b"),
-    (Community.CHRISTIAN, r"\b(?:christians?|catholics?|protestants?)\b"),
-    (Community.PARSI, r"\bparsis?\b"),
-)}  # fmt: skip
+_BARE: dict[Community, re.Pattern[str]] = {c: re.compile(rf"\b(?:{words})\b", re.IGNORECASE)
+                                           for c, words in _WORDS.items()}
 """A community's word anywhere: one told beside another's ("my daughter is married to a Muslim. We are Hindus") says
 the matter may be an inter-faith one."""
 

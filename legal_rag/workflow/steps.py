@@ -270,15 +270,13 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     # codes, whose wording the whole index already ranks first for it.
     scope = _named_scope(state["facts"])
     if scope - _CRIMINAL_CODES and not state["facts"].premises and state["facts"].kinds() & _OWN_WORDS:
-        own = [to_passage(r) for r in ctx.retriever.retrieve(query, SCOPED_K, as_of=state["as_of"], acts=scope)]
-        found = _union(_union(found[:1], own), found)
+        found = _with_own_sections(ctx, found, query, state["as_of"], scope)
     # A family matter of the one community the question tells ("We are Hindus ... can the marriage be cancelled?") gets
     # that community's Acts' own best sections after the whole index's best: the other communities' Acts, which
     # share its words, are left out (``personal_law``), and what they held the places of is searched for.
     family = _family_acts(found, state["facts"])
     if family:
-        own = [to_passage(r) for r in ctx.retriever.retrieve(query, SCOPED_K, as_of=state["as_of"], acts=family)]
-        found = _union(_union(found[:1], own), found)
+        found = _with_own_sections(ctx, found, query, state["as_of"], family)
     parts = question_parts(state["question"])
     # A multi-part question: each ask's own best sections follow the whole question's, so that one ask's
     # provisions do not crowd out the other's ("punishment for theft, and can a Magistrate grant bail?").
@@ -311,6 +309,13 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     if rnd > 1:  # keep the better of the two rounds
         passages = _union(state.get("passages", []), passages)
     return {"passages": passages, "retrieval_round": rnd}
+
+
+def _with_own_sections(ctx: WorkflowContext, found: list[Passage], query: str, as_of: str,
+                       acts: set[str]) -> list[Passage]:
+    """``found`` with the best ``SCOPED_K`` sections of ``acts`` for ``query`` right after its first."""
+    own = [to_passage(r) for r in ctx.retriever.retrieve(query, SCOPED_K, as_of=as_of, acts=acts)]
+    return _union(_union(found[:1], own), found)
 
 
 def _family_acts(found: Sequence[Passage], facts: QuestionFacts) -> set[str]:
