@@ -179,16 +179,14 @@ _STILL_MARRIED = (r"(?:(?:not|never)\s+(?:legally\s+)?divorced|without\s+(?:a\s+
                   r"(?:first|earlier|previous|former)\s+(?:husband|wife|spouse)\s+(?:was|is)\s+(?:still\s+)?"
                   r"(?:alive|living))")
 """Words that tell an earlier marriage still stood ("they were not divorced", "her first husband was alive")."""
-BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second|someone\s+else)\b"
-                     # a marriage while the earlier one stood: "they were not divorced when she married me in 2020",
-                     # told either way round in one sentence
-                     rf"|\b(?:marri\w+|wed)\b[^.;?!]{{0,80}}?\b{_STILL_MARRIED}\b"
-                     rf"|\b{_STILL_MARRIED}\b[^.;?!]{{0,80}}?\b(?:marri\w+|wed)\b", re.IGNORECASE)
-"""The one life event that is itself an offence: a marriage while married."""
 MARRIED_WHILE_MARRIED = re.compile(rf"\b(?:marri\w+|wed)\b[^.;?!]{{0,80}}?\b{_STILL_MARRIED}\b"
                                    rf"|\b{_STILL_MARRIED}\b[^.;?!]{{0,80}}?\b(?:marri\w+|wed)\b", re.IGNORECASE)
-"""A marriage told with the words that say the earlier one still stood ("married another woman without divorcing me"):
-the offence itself, whatever is asked; "married again" alone may follow a death or a divorce."""
+"""A marriage told with the words that say the earlier one still stood ("married another woman without divorcing me"),
+either way round in one sentence ("they were not divorced when she married me in 2020"): the offence itself, whatever is
+asked; "married again" alone may follow a death or a divorce."""
+BIGAMY = re.compile(r"\bmarried\s+(?:again|another|a\s+second|for\s+the\s+second|someone\s+else)\b"
+                    rf"|{MARRIED_WHILE_MARRIED.pattern}", re.IGNORECASE)
+"""The one life event that is itself an offence: a marriage while married."""
 _TIMES = r"now|later|today|yesterday|recently|since|again|afterwards|subsequently"
 """Words by which a clause tells a time of its own, after another's."""
 _GENERIC_DEFAULT = _i(r"took\s+place|happened|occurred")
