@@ -19,7 +19,7 @@ from graph_schema.dates import check_day, day_or_today
 from graph_schema.errors import ConfigurationError, StoreUnavailableError
 from graph_schema.model import CitationKey, main_section
 from graph_schema.store import GraphReader
-from verification.check.existence import PENAL_CODE, SAVINGS, CitationChecker, Verdict, unit_label
+from verification.check.existence import NEW_CODES, PENAL_CODE, SAVINGS, CitationChecker, Verdict, unit_label
 from verification.check.quotes import Passage, QuoteChecker, QuoteResult, QuoteSpan, find_quotes
 from verification.extract import CitationExtractor, adjacent_sections
 from verification.model import (
@@ -320,12 +320,19 @@ class _Days:
 
     def day_for(self, act: str | None, section: str | None) -> str:
         """The old penal code, and the new one's sections other than its repeal-and-savings section, on the day
-        of the offence; the old procedure and evidence codes on the day pending proceedings began; everything
-        else, and the new penal code named as a whole (``section`` None), on ``as_of``."""
+        of the offence; the old procedure and evidence codes, and the new ones' sections other than their
+        repeal-and-savings sections, on the day pending proceedings began (BNSS s.531(2)(a), BSA s.170(2): what was
+        pending on 2024-07-01 goes on "as if this Sanhita had not come into force", so the BNSS's s.193 is not the law
+        of an investigation pending since 2023, the CrPC's s.173 is); everything else, and a new code named as a whole
+        (``section`` None), on ``as_of``."""
         if act is None:
             return self.as_of
-        if self.proceedings_on is not None and act in SAVINGS and act != PENAL_CODE:
-            return self.proceedings_on
+        if self.proceedings_on is not None:
+            if act in SAVINGS and act != PENAL_CODE:
+                return self.proceedings_on
+            if act in NEW_CODES and NEW_CODES[act] != PENAL_CODE and section is not None \
+                    and section != SAVINGS[NEW_CODES[act]][1]:
+                return self.proceedings_on
         if self.offence_on is None:
             return self.as_of
         new, savings = SAVINGS[PENAL_CODE]

@@ -89,6 +89,11 @@ over or interest knocked down."""
 _OFFENCE_NOUNS = (r"theft|robbery|dacoity|murder|offences?|crime|incident|fraud|cheating|assault|extortion|"
                   r"harassment|cruelty|kidnapping|rape|forgery|trespass|burglary|defamation|stalking|snatching")
 """The nouns by which a story names an offence ("the theft", "a cheating case")."""
+_UNDER_SECTION = (r"(?:\s+(?:under|u/s\.?)\s+(?:sections?\s+|s\.\s*)?\d{1,3}[a-z]{0,2}(?:\(\w+\))*"
+                  r"(?:\s+(?:of\s+(?:the\s+)?)?(?:IPC|BNS|I\.P\.C\.?|Indian\s+Penal\s+Code|Bharatiya\s+Nyaya\s+Sanhita))?"
+                  r"|\s*\(\s*(?:s\.\s*|sec(?:tion)?\.?\s*|u/s\.?\s*)?\d{1,3}[a-z]{0,2}(?:\(\w+\))*\s*(?:IPC|BNS)?\s*\))?")
+"""The section a proceeding's offence is told under, between the offence and the proceeding's verb ("under 420 IPC",
+"(s.323 IPC)")."""
 _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
     # (kind, is a verb, words); kind None is a verb that takes the kind of the noun it tells of ("began")
     (EventKind.CONVICTION, True, _i(
@@ -140,6 +145,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         # for cheating has been going on since 2022": the trial's day, not the cheating's); only where the proceeding's
         # own verb follows, not "a complaint for the fraud done to me in May 2024", "a case of theft happened"
         rf"(?:\s+for\s+(?:an?\s+|the\s+)?(?:{_OFFENCE_NOUNS})(?:\s+and\s+(?:{_OFFENCE_NOUNS}))?(?=(?:\s+(?:in|of)\s+#+)?"
+        # the section it is under may stand between ("trial for cheating under 420 IPC has been going on since 2022")
+        rf"{_UNDER_SECTION}"
         r",?\s+(?:has|have|had|is|are|was|were|began|begun|started|commenced|pending|going|still|since)\b))?")),
     # not "application", "petition", "suit" alone: a job application or a civil suit is no criminal proceeding
     (None, True, _i(r"\b(?:began|begun|begin|started|commenced|pending|took\s+place|happened|occurred|"

@@ -66,13 +66,16 @@ class AskKind(StrEnum):
     OPINION = "opinion"
     """A prediction or a judgement of people ("which judge is most lenient", "what are my chances"): no statute
     says."""
+    RECORD = "record"
+    """A fact of a particular matter or person that only its record holds ("What did the investigating officer write
+    about me in the case diary?", "Does my neighbour have any criminal cases pending?"): no statute says."""
     RATE = "rate"
     """A fee, a duty's rate or a figure set by notification ("the court fee for a suit", "the stamp duty percentage
     in Mumbai", "the RTI application fee", "the limit after the latest notification"): rules, notifications and
     State laws fix them, not the central Acts the graph holds."""
 
 
-OUTSIDE_STATUTES = frozenset({AskKind.CASE_LAW, AskKind.OPINION, AskKind.RATE})
+OUTSIDE_STATUTES = frozenset({AskKind.CASE_LAW, AskKind.OPINION, AskKind.RECORD, AskKind.RATE})
 """Asks no statute answers: an answer quoting statutes to them is at best background, never High."""
 
 
@@ -167,7 +170,14 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"notice|summons|warrant)\s+(?:now\s+)?(?:say|mention|"
                          r"cite|quote|show|use|invoke|carry|state)\s+(?:the\s+)?(?:new\s+|old\s+)?"
                          r"(?:sections?\s+|s\.\s*)?"
-                         r"(?:\d{1,3}[A-Z]{0,2}\s+)?(?:of\s+(?:the\s+)?)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA))\b"),
+                         r"(?:\d{1,3}[A-Z]{0,2}\s+)?(?:of\s+(?:the\s+)?)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA)|"
+                         # the other code's section put as the right one ("The chargesheet says 305 BNS. Shouldn't it
+                         # be 380 IPC?", "Isn't it section 420 of the IPC?")
+                         r"(?:shouldn'?t|should\s+(?:it|this|that|the\s+\w+)\s+not|isn'?t|wouldn'?t|won'?t)\s+"
+                         r"(?:it|this|that|they|the\s+(?:charges?|sections?|FIR|case|offen[cs]e))\s+(?:(?:have\s+)?been\s+"
+                         r"|be\s+)?(?:(?:booked|charged|registered|framed|filed)\s+)?(?:under\s+)?(?:the\s+)?"
+                         r"(?:old\s+|new\s+)?(?:sections?\s+|s\.\s*)?(?:\d{1,3}[A-Z]{0,2}\s+)?(?:of\s+(?:the\s+)?)?"
+                         r"(?:IPC|BNS|CrPC|BNSS|BSA|IEA))\b"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
                    r"kya\s+hai)\b"),
     (AskKind.CASE_LAW, r"\b(?:(?:which|what|any|landmark|leading|recent|latest)\s+(?:\w+\s+)?judge?ments?|"
@@ -213,7 +223,7 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       # how long a court will in fact take ("How many months will the High Court take to decide my
                       # appeal?", "How long will my divorce case actually take?")
                       r"how\s+many\s+(?:years|months|weeks|days)\s+will\s+(?:the\s+)?(?:high\s+court|supreme\s+court|"
-                      r"HC|SC|court|family\s+court|tribunal|commission|judge)\s+take|how\s+(?:long|many\s+\w+)\s+will\s+"
+                      r"HC|SC|court|family\s+court|tribunal|commission|judge)\s+take|how\s+(?:long|many\s+\w+)\s+(?:will|does|do|would)\s+"
                       r"[^?]{0,60}?\b(?:actually|really|realistically|practically)\s+take|"
                       # what another party will choose to do or means to ("Will the company appeal against the order?",
                       # "Is my landlord planning to sell the building?"): no statute says
@@ -230,7 +240,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       # which law it will ("will the court decide it under the CrPC or the BNSS?")
                       r"will\s+the\s+(?:\w+\s+)?(?:judge|court|magistrate|tribunal|commission|bench)\s+(?:\w+\s+){0,5}?"
                       r"(?:give|grant|allow|accept|reject|refuse|award|convict|acquit|release|send|let)\s+(?:him|her|"
-                      r"them|me|us|my|the\s+accused|bail)\b|"
+                      r"them|me|us|my|the\s+accused|bail|(?:it|this|that)(?!\s+(?:if|when|under|because|since|unless)\b)|"
+                      r"the\s+(?:bail|plea|application|petition|appeal|prayer|relief))\b|"
                       r"how\s+(?:many|much)\s+(?:more\s+)?(?:months|years|days|weeks|time)\s+(?:till|until|before|"
                       r"for|to)\s+(?:the\s+|a\s+)?(?:judge?ment|verdict|decision|disposal|final\s+order)|"
                       r"when\s+will\s+(?:the\s+|my\s+)?(?:judge?ment|verdict|case|trial)\s+(?:come|end|be\s+decided|"
@@ -246,6 +257,21 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       r"actually\s+)?(?:reduce|enhance|increase|commute|cut|lower|set\s+aside|overturn|uphold|quash)\s+"
                       r"(?:it\b|(?:his|her|my|their|the)\s+(?:life\s+|death\s+)?(?:sentence|conviction|jail\s+term|"
                       r"term)\b))"),
+    (AskKind.RECORD, r"\b(?:"
+                     # what someone wrote or said in this matter ("What did the investigating officer write about me
+                     # in the case diary?"), not what a law says
+                     r"what\s+(?:did|has|have|had)\s+(?:the|my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?(?:officer|IO|"
+                     r"police(?:man|men)?|SHO|inspector|judge|magistrate|doctor|witness(?:es)?|complainant|"
+                     r"opposite\s+party|other\s+side|lawyer|advocate)\s+(?:\w+\s+)?(?:write|written|wrote|say|said|"
+                     r"record|recorded|note|noted|mention|mentioned|state|stated|tell|told)\s+(?:about|against|on|"
+                     r"regarding|in)\b|"
+                     # whether a particular person has cases or a record ("whether my new neighbour has any criminal
+                     # cases pending against him"), not what the law does with one
+                     r"(?:whether|if|does|do|has|have)\s+(?:my|the|our|this|that|his|her)\s+(?:[\w'-]+\s+){0,3}?"
+                     r"(?:neighbou?r|tenant|landlord|employer|employee|husband|wife|boyfriend|girlfriend|fianc[\w\u00e9]*|"
+                     r"groom|bride|partner|driver|maid|servant|candidate|guy|man|woman|person|builder|"
+                     r"son-in-law|daughter-in-law)\s+(?:[\w-]+\s+){0,5}?(?:has|have|had|got)\s+(?:any\s+)?(?:criminal\s+)?"
+                     r"(?:cases?|FIRs?|records?|convictions?|complaints?)\b(?!\s+(?:under|of)\b))"),
     (AskKind.RATE, r"\b(?:(?:how\s+much|what(?:'s|\s+is|\s+are|\s+will\s+be))\s+(?:(?!fine|penalty|punishment)"
                    r"[\w-]+\s+){0,4}?(?:fees?|stamp\s+duty|duty\s+rates?)|(?:fees?|stamp\s+duty|"
                    r"duty)\s+(?:\w+\s+){0,2}?"
@@ -881,6 +907,13 @@ _OLD_SECTION_ASKED = re.compile(
 so its dates are read for the offence's day (``story_day``), which decides whether the IPC governs it."""
 
 
+_REPORTED = re.compile(r"\b(?:saying|said|telling|told\s+(?:me|us|her|him|them|everyone|my\s+\w+)|threatening|"
+                       r"warning|warned)\b[^.?!;]*?(?=[.?!;]|$|,?\s+(?:and|but|so)\s+(?:then\s+)?(?:he|she|they|i|we|"
+                       r"my|his|her|their|the)\b)", re.IGNORECASE)
+"""What someone said in the story, to the end of its sentence ("sent me voice notes saying he will kill me if I don't
+drop the suit", "refused and said it is all theirs now"): its tense is the speaker's, not the story's."""
+
+
 def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date | None:
     """The day of an offence the question asks about but dates only by its story: the clause that carries the date
     tells what someone did, not the teller's own part ("I bought ...") or a life event (a marriage, a birth, a death;
@@ -898,6 +931,7 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
     # wedding") is not the offence going on
     told = " ".join(t for t in telling if not (_TOLD_PROCEEDING.search(t) or _TELLER_PLANS.search(t)
                                                or _PAST_PERFECT.search(t)))
+    told = _REPORTED.sub("", told)
     if _NOW.search(told) or goes_on(told):
         return None
     dated = [e for e in events if e.phrase]

@@ -1125,6 +1125,7 @@ _REFERS_BACK = re.compile(r"\b(?:it|that|this|them|those|these)\b", re.IGNORECAS
 _OUTSIDE_WANTS = {
     AskKind.CASE_LAW: "what a court held, which no statute states",
     AskKind.OPINION: "a prediction or an opinion, which no statute states",
+    AskKind.RECORD: "a fact of a particular case or person, which only its record holds and no statute states",
     AskKind.RATE: "a fee, a rate or a figure fixed outside the Acts held here (by rules, notifications, a State's "
                   "law or whoever charges it), which they do not state",
 }

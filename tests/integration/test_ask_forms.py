@@ -73,3 +73,27 @@ def test_a_number_named_as_a_case_is_the_ipc_s_only_where_that_section_fits_the_
     executor = service.ask("My brother, the executor of our late father's will, was booked in a 307 case after he "
                            "attacked me for objecting to how he disposed of the property. Can he get bail?")
     assert not any(c.act == "ISA" for c in executor.citations if c.where == "question"), executor.citations
+
+
+@pytest.mark.parametrize(("question", "cited", "old"), [
+    # BNSS 531(2)(a): a matter pending on 2024-07-01 goes on under the CrPC, so the new code's section the question
+    # names is flagged with the CrPC's it replaced; none of these is a question of an evaluation set
+    ("The investigation in my brother's FIR from 2022 is still going on. Can the magistrate now order further "
+     "investigation under section 193(9) of the BNSS?", "BNSS s.193(9)", "CRPC s.173"),
+    ("My uncle's trial for theft under 379 IPC has been pending since 2023. Can the case be compounded under section "
+     "359 BNSS?", "BNSS s.359", "CRPC s.320"),
+])  # fmt: skip
+def test_the_new_procedure_code_named_for_a_matter_pending_on_the_cutover_is_flagged(
+    service: AskService, question: str, cited: str, old: str
+) -> None:
+    r = service.ask(question)
+    named = [c for c in r.citations if c.where == "question" and c.act == "BNSS"]
+    assert named and all(c.status.value == "not_yet_in_force" for c in named), named
+    assert any(w.startswith(f"{cited} came into force on 2024-07-01") and old in w for w in r.warnings), r.warnings
+
+
+def test_the_new_procedure_code_named_for_a_matter_begun_after_the_cutover_stands(service: AskService) -> None:
+    r = service.ask("The investigation in my brother's FIR from 2025 is still going on. Can the magistrate order "
+                    "further investigation under section 193(9) of the BNSS?")
+    named = [c for c in r.citations if c.where == "question" and c.act == "BNSS"]
+    assert named and all(c.status.value == "verified" for c in named), named

@@ -470,3 +470,28 @@ def test_an_offence_told_as_happening_keeps_its_own_day(offence: str) -> None:
     question = f"The FIR is for {offence} that happened in March 2023. Which law applies?"
     events = read_dates(question, date(2026, 11, 29))
     assert [e.kind for e in events] == [EventKind.OFFENCE], (question, events)
+
+
+UNDER_SECTIONS = ("under 420 IPC", "under section 420 of the IPC", "u/s 379 IPC", "under s.323 IPC", "(323 IPC)",
+                  "(s. 498A IPC)", "under 318(4) BNS", "under section 406")
+"""The section an offence is told under, between it and the proceeding's verb."""
+
+
+@pytest.mark.parametrize(("proceeding", "under", "step"), [
+    (p, u, s) for p in PROCEEDINGS for u in UNDER_SECTIONS for s in STEPS
+])  # fmt: skip
+def test_the_section_a_proceeding_s_offence_is_under_leaves_it_the_proceeding_s_day(proceeding: str, under: str,
+                                                                                  step: tuple[str, str]) -> None:
+    verb, when = step
+    question = f"My client's {proceeding} for cheating {under} {verb} {when}. Can he apply for plea bargaining?"
+    events = read_dates(question, date(2026, 11, 29))
+    assert [e.kind for e in events] == [EventKind.PROCEEDING], (question, events)
+
+
+@pytest.mark.parametrize("question", [
+    # the section named, but the offence told by its own verb: its own day
+    "I want to file a complaint for cheating under 420 IPC done to me in May 2023. Which law applies?",
+    "A case of theft under 379 IPC happened at my shop in March 2024. What can I do?",
+])  # fmt: skip
+def test_an_offence_with_its_section_told_by_its_own_words_keeps_its_day(question: str) -> None:
+    assert [e.kind for e in read_dates(question, date(2026, 11, 29))] == [EventKind.OFFENCE], question

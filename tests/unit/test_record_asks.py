@@ -1,0 +1,88 @@
+"""Asks no statute answers because only a particular matter's record holds the fact (``AskKind.RECORD``), court time
+and court outcomes put in more ways (``AskKind.OPINION``), the other code's section put as the right one
+(``AskKind.WHICH_CODE``), and a story whose dated act is told with what someone said in it. None of these is a question
+of an evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from legal_rag.workflow.facts import OUTSIDE_STATUTES, AskKind, ask_kinds, read_facts
+
+
+@pytest.mark.parametrize("ask", [
+    "What did the investigating officer write about me in the case diary?",
+    "What has the SHO recorded against my son in the general diary?",
+    "What did the doctor note about her injuries in the MLC?",
+    "What did the complainant say about me in his statement to the police?",
+    "Can you check whether my daughter's fiance has any criminal cases against him?",
+    "Does my new tenant have any criminal record?",
+    "I want to know if the groom has any FIRs registered in Delhi.",
+    "Has my landlord got any complaints pending against him with the police?",
+])  # fmt: skip
+def test_a_fact_only_a_matter_s_record_holds_is_outside_the_statutes(ask: str) -> None:
+    kinds = ask_kinds(ask)
+    assert AskKind.RECORD in kinds and AskKind.RECORD in OUTSIDE_STATUTES, (ask, kinds)
+
+
+@pytest.mark.parametrize("ask", [
+    "What must the investigating officer write in the case diary?",
+    "What does section 192 of the BNSS say about the case diary?",
+    "If the accused has a criminal record, can bail be refused?",
+    "My husband has a criminal case under 498A against him. Can he travel abroad?",
+    "Can the police refuse bail if my tenant has any criminal cases under the NDPS Act?",
+    "What should the doctor write in the MLC for an assault?",
+])  # fmt: skip
+def test_what_the_law_requires_of_a_record_is_not_a_record_ask(ask: str) -> None:
+    assert AskKind.RECORD not in ask_kinds(ask), ask
+
+
+@pytest.mark.parametrize(("ask", "opinion"), [
+    ("How many months does a maintenance case actually take in the Saket family court these days?", True),
+    ("How long does a partition suit really take in Lucknow?", True),
+    ("How long do consumer cases usually take?", True),
+    ("How long does the police have to file a chargesheet?", False),
+    ("Her anticipatory bail is listed in the Sessions Court tomorrow. Will the judge grant it?", True),
+    ("Will the bench accept the plea?", True),
+    ("Will the court grant it if I apply under section 5 of the Limitation Act?", False),
+    ("Will the court allow it under section 5 of the Limitation Act?", False),
+])  # fmt: skip
+def test_how_long_a_court_in_fact_takes_and_what_it_will_do_are_opinions(ask: str, opinion: bool) -> None:
+    assert (AskKind.OPINION in ask_kinds(ask)) is opinion, ask
+
+
+@pytest.mark.parametrize(("ask", "which"), [
+    ("The chargesheet says 303 BNS. Shouldn't it be 379 IPC?", True),
+    ("They booked him under BNS 318. Isn't it section 420 of the IPC?", True),
+    ("Shouldn't they have been charged under the IPC?", True),
+    ("Shouldn't the police register an FIR?", False),
+    ("Isn't it a crime?", False),
+])  # fmt: skip
+def test_the_other_code_s_section_put_as_the_right_one_asks_which_code(ask: str, which: bool) -> None:
+    assert (AskKind.WHICH_CODE in ask_kinds(ask)) is which, ask
+
+
+def test_a_which_code_ask_dates_the_offence_even_where_both_codes_are_named() -> None:
+    q = ("Our shop was broken into in February 2024 and the FIR came later. The chargesheet says 331 BNS. Shouldn't it "
+         "be 457 IPC?")
+    facts = read_facts(q, "2026-11-29", comparison=True, checks_for=lambda *_: [])
+    assert facts.offence_on == "2024-02-29"
+
+
+@pytest.mark.parametrize("question", [
+    "In 2022 my cousin sent me messages saying he will burn my shop if I don't sell him the land. What offence was that?",
+    "In May 2023 a man called my wife and said he is watching her and knows where she lives. What offence was it?",
+    "In 2021 a moneylender told my father he has to pay double or lose his house. What offence did he commit?",
+])  # fmt: skip
+def test_what_someone_said_in_a_dated_story_does_not_put_it_in_the_present(question: str) -> None:
+    facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
+    assert facts.offence_on is not None and facts.offence_on < "2024-07-01", (question, facts.offence_on)
+
+
+@pytest.mark.parametrize("question", [
+    "In 2022 my cousin started sending me threats and he is still threatening to burn my shop. What offence is that?",
+    "In 2023 my neighbour said my wall is on his land and he keeps breaking it. What offence is that?",
+])  # fmt: skip
+def test_a_story_still_going_on_besides_what_was_said_is_not_dated_by_the_story(question: str) -> None:
+    facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
+    assert facts.offence_on is None, (question, facts.offence_on)
