@@ -70,7 +70,8 @@ def test_a_which_code_ask_dates_the_offence_even_where_both_codes_are_named() ->
 
 
 @pytest.mark.parametrize("question", [
-    "In 2022 my cousin sent me messages saying he will burn my shop if I don't sell him the land. What offence was that?",
+    "In 2022 my cousin sent me messages saying he will burn my shop if I don't sell him the land. What offence was "
+    "that?",
     "In May 2023 a man called my wife and said he is watching her and knows where she lives. What offence was it?",
     "In 2021 a moneylender told my father he has to pay double or lose his house. What offence did he commit?",
 ])  # fmt: skip
