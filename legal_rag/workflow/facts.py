@@ -864,6 +864,13 @@ story, background to what was done to them, not its day."""
 _TELLER_SUBJECT = re.compile(r"\W*(?:[\w,-]+\s+){0,4}?(?:i|we)\b", re.IGNORECASE)
 """The teller as the subject of a dated clause, among its first words ("In 2021 I gave him 5 lakh"), not in a clause
 within it ("My ex posted my photos in February 2024 after I broke up with him")."""
+_INDUCED_PAYMENT = re.compile(
+    r"\b(?:paid|sent|transferred|gave|deposited|invested)\b[^.;?!]{0,60}?\b(?:who|after\s+(?:he|she|they))\s+(?:had\s+)?"
+    r"(?:promised|assured|offered|claimed|guaranteed|lured|convinced)\b"
+    r"|\b(?:paid|sent|transferred|gave|deposited|invested)\b[^.;?!]{0,60}?\bon\s+(?:his|her|their|the)\s+"
+    r"(?:promise|assurance)\b", re.IGNORECASE)
+"""The teller's payment told with the promise that drew it ("In March 2023 I sent 4 lakh to a guy who promised to double
+it"): the delivery a deception induced is when cheating is committed, not background to what was done later."""
 _ASKER = re.compile(r"\b(?:i|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
 """The teller in an ask ("What were my options?"): what they may do about the story, not what was done in it."""
 _NOW = re.compile(r"\b(?:is|are|am|keeps?|demands?|refuses?|won'?t|doesn'?t|don'?t|does\s+not|do\s+not|has|have|"
@@ -885,7 +892,12 @@ _WHAT_OFFENCE = re.compile(
     # covers or fits what was done names one ("What charge covers the agreement itself?")
     r"|\b(?:what|which)\s+(?:\w+\s+)?criminal\s+(?:case(?!\s+law)|complaint|action|proceedings?|charges?)\b"
     # a charge that covers or fits what was done; "What charges apply?" may be a bank's or a hospital's
-    r"|\b(?:what|which)\s+charges?\s+(?:covers?|fits?)\b",
+    r"|\b(?:what|which)\s+charges?\s+(?:covers?|fits?)\b"
+    # the law that covers what someone did ("Which sections cover what he did?", "What law applies to what they did to
+    # us?"); not what the teller did, which may be a step of their own ("what I did")
+    r"|\b(?:what|which)\s+(?:\w+\s+){0,2}(?:sections?|provisions?|laws?)\s+(?:\w+\s+){0,2}?(?:covers?|fits?|"
+    r"punish(?:es)?|appl(?:y|ies)\s+to)\s+what\s+(?:he|she|they|(?:the|this|that|my|our|his|her|their)\s+[\w-]+)\s+"
+    r"(?:did|had\s+done|has\s+done)\b",
     re.IGNORECASE)
 """The question asks which offence its story makes out (not any case against someone: a suit is no offence; nor its
 punishment alone: "a cheque bounced in 2023, what is the punishment?" may be another Act's offence)."""
@@ -944,7 +956,7 @@ def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date 
     # a death the story's cruelty or demands led to ("died in June 2023 ... they had been demanding money") is the day
     # of the offence asked about
     led_to = bool(_LED_TO_DEATH.search(" ".join(telling)))
-    story = [e for e in dated if not _TELLER_SUBJECT.match(e.clause) and (
+    story = [e for e in dated if (not _TELLER_SUBJECT.match(e.clause) or _INDUCED_PAYMENT.search(e.clause)) and (
         e.kind is EventKind.UNKNOWN or BIGAMY.search(e.clause) or (past and not tells_death(e.clause))
         or (led_to and tells_death(e.clause)))]
     if not story or any(e.end >= cutover or e.ongoing for e in dated):

@@ -87,3 +87,25 @@ def test_what_someone_said_in_a_dated_story_does_not_put_it_in_the_present(quest
 def test_a_story_still_going_on_besides_what_was_said_is_not_dated_by_the_story(question: str) -> None:
     facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
     assert facts.offence_on is None, (question, facts.offence_on)
+
+
+@pytest.mark.parametrize(("question", "dated"), [
+    # the payment a promise drew is when the cheating was done
+    ("In March 2022 I transferred 3 lakh to a man on Instagram who promised to double it. He blocked me. What offence "
+     "did he commit?", True),
+    ("In 2023 we paid a travel agent 2 lakh on his promise of visas for Canada. He vanished. Which sections cover what "
+     "he did?", True),
+    # the teller's own part without a promise told is background
+    ("In 2021 I gave him 5 lakh as a loan. He never returned it. What offence is that?", False),
+    ("In 2022 I paid the builder in full. He has not given possession. What offence is that?", False),
+    # what someone did, asked by the law that covers it
+    ("In 2022 a builder took 10 lakh from my father for a flat that never existed. What law applies to what the "
+     "builder did?", True),
+    ("In 2022 I signed a loan paper without reading it. Which sections cover what I did?", False),
+])  # fmt: skip
+def test_a_payment_a_promise_drew_dates_the_cheating(question: str, dated: bool) -> None:
+    facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
+    if dated:
+        assert facts.offence_on is not None and facts.offence_on < "2024-07-01", (question, facts.offence_on)
+    else:
+        assert facts.offence_on is None, (question, facts.offence_on)
