@@ -94,7 +94,7 @@ CURATED: tuple[CuratedAct, ...] = (
     CuratedAct("SCSTA", "the-scheduled-castes-and-the-scheduled-tribes-prevention-of-atrocities-act-1989",
                ("SC/ST Act", "SC ST Act", "Atrocities Act", "SC/ST (Prevention of Atrocities) Act",
                 "SC/ST Atrocities Act", "SC ST Atrocities Act", "SC/ST Prevention of Atrocities Act",
-                "Prevention of Atrocities Act",
+                "Prevention of Atrocities Act", "SC/ST (PoA) Act", "SC/ST PoA Act", "PoA Act", "SC-ST Act",
                 "Scheduled Castes and the Scheduled Tribes (Prevention of Atrocities) Act")),
     CuratedAct("SMA", "the-special-marriage-act-1954", ("Special Marriage Act",)),
     CuratedAct("SRA", "the-specific-relief-act-1963", ("Specific Relief Act",)),
@@ -110,6 +110,8 @@ COMMON_NAMES: dict[str, tuple[str, ...]] = {
     "WLPA1972": ("Wildlife Protection Act", "Wildlife Act", "Wild Life Act", "Wildlife (Protection) Act"),
     "CGSTA2017": ("GST Act", "CGST Act", "Central GST Act"),
     "RERDA2016": ("RERA", "RERA Act", "Real Estate Act", "Real Estate Regulation Act"),
+    "MTPA1971": ("MTP Act", "M.T.P. Act", "Abortion Act"),
+    "PCMA2006": ("Child Marriage Act", "PCM Act", "Child Marriage Prohibition Act"),
 }
 """The names practitioners use for Acts of the India Code index that we hold without text, by the code the catalogue
 gives them (``generated_code``): no word of their titles ("POSH Act" for the Sexual Harassment of Women at Workplace

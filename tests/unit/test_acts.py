@@ -66,6 +66,10 @@ def resolver() -> ActResolver:
         ("Wildlife Protection Act", "WLPA1972"),
         ("GST Act", "CGSTA2017"),
         ("RERA", "RERDA2016"),
+        ("MTP Act", "MTPA1971"),
+        ("Child Marriage Act", "PCMA2006"),
+        ("SC/ST (PoA) Act", "SCSTA"),
+        ("PoA Act", "SCSTA"),
     ],
 )
 def test_aliases_resolve(resolver: ActResolver, name: str, code: str) -> None:

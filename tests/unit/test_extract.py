@@ -223,6 +223,10 @@ STATUTES = [
     ("Under the new penal code, what is the punishment for theft?", []),
     ("what does the new criminal procedure code say", []),
     ("Is the marriage registration act mandatory in Maharashtra?", []),
+    # a question's first word is never part of the name
+    ("Does the Probation of Offenders Act allow release on probation?", [("Probation of Offenders Act", "POA")]),
+    ("Can the Specific Relief Act help me?", [("Specific Relief Act", "SRA")]),
+    ("Will Hindu Succession Act apply to us?", [("Hindu Succession Act", "HSA")]),
 ]
 
 

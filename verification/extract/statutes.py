@@ -44,6 +44,9 @@ _STOP_WORDS = frozenset(
         "Regulations", "Ordinance", "Constitution", "Now", "Then", "Even", "Only", "Whether", "Is", "Was", "Are",
         "Were", "Has", "Have", "Had", "Being", "Be", "Which", "Who", "What", "Though", "Although", "But", "Once",
         "After", "Before", "Prior", "Upon", "Between", "Within", "Without", "Per", "Re",
+        # a question's first word, never a statute's ("Does the Probation of Offenders Act allow ...?")
+        "Does", "Do", "Did", "Can", "Could", "Will", "Would", "Should", "Shall", "Must", "Might", "How", "Why",
+        "Please", "Kindly", "Explain", "Tell", "According", "Apart", "Besides", "Isn't", "Doesn't", "Can't", "Won't",
     }
 )
 # Generic adjectives that make "Central Act" and "Bihar Act" statutes but "the Special Act" not.
