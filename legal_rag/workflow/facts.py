@@ -1142,10 +1142,12 @@ SHORTHAND_CODES = ("Indian Penal Code", "Code of Criminal Procedure, 1973", "Ind
 
 _COLLOQUIAL = re.compile(
     r"\bdhara\s+(?P<a>\d{2,3}[A-Z]{0,2})\b"
-    r"|\b(?:a|an|the|ek|this|that)\s+(?P<b>\d{3}[A-Z]{0,2})\s+(?:case|FIR|ka\s+case|wala\s+case|waala\s+case)\b"
+    r"|\b(?:a|an|the|ek|this|that)\s+(?:(?:section|sec\.?|s\.)\s*)?(?P<b>\d{3}[A-Z]{0,2})\s+(?:case|FIR|ka\s+case|"
+    r"wala\s+case|waala\s+case)\b"
     r"|(?<![\w./(\-₹])(?P<c>\d{3}[A-Z]{0,2})\s+(?:ka|wala|waala|vala)\s+(?:case|mukadma|FIR)\b", re.IGNORECASE)
 """A penal section named as people name it, with no Act: "dhara 379" (Hindi "section"), "a 420 case", "302 ka case".
-The numbers are the Indian Penal Code's, by which FIRs were written for a century and a half ("a 420" is a cheat);
+The numbers are the Indian Penal Code's, by which FIRs were written for a century and a half ("a 420" is a cheat, "a
+section 377 case" the IPC's unnatural offences);
 read as the IPC's and checked for the date, so one named for facts after 2024-07-01 is flagged with its successor.
 Only with a case word and a determiner ("a 420 case", not "420 cases pending")."""
 

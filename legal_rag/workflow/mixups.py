@@ -31,7 +31,7 @@ first blind set of 44 questions (now a development set) and measured on a second
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -289,3 +289,28 @@ def unconfirmed(question: str, checks: Sequence[CitationCheck], text: Callable[[
             continue
         out.setdefault(f"{c.act} s.{number}")
     return tuple(out)
+
+
+_SPANS = content_stems("day days week weeks month months year years time period")
+"""Spans of time a story tells ("last month") and any punishing section holds ("six months"): no sign of its subject."""
+
+
+def fits_elsewhere(question: str, check: CitationCheck, text: Callable[[str, str], str],
+                   others: Iterable[str]) -> str | None:
+    """Another Act of ``others`` whose section of the number ``check`` reads holds a word the question tells, where the
+    section ``check`` names holds none: "a 138 case notice for a cheque that bounced" is the NI Act's s.138 (which
+    holds "cheque"), not the IPC's; "my wife filed a 125 case for maintenance" the CrPC's. None when the question tells
+    nothing of its own or the section named holds a word of it."""
+    if not check.act or not check.section:
+        return None
+    rest = _without_spans(question, [(check.start, check.end)])
+    subject = {s for s in subject_stems(rest) & set(subject_words(rest)) - _COMMONPLACE - _ASKING - _SPANS
+               if len(s) > 3}
+    number = check.section.split("(")[0]
+    if not subject or subject & subject_stems(text(check.act, number)):
+        return None
+    for act in others:
+        if act != check.act and subject & subject_stems(text(act, number) or ""):
+            return act
+    return None
+

@@ -12,6 +12,7 @@ from itertools import zip_longest
 
 from langgraph.runtime import Runtime
 
+from graph_schema.acts import CURATED_BY_CODE
 from graph_schema.errors import GenerationError
 from graph_schema.model import main_section
 from legal_rag.retrieval.hybrid import Retrieved
@@ -49,7 +50,15 @@ from legal_rag.workflow.generators.extractive import (
     parent_prefix,
     unit_of,
 )
-from legal_rag.workflow.mixups import OLD_CODES, PARTNER_CODE, NumberMixup, Side, find_mixups, unconfirmed
+from legal_rag.workflow.mixups import (
+    OLD_CODES,
+    PARTNER_CODE,
+    NumberMixup,
+    Side,
+    find_mixups,
+    fits_elsewhere,
+    unconfirmed,
+)
 from legal_rag.workflow.parts import question_parts
 from legal_rag.workflow.personal_law import community_acts
 from legal_rag.workflow.results import (
@@ -96,9 +105,12 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
             report = ctx.verifier.verify(question, [], day, offence_on=offence_on, proceedings_on=proceedings_on,
                                          adjacent=True)
             found = [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
-            if found:  # an Act named: the extractor read the numbers with it
+            if any(c.act for c in found):  # an Act named: the extractor read the numbers with it
                 return found
-            return _shorthand_checks(ctx, question, day, offence_on, proceedings_on)
+            # no Act named: a number used as a name ("a section 377 case") is read as its code's, in place of the
+            # section no statute was found for
+            shorthand = _shorthand_checks(ctx, question, day, offence_on, proceedings_on)
+            return [c for c in found if not any(s.start < c.end and c.start < s.end for s in shorthand)] + shorthand
 
         def known_act(name: str) -> bool:
             report = ctx.verifier.verify(name, [], day)
@@ -531,8 +543,11 @@ def _shorthand_checks(ctx: WorkflowContext, question: str, day: str, offence_on:
         # bounced ... the 138 case" is no case of abetting a soldier's insubordination (IPC 138), and is left unread
         # for retrieval to place; "dhara 379" is the IPC's section as FIRs write it, whatever words the story uses
         dhara = question[max(0, start - 8):start].lower().rstrip().endswith("dhara")
-        if found and (dhara or not unconfirmed(question, found, partial(_section_text, ctx),
-                                                 similarity=ctx.similarity)):
+        # (nor where another Act's section so numbered holds what the story tells and the IPC's holds none: "a 138
+        # case notice for a cheque that bounced" is the NI Act's)
+        text = partial(_section_text, ctx)
+        if found and (dhara or (not unconfirmed(question, found, text, similarity=ctx.similarity)
+                                and fits_elsewhere(question, found[0], text, CURATED_BY_CODE) is None)):
             out += found
     return out
 

@@ -97,3 +97,20 @@ def test_the_new_procedure_code_named_for_a_matter_begun_after_the_cutover_stand
                     "further investigation under section 193(9) of the BNSS?")
     named = [c for c in r.citations if c.where == "question" and c.act == "BNSS"]
     assert named and all(c.status.value == "verified" for c in named), named
+
+
+@pytest.mark.parametrize(("question", "read_as"), [
+    # none of these is a question of an evaluation set: a penal number named as a case, with "section" before it, is
+    # the IPC's (checked for the date, so flagged as repealed today) ...
+    ("My landlord is threatening to file a section 420 case against me over the deposit. What can happen to me?",
+     ("IPC", "420")),
+    # ... but not where another Act's section so numbered holds what the story tells and the IPC's holds none
+    ("I got a 138 case notice for a cheque that bounced last month. What now?", None),
+    ("My wife filed a 125 case for maintenance against me. Can I ask for a lower amount?", None),
+])  # fmt: skip
+def test_a_number_named_as_a_case_is_the_ipc_s_where_the_story_fits_no_other_act(
+    service: AskService, question: str, read_as: tuple[str, str] | None
+) -> None:
+    r = service.ask(question)
+    named = {(c.act, (c.section or "").split("(")[0]) for c in r.citations if c.where == "question" and c.act}
+    assert named == ({read_as} if read_as else set()), named
