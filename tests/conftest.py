@@ -159,8 +159,8 @@ def real_corpus_path(*parts: str) -> Path:
 
 
 # Acts the retrieval and workflow tests index (embedding the whole corpus would take minutes): the
-# criminal codes old and new, marriage, cheques, dowry, domestic violence and the IT Act.
-INDEX_ACTS = frozenset({"BNS", "BNSS", "BSA", "IPC", "CRPC", "IEA", "HMA", "NIA", "DPA", "PWDVA", "ITA"})
+# criminal codes old and new, marriage, cheques, dowry, domestic violence, the IT Act and the general law of limitation.
+INDEX_ACTS = frozenset({"BNS", "BNSS", "BSA", "IPC", "CRPC", "IEA", "HMA", "NIA", "DPA", "PWDVA", "ITA", "LIMA"})
 
 
 @pytest.fixture(scope="session")

@@ -45,7 +45,8 @@ FORM_HEADINGS: dict[AskKind, re.Pattern[str]] = {k: re.compile(p, re.IGNORECASE)
     # not "words of limitation" (of an estate), "Limitation of powers of guardian"
     (AskKind.TIME_LIMIT, r"(?<!words\sof\s)\b(?:limitation(?!\s+of\s+(?:powers?|liability))|"
                          r"time\s+(?:limit|for|within)|period\s+(?:of|for|within)|"
-                         r"(?:twenty-?four|\w+)\s+hours|extension\s+of\s+time|condonation\s+of\s+delay|"
+                         r"(?:twenty-?four|\w+)\s+hours|extension\s+of\s+(?:time|prescribed\s+period)|"
+                         r"condonation\s+of\s+delay|"
                          # a bar before a time has run ("No petition for divorce to be presented within one year of
                          # marriage", "... when marriage not solemnized within three months"), not a span that says
                          # what else ("Offences of same kind within year may be charged together")

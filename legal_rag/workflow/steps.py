@@ -590,8 +590,16 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         # stopped cooling ... where can I complain?": the Sale of Goods Act first, the Consumer Protection Act below)
         story = of_the_story(asking, kind)
         told_acts = _story_acts(passages) - acts - titled if story else set()
-        for searched in (acts, titled, told_acts):
-            if story:
+        # the general law of limitation, for a civil matter whose own Acts set no period the ask finds: the Limitation
+        # Act governs every suit, appeal and application that a special law does not (LIMA s.3, s.29(2))
+        general = ({GENERAL_LIMITATION} - acts - titled - told_acts
+                   if kind is AskKind.TIME_LIMIT and procedure is None and GENERAL_LIMITATION in ctx.act_titles
+                   else set())
+        for searched in (acts, titled, told_acts, general):
+            # the general law is searched in the words of the whole ask, story and all ("the first appeal against a
+            # civil court decree ... Can the delay be excused?": the extension of the period for an appeal)
+            whole = searched is general
+            if story and not whole:
                 # an Act the story's retrieval found by a shared word only ("Rs" for the Stamp Act) is not where its
                 # matter goes; one it ranked lower must be as close to the story as retrieval's relevant passages
                 least = ctx.settings.weak_retrieval if searched is told_acts else STORY_ACT_RELEVANCE
@@ -600,7 +608,7 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
                 continue
             # among the story's other Acts, the forum searched for in the story's words: the one Act whose forum
             # provision is nearest to what it tells ("complaints ... goods or services" for the fridge)
-            query = form_query(ask.text if searched is told_acts else asking, kind)
+            query = form_query(ask.text if searched is told_acts or whole else asking, kind)
             for r in ctx.retriever.retrieve(query, FORM_K, as_of=day, acts=searched):
                 if (r.chunk.act, r.chunk.section.split("(")[0]) in confused:
                     continue  # the section the question named by the other code's number (``mixups``)
@@ -614,6 +622,9 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
                         # an Act the question names is what it asks about ("a DV Act application - which
                         # Magistrate's court?": "Jurisdiction"), whatever words it uses for it
                         or (r.chunk.act in facts.acts_named and r.chunk.act not in PENAL_CODES | PROCEDURE_CODES)
+                        # (not its transition from the Act it replaced: "Provision for suits, etc., for which the
+                        # prescribed period is shorter than the period prescribed by the Indian Limitation Act, 1908")
+                        or (r.chunk.act in general and not _NAMES_AN_ACT.search(r.chunk.heading))
                         or about(asking, kind, r.chunk.heading, ctx.act_titles.get(r.chunk.act, r.chunk.act))):
                     found.setdefault(r.chunk.act, []).append(r)
             if searched is told_acts and found:
@@ -647,6 +658,11 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         (c, p.score, Pin.ASK, p.relevance)
         for (act, section), p in chosen.items() for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
     ))  # fmt: skip
+
+
+_NAMES_AN_ACT = re.compile(r"\bAct,?\s+\d{4}\b")
+GENERAL_LIMITATION = "LIMA"
+"""The Limitation Act, 1963: the period for a suit, appeal or application no special law times (its s.3, s.29(2))."""
 
 
 STORY_CLOSE = 0.5

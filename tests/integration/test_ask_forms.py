@@ -1,6 +1,6 @@
 """An ask for a forum or a time limit is answered from the provision of the question's Act whose heading names it
 (``legal_rag.workflow.forms``), on the real statutes, graph and embedder. The questions are not from the evaluation
-sets (the test index holds the criminal codes, HMA, NIA, DPA, PWDVA and the IT Act)."""
+sets (the test index holds the criminal codes, HMA, NIA, DPA, PWDVA, the IT Act and the Limitation Act)."""
 
 from __future__ import annotations
 
@@ -114,3 +114,12 @@ def test_a_number_named_as_a_case_is_the_ipc_s_where_the_story_fits_no_other_act
     r = service.ask(question)
     named = {(c.act, (c.section or "").split("(")[0]) for c in r.citations if c.where == "question" and c.act}
     assert named == ({read_as} if read_as else set()), named
+
+
+def test_a_civil_time_limit_no_act_at_hand_sets_is_the_limitation_act_s(service: AskService) -> None:
+    """The general law of limitation (LIMA s.3, s.29(2)) decides a civil ask that the Acts at hand time nowhere; not a
+    question of an evaluation set. Not its transitional provision (s.30, which names the Act of 1908)."""
+    r = service.ask("The civil court dismissed our suit last year and we filed the appeal about two months late "
+                    "because my mother was in hospital. Can the court still admit the appeal after the delay?")
+    assert ("LIMA", "5") in _sources(r), _sources(r)
+    assert ("LIMA", "30") not in _sources(r)

@@ -64,6 +64,7 @@ def heading(act: str, section: str) -> str:
     (AskKind.TIME_LIMIT, "BNSS", "514"),  # Limitation for taking cognizance in certain offences
     (AskKind.TIME_LIMIT, "HMA", "14"),  # No petition for divorce to be presented within one year of marriage
     (AskKind.TIME_LIMIT, "SMA", "14"),  # New notice when marriage not solemnized within three months
+    (AskKind.TIME_LIMIT, "LIMA", "5"),  # Extension of prescribed period in certain cases
 ])  # fmt: skip
 def test_the_deciding_provision_is_so_headed(kind: AskKind, act: str, section: str) -> None:
     assert decides(kind, heading(act, section)), heading(act, section)
