@@ -920,8 +920,8 @@ so its dates are read for the offence's day (``story_day``), which decides wheth
 
 
 _REPORTED = re.compile(r"\b(?:saying|said|telling|told\s+(?:me|us|her|him|them|everyone|my\s+\w+)|threatening|"
-                       r"warning|warned)\b[^.?!;]*?(?=[.?!;]|$|,?\s+(?:and|but|so)\s+(?:then\s+)?(?:he|she|they|i|we|"
-                       r"my|his|her|their|the)\b)", re.IGNORECASE)
+                       r"warning|warned)\b[^.?!;]*?(?=[.?!;]|$|,?\s+(?:and|but|so)\s+(?:then\s+)?(?:he|she|they|i|we)\b)",
+                       re.IGNORECASE)
 """What someone said in the story, to the end of its sentence ("sent me voice notes saying he will kill me if I don't
 drop the suit", "refused and said it is all theirs now"): its tense is the speaker's, not the story's."""
 

@@ -74,6 +74,9 @@ def test_a_which_code_ask_dates_the_offence_even_where_both_codes_are_named() ->
     "that?",
     "In May 2023 a man called my wife and said he is watching her and knows where she lives. What offence was it?",
     "In 2021 a moneylender told my father he has to pay double or lose his house. What offence did he commit?",
+    # what was said runs on past "and my kids": the threat's words, not a new clause
+    "In 2023 my brother-in-law sent me voice notes saying he will kill me and my kids if I don't drop the suit. What "
+    "offence was that?",
 ])  # fmt: skip
 def test_what_someone_said_in_a_dated_story_does_not_put_it_in_the_present(question: str) -> None:
     facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
