@@ -485,6 +485,10 @@ class QuestionFacts:
     personal_law: PersonalLaw = PersonalLaw()
     """The communities whose personal law the question tells ("We are Hindus"), or its civil marriage
     (``personal_law``)."""
+    child_accused: bool = False
+    """The one the story says was caught, arrested or accused is a child, under eighteen ("My 16 year old nephew was
+    caught stealing a phone"): the Juvenile Justice Act decides what is done with a child in conflict with law (its
+    s.1(4)), not the procedure for adults alone (``accuses_a_child``)."""
 
     @property
     def old_law_facts(self) -> bool:
@@ -1170,6 +1174,53 @@ def shorthand_numbers(question: str) -> list[tuple[str, int, int]]:
 _MONEY_BEFORE = re.compile(r"(?:\brs\.?|\binr|₹|\brupees?)\s*$", re.IGNORECASE)
 
 
+_CHILD_WORDS = (r"(?:(?:1[0-7]|[7-9])\s*-?\s*(?:years?|yrs?)\s*-?\s*old|(?:1[0-7]|[7-9])\s+saal(?:\s+ka|\s+ki)?|"
+                r"minor|juvenile|school-?going)")
+_CHILD_NOUN = r"(?:son|daughter|boy|girl|brother|sister|nephew|niece|child|kid|student|cousin|bhai|beta)"
+_HELD = (r"(?:caught|arrested|detained|apprehended|picked\s+up|booked|charged|accused|nabbed|rounded\s+up|"
+         r"taken\s+(?:in)?to\s+(?:the\s+)?(?:police\s+)?(?:station|thana|lock-?up|custody))")
+_CHILD_HELD = re.compile(
+    # the child, then held: "My 16 year old nephew was caught ...", "a 15 year old boy was booked"
+    rf"\b{_CHILD_WORDS}\s+(?:[\w-]+\s+){{0,2}}?{_CHILD_NOUN}\b(?:(?!\b(?:by|who|whom|which|that)\b)[^.?!,;]){{0,40}}?"
+    rf"\b(?:was|were|got|has\s+been|have\s+been|"
+    rf"had\s+been|is|are)\s+(?:\w+\s+){{0,2}}?{_HELD}\b"
+    # held, then the child: "Police arrested my minor son", "booked my 17 year old brother"
+    rf"|\b{_HELD}\s+(?:my|our|his|her|their|a|the)\s+{_CHILD_WORDS}\s+(?:[\w-]+\s+){{0,2}}?{_CHILD_NOUN}\b",
+    re.IGNORECASE)
+
+def _then_held(pronouns: str) -> re.Pattern[str]:
+    """A story's next sentence that says the child it told was held ("Police took him to the station"), by the
+    pronouns that can stand for that child."""
+    object_, subject = pronouns.split("/")
+    return re.compile(rf"\b(?:police|they|cops)\s+(?:\w+\s+)?(?:{_HELD}|took|have|has)\s+(?:{object_})\b"
+                      rf"|\b(?:{subject})\s+(?:was|is|has\s+been)\s+(?:\w+\s+)?{_HELD}\b", re.IGNORECASE)
+
+
+_CHILD_TOLD = re.compile(rf"\b{_CHILD_WORDS}\s+(?:[\w-]+\s+){{0,2}}?(?P<noun>{_CHILD_NOUN})\b", re.IGNORECASE)
+_FEMALE = frozenset({"daughter", "girl", "sister", "niece"})
+_MALE = frozenset({"son", "boy", "brother", "nephew", "bhai", "beta"})
+
+
+def accuses_a_child(question: str) -> bool:
+    """Whether the question tells a child (under eighteen: "16 year old", "17-yr-old", "17 saal ka", "minor",
+    "juvenile") caught, arrested or accused: the child the subject of being held ("My 16 year old nephew was caught
+    stealing"), its object ("Police arrested my minor son"), or held in the next sentence by "him"/"her" ("... Police
+    took him to the station"); not a child told as the one harmed ("my 12 yr old daughter told me her tutor touches
+    her", "my 16 year old daughter was harassed by a man who was later arrested")."""
+    if _CHILD_HELD.search(question):
+        return True
+    sentences = [s for s in _SENTENCES.split(question) if s.strip()]
+    for a, b in zip(sentences, sentences[1:], strict=False):
+        told = _CHILD_TOLD.search(a)
+        if told is None:
+            continue
+        noun = told.group("noun").lower()
+        pronouns = "her/she" if noun in _FEMALE else "him/he" if noun in _MALE else "him|her/he|she"
+        if _then_held(pronouns).search(b):
+            return True
+    return False
+
+
 def read_facts(
     question: str, as_of: str, *, comparison: bool, checks_for: CheckFn, lapsed: Iterable[Lapsed] = (),
     known_act: Callable[[str], bool] | None = None,
@@ -1244,7 +1295,7 @@ def read_facts(
         closed_on=closed.isoformat() if closed is not None else None,
         unknown_acts=_unknown_acts(checks, known_act), sums=tuple(sums_in(question)),
         personal_law=read_personal_law(question),
-        asserted=asserts_law(question),
+        asserted=asserts_law(question), child_accused=accuses_a_child(question),
     )  # fmt: skip
 
 

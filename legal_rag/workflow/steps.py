@@ -289,6 +289,10 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     family = _family_acts(found, state["facts"])
     if family:
         found = _with_own_sections(ctx, found, query, state["as_of"], family)
+    # A child the story tells was caught or arrested is dealt with under the Juvenile Justice Act (its s.1(4): all
+    # matters of children in conflict with law), whose own best sections follow the whole index's best
+    if state["facts"].child_accused and JUVENILE_JUSTICE in ctx.act_titles:
+        found = _with_own_sections(ctx, found, query, state["as_of"], {JUVENILE_JUSTICE})
     parts = question_parts(state["question"])
     # A multi-part question: each ask's own best sections follow the whole question's, so that one ask's
     # provisions do not crowd out the other's ("punishment for theft, and can a Magistrate grant bail?").
@@ -660,6 +664,8 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
     ))  # fmt: skip
 
 
+JUVENILE_JUSTICE = "JJA"
+"""The Juvenile Justice (Care and Protection of Children) Act, 2015."""
 _NAMES_AN_ACT = re.compile(r"\bAct,?\s+\d{4}\b")
 GENERAL_LIMITATION = "LIMA"
 """The Limitation Act, 1963: the period for a suit, appeal or application no special law times (its s.3, s.29(2))."""

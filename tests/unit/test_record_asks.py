@@ -112,3 +112,24 @@ def test_a_payment_a_promise_drew_dates_the_cheating(question: str, dated: bool)
         assert facts.offence_on is not None and facts.offence_on < "2024-07-01", (question, facts.offence_on)
     else:
         assert facts.offence_on is None, (question, facts.offence_on)
+
+
+@pytest.mark.parametrize(("question", "child"), [
+    ("My 17-year-old son was arrested for a fight at school. Can he get bail?", True),
+    ("A 15 year old boy was booked for rash driving. What now?", True),
+    ("Police arrested my minor son last night for stealing a bike.", True),
+    ("mera 17 saal ka bhai was caught by police for drinking.", True),
+    ("My 14 yr old nephew was caught breaking a car window. The police took him to the thana. What happens now?", True),
+    # a child harmed, not held; an adult; another held
+    ("My 12 yr old daughter told me her tutor touches her. Will the police take it seriously?", False),
+    ("My 14 year old son was beaten by his teacher. The teacher was arrested. What now?", False),
+    ("My 19 year old son was arrested yesterday for a fight in college.", False),
+    ("My 16 year old daughter was harassed by a man who was later arrested.", False),
+    ("My 13 year old daughter was kidnapped. Police caught him after a week.", False),
+])  # fmt: skip
+def test_a_child_the_story_tells_was_held_is_read(question: str, child: bool) -> None:
+    from legal_rag.workflow.facts import accuses_a_child
+
+    assert accuses_a_child(question) is child, question
+    facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
+    assert facts.child_accused is child
