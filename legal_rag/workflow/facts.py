@@ -139,7 +139,15 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                     r"register)\b[^?.]{0,50}?\b(?:in|at)\s+(?-i:(?!(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|"
                     r"Nov|Dec|"
                     r"Mon|Tue|Wed|Thu|Fri|Sat|Sun|Form|Person|Writing|Hindi|English|Urdu|Marathi|Tamil|Telugu|Bengali|"
-                    r"Gujarati|Kannada|Malayalam|Punjabi|Odia|Assamese|Excel|Word)[a-z]*\b)[A-Z][a-z]+))\b"),
+                    r"Gujarati|Kannada|Malayalam|Punjabi|Odia|Assamese|Excel|Word)[a-z]*\b)[A-Z][a-z]+)|"
+                    # whether a court hears the matter at all ("Can the Bhopal magistrate hear it?", "Can a family
+                    # court in Pune entertain the petition?"), not how it does ("Can the court hear my witness?")
+                    r"(?:can|could|will|may|does|do|has|have)\s+(?:the|a|an|this|that)\s+(?:[\w-]+\s+){0,3}?"
+                    r"(?:court|magistrate|judge|tribunal|commission|forum|bench)\s+(?:\w+\s+){0,3}?"
+                    r"(?:hear|try|entertain|take\s+up)\s+(?:it|this|that|the\s+(?:case|matter|"
+                    r"complaint|petition|application|suit|appeal|dispute)|(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:case|"
+                    r"matter|complaint|petition|application|suit|appeal|dispute))\b(?!\s+(?:if|when|after|before|under|without|"
+                    r"in\s+the\s+absence)\b))\b"),
     (AskKind.PROCEDURE, r"\b(?:procedure|process|steps?|how\s+(?:to|do|does|can|is)|bail\w*|cogni[sz]able|"
                         r"compoundable|arrest\w*|FIR|investigat\w*|charge\s*-?sheet|summons|warrant|custody)\b"),
     (AskKind.REMEDY, r"\b(?:remed\w*|what\s+can\s+(?:i|we|he|she|they|my\s+client)\s+do|options?|relief|"

@@ -133,3 +133,16 @@ def test_a_child_the_story_tells_was_held_is_read(question: str, child: bool) ->
     assert accuses_a_child(question) is child, question
     facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
     assert facts.child_accused is child
+
+
+@pytest.mark.parametrize(("ask", "forum"), [
+    ("My wife filed the case in Nagpur where her parents live. Can the Nagpur magistrate hear it?", True),
+    ("Can a family court in Pune entertain the petition?", True),
+    ("Will the consumer commission in Delhi take up my complaint?", True),
+    ("Can the court hear my witness?", False),
+    ("Can the judge decide the case without hearing me?", False),
+    ("Can the court hear the case if I am abroad?", False),
+    ("Can the magistrate try it under the old code?", False),
+])  # fmt: skip
+def test_whether_a_court_hears_the_matter_at_all_asks_the_forum(ask: str, forum: bool) -> None:
+    assert (AskKind.FORUM in ask_kinds(ask)) is forum, ask
