@@ -94,7 +94,7 @@ CURATED: tuple[CuratedAct, ...] = (
     CuratedAct("SCSTA", "the-scheduled-castes-and-the-scheduled-tribes-prevention-of-atrocities-act-1989",
                ("SC/ST Act", "SC ST Act", "Atrocities Act", "SC/ST (Prevention of Atrocities) Act",
                 "SC/ST Atrocities Act", "SC ST Atrocities Act", "SC/ST Prevention of Atrocities Act",
-                "Prevention of Atrocities Act", "SC/ST (PoA) Act", "SC/ST PoA Act", "PoA Act", "SC-ST Act",
+                "Prevention of Atrocities Act", "SC/ST (PoA) Act", "SC/ST PoA Act", "SC-ST Act",
                 "Scheduled Castes and the Scheduled Tribes (Prevention of Atrocities) Act")),
     CuratedAct("SMA", "the-special-marriage-act-1954", ("Special Marriage Act",)),
     CuratedAct("SRA", "the-specific-relief-act-1963", ("Specific Relief Act",)),

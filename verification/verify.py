@@ -76,6 +76,7 @@ class Verifier:
     def verify(
         self, text: str, context_chunks: Sequence[ContextChunk] = (), as_of: str | None = None,
         *, offence_on: str | None = None, proceedings_on: str | None = None, adjacent: bool = False,
+        saved: bool = False,
     ) -> VerificationReport:
         """Check every citation and quote in ``text`` for facts on ``as_of`` (default today).
 
@@ -89,13 +90,18 @@ class Verifier:
 
         ``proceedings_on``: the day proceedings began, when they were pending on 2024-07-01 (an arrest on 20 June
         2024, a trial begun in 2022): the CrPC and the Evidence Act still govern them (BNSS 531(2)(a), BSA 170(2)),
-        so they are checked on that day. The new codes' procedure and evidence provisions stay on ``as_of``.
+        so they are checked on that day. The new codes' procedure and evidence provisions stay on ``as_of``, unless
+        ``saved``: the question names them for the very proceedings pending on 2024-07-01 (a further investigation under
+        "s.193(9) BNSS" of an investigation pending since 2023), which go on "as if this Sanhita had not come into
+        force", so they too are checked on that day and fail, naming the CrPC's section; not a bail application, an
+        appeal or a revision (``FRESH_PROCEEDINGS``), which is a proceeding of its own, pending only from when it is
+        made.
         """
         day = day_or_today(as_of)
         for name, value in (("offence_on", offence_on), ("proceedings_on", proceedings_on)):
             if value is not None:
                 check_day(value, name)
-        days = _Days(day, offence_on, proceedings_on)
+        days = _Days(day, offence_on, proceedings_on, saved=saved)
         extractor, checker, quote_checker = self._ready()
         cits = extractor.extract(text)
         if adjacent:
@@ -310,6 +316,19 @@ def _citation_out(c: Citation, v: Verdict, key_label: str | None) -> CitationChe
     )
 
 
+FRESH_PROCEEDINGS: dict[str, tuple[tuple[int, int], ...]] = {"BNSS": ((413, 445), (478, 496))}
+"""Sections of the new procedure code that begin a proceeding of its own: appeals (Chapter XXXI, ss.413-435),
+reference and revision (Chapter XXXII, ss.436-445), bail and bonds (Chapter XXXV, ss.478-496). One made after
+2024-07-01 in a matter pending then was not itself pending immediately before it, which is all BNSS s.531(2)(a)
+keeps under the CrPC."""
+
+
+def fresh_proceeding(act: str, section: str) -> bool:
+    """Whether ``act`` s.``section`` begins a proceeding of its own (``FRESH_PROCEEDINGS``)."""
+    m = re.match(r"\d+", section)
+    return m is not None and any(lo <= int(m.group()) <= hi for lo, hi in FRESH_PROCEEDINGS.get(act, ()))
+
+
 @dataclass(frozen=True, slots=True)
 class _Days:
     """The days citations are checked on (``Verifier.verify``)."""
@@ -317,21 +336,23 @@ class _Days:
     as_of: str
     offence_on: str | None = None
     proceedings_on: str | None = None
+    saved: bool = False
 
     def day_for(self, act: str | None, section: str | None) -> str:
         """The old penal code, and the new one's sections other than its repeal-and-savings section, on the day
-        of the offence; the old procedure and evidence codes, and the new ones' sections other than their
-        repeal-and-savings sections, on the day pending proceedings began (BNSS s.531(2)(a), BSA s.170(2): what was
-        pending on 2024-07-01 goes on "as if this Sanhita had not come into force", so the BNSS's s.193 is not the law
-        of an investigation pending since 2023, the CrPC's s.173 is); everything else, and a new code named as a whole
-        (``section`` None), on ``as_of``."""
+        of the offence; the old procedure and evidence codes on the day pending proceedings began, and, when
+        ``saved`` (``Verifier.verify``), the new ones' sections too but their repeal-and-savings sections and the
+        sections of fresh proceedings (BNSS s.531(2)(a), BSA s.170(2): what was pending on 2024-07-01 goes on "as if
+        this Sanhita had not come into force", so the BNSS's s.193 is not the law of an investigation pending since
+        2023, the CrPC's s.173 is); everything else, and a new code named as a whole (``section`` None), on
+        ``as_of``."""
         if act is None:
             return self.as_of
         if self.proceedings_on is not None:
             if act in SAVINGS and act != PENAL_CODE:
                 return self.proceedings_on
-            if act in NEW_CODES and NEW_CODES[act] != PENAL_CODE and section is not None \
-                    and section != SAVINGS[NEW_CODES[act]][1]:
+            if (self.saved and act in NEW_CODES and NEW_CODES[act] != PENAL_CODE and section is not None
+                    and section != SAVINGS[NEW_CODES[act]][1] and not fresh_proceeding(act, section)):
                 return self.proceedings_on
         if self.offence_on is None:
             return self.as_of

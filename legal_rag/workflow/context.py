@@ -49,6 +49,7 @@ class Verifier(Protocol):
     def verify(
         self, text: str, context_chunks: Sequence[Mapping[str, object]] = (), as_of: str | None = None,
         *, offence_on: str | None = None, proceedings_on: str | None = None, adjacent: bool = False,
+        saved: bool = False,
     ) -> VerificationReport: ...
 
 

@@ -79,6 +79,12 @@ OUTSIDE_STATUTES = frozenset({AskKind.CASE_LAW, AskKind.OPINION, AskKind.RECORD,
 """Asks no statute answers: an answer quoting statutes to them is at best background, never High."""
 
 
+_PERSON = (r"(?:my|the|our|this|that|his|her)\s+(?:[\w'-]+\s+){0,3}?(?:neighbou?r|tenant|landlord|employer|employee|"
+           r"husband|wife|boyfriend|girlfriend|fianc[\w\u00e9]*|groom|bride|partner|driver|maid|servant|candidate|guy|man|"
+           r"woman|person|builder|son-in-law|daughter-in-law)")
+"""A particular person of the teller's story ("my new neighbour", "my daughter's fiance")."""
+_RECORDED = r"(?:criminal\s+)?(?:cases?|FIRs?|records?|convictions?|complaints?)\b(?!\s+(?:under|of)\b)"
+"""What only a record shows of a person: cases, FIRs, a criminal record (not "cases under section 138" in general)."""
 _OLD_NAMES = r"IPC|CrPC|Cr\.\s?P\.\s?C\.?|IEA|Indian\s+Penal\s+Code|Evidence\s+Act|Code\s+of\s+Criminal\s+Procedure"
 _NEW_NAMES = r"BNS|BNSS|BSA|Bharatiya\s+\w+\s+\w+|Sakshya\s+Adhiniyam|Nyaya\s+Sanhita|Nagarik\s+Suraksha\s+Sanhita"
 """The codes replaced on 2024-07-01 and their successors, as a question names them ("the Evidence Act or the new
@@ -182,10 +188,10 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          # the other code's section put as the right one ("The chargesheet says 305 BNS. Shouldn't it
                          # be 380 IPC?", "Isn't it section 420 of the IPC?")
                          r"(?:shouldn'?t|should\s+(?:it|this|that|the\s+\w+)\s+not|isn'?t|wouldn'?t|won'?t)\s+"
-                         r"(?:it|this|that|they|the\s+(?:charges?|sections?|FIR|case|offen[cs]e))\s+(?:(?:have\s+)?been\s+"
-                         r"|be\s+)?(?:(?:booked|charged|registered|framed|filed)\s+)?(?:under\s+)?(?:the\s+)?"
+                         r"(?:it|this|that|they|the\s+(?:charges?|sections?|offen[cs]e))\s+(?:(?:have\s+)?been\s+"
+                         r"|be\s+)?(?:(?:booked|charged|framed)\s+)?(?:under\s+)?(?:the\s+)?"
                          r"(?:old\s+|new\s+)?(?:sections?\s+|s\.\s*)?(?:\d{1,3}[A-Z]{0,2}\s+)?(?:of\s+(?:the\s+)?)?"
-                         r"(?:IPC|BNS|CrPC|BNSS|BSA|IEA))\b"),
+                         r"(?:IPC|BNS)\s*\?)"),
     (AskKind.TEXT, r"\b(?:what\s+does\s+.{0,60}?\b(?:say|provide|state)|text\s+of|bare\s+(?:text|act)|read\s+out|"
                    r"kya\s+hai)\b"),
     (AskKind.CASE_LAW, r"\b(?:(?:which|what|any|landmark|leading|recent|latest)\s+(?:\w+\s+)?judge?ments?|"
@@ -248,8 +254,8 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       # which law it will ("will the court decide it under the CrPC or the BNSS?")
                       r"will\s+the\s+(?:\w+\s+)?(?:judge|court|magistrate|tribunal|commission|bench)\s+(?:\w+\s+){0,5}?"
                       r"(?:give|grant|allow|accept|reject|refuse|award|convict|acquit|release|send|let)\s+(?:him|her|"
-                      r"them|me|us|my|the\s+accused|bail|(?:it|this|that)(?!\s+(?:if|when|under|because|since|unless)\b)|"
-                      r"the\s+(?:bail|plea|application|petition|appeal|prayer|relief))\b|"
+                      r"them|me|us|my|the\s+accused|bail|(?:(?:it|this|that)|the\s+(?:bail|plea|application|petition|appeal|prayer|"
+                      r"relief))(?=\s*(?:\?|$|\s+or\s+not\b|\s+(?:on|next|tomorrow|today|this\s+(?:week|month|time))\b)))\b|"
                       r"how\s+(?:many|much)\s+(?:more\s+)?(?:months|years|days|weeks|time)\s+(?:till|until|before|"
                       r"for|to)\s+(?:the\s+|a\s+)?(?:judge?ment|verdict|decision|disposal|final\s+order)|"
                       r"when\s+will\s+(?:the\s+|my\s+)?(?:judge?ment|verdict|case|trial)\s+(?:come|end|be\s+decided|"
@@ -273,13 +279,14 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                      r"opposite\s+party|other\s+side|lawyer|advocate)\s+(?:\w+\s+)?(?:write|written|wrote|say|said|"
                      r"record|recorded|note|noted|mention|mentioned|state|stated|tell|told)\s+(?:about|against|on|"
                      r"regarding|in)\b|"
-                     # whether a particular person has cases or a record ("whether my new neighbour has any criminal
-                     # cases pending against him"), not what the law does with one
-                     r"(?:whether|if|does|do|has|have)\s+(?:my|the|our|this|that|his|her)\s+(?:[\w'-]+\s+){0,3}?"
-                     r"(?:neighbou?r|tenant|landlord|employer|employee|husband|wife|boyfriend|girlfriend|fianc[\w\u00e9]*|"
-                     r"groom|bride|partner|driver|maid|servant|candidate|guy|man|woman|person|builder|"
-                     r"son-in-law|daughter-in-law)\s+(?:[\w-]+\s+){0,5}?(?:has|have|had|got)\s+(?:any\s+)?(?:criminal\s+)?"
-                     r"(?:cases?|FIRs?|records?|convictions?|complaints?)\b(?!\s+(?:under|of)\b))"),
+                     # whether a particular person has cases or a record ("Can you check whether my new neighbour has
+                     # any criminal cases pending against him?", "Does my tenant have a criminal record?"), not a
+                     # condition on one ("Can I get a divorce if my husband has criminal cases pending?")
+                     rf"(?:whether|(?:know|check|find\s+out|tell\s+(?:me|us)|see)\s+if)\s+{_PERSON}\s+"
+                     r"(?:(?:in|from|of|at)\s+(?:[\w-]+\s+){1,3}?)?(?:has|have|had)\s+(?:got\s+)?(?:any\s+|an?\s+)?"
+                     rf"{_RECORDED}|"
+                     rf"(?:^|[.?!]\s+)(?:does|do|has|have)\s+{_PERSON}\s+(?:have\s+|got\s+)?(?:any\s+|an?\s+)?"
+                     rf"{_RECORDED}(?![^?]*\b(?:if|can|could|may|will|should|would)\b))"),
     (AskKind.RATE, r"\b(?:(?:how\s+much|what(?:'s|\s+is|\s+are|\s+will\s+be))\s+(?:(?!fine|penalty|punishment)"
                    r"[\w-]+\s+){0,4}?(?:fees?|stamp\s+duty|duty\s+rates?)|(?:fees?|stamp\s+duty|"
                    r"duty)\s+(?:\w+\s+){0,2}?"
@@ -931,8 +938,8 @@ _OLD_SECTION_ASKED = re.compile(
 so its dates are read for the offence's day (``story_day``), which decides whether the IPC governs it."""
 
 
-_REPORTED = re.compile(r"\b(?:saying|said|telling|told\s+(?:me|us|her|him|them|everyone|my\s+\w+)|threatening|"
-                       r"warning|warned)\b[^.?!;]*?(?=[.?!;]|$|,?\s+(?:and|but|so)\s+(?:then\s+)?(?:he|she|they|i|we)\b)",
+_REPORTED = re.compile(r"\b(?:saying|said|telling|told\s+(?:me|us|her|him|them|everyone|my\s+\w+))\b[^.?!;]*?"
+                       r"(?=[.?!;]|$|,\s*(?:and|but|so)\b|\s+(?:and|but|so)\s+(?:then\s+)?(?:he|she|they|i|we)\b)",
                        re.IGNORECASE)
 """What someone said in the story, to the end of its sentence ("sent me voice notes saying he will kill me if I don't
 drop the suit", "refused and said it is all theirs now"): its tense is the speaker's, not the story's."""
@@ -1227,6 +1234,14 @@ def accuses_a_child(question: str) -> bool:
         if _then_held(pronouns).search(b):
             return True
     return False
+
+
+def steps_since_cutover(question: str, as_of: str) -> bool:
+    """Whether the question dates an offence, a proceeding or a conviction on or after 2024-07-01 ("In September 2024
+    my wife filed an FIR", "convicted in March 2025"): a step the new codes govern, whatever was pending before."""
+    cutover = date.fromisoformat(CUTOVER)
+    return any(e.kind in (EventKind.OFFENCE, EventKind.PROCEEDING, EventKind.CONVICTION) and e.phrase
+               and e.start >= cutover for e in read_dates(question, date.fromisoformat(as_of)))
 
 
 def read_facts(

@@ -295,12 +295,17 @@ _SPANS = content_stems("day days week weeks month months year years time period"
 """Spans of time a story tells ("last month") and any punishing section holds ("six months"): no sign of its subject."""
 
 
+FITS_ELSEWHERE_MIN = 2
+"""Words of the story another Act's section must hold to be the one a number names (``fits_elsewhere``): one word in
+common is chance ("property" in BNSS 506, "Irregularities which do not vitiate proceedings")."""
+
+
 def fits_elsewhere(question: str, check: CitationCheck, text: Callable[[str, str], str],
                    others: Iterable[str]) -> str | None:
     """Another Act of ``others`` whose section of the number ``check`` reads holds a word the question tells, where the
     section ``check`` names holds none: "a 138 case notice for a cheque that bounced" is the NI Act's s.138 (which
-    holds "cheque"), not the IPC's; "my wife filed a 125 case for maintenance" the CrPC's. None when the question tells
-    nothing of its own or the section named holds a word of it."""
+    holds "cheque" and "notice"), not the IPC's; "my wife filed a 125 case for maintenance" the CrPC's. None when the
+    question tells nothing of its own or the section named holds a word of it."""
     if not check.act or not check.section:
         return None
     rest = _without_spans(question, [(check.start, check.end)])
@@ -310,7 +315,8 @@ def fits_elsewhere(question: str, check: CitationCheck, text: Callable[[str, str
     if not subject or subject & subject_stems(text(check.act, number)):
         return None
     for act in others:
-        if act != check.act and subject & subject_stems(text(act, number) or ""):
+        if act != check.act and len(subject & subject_stems(text(act, number) or "")) >= FITS_ELSEWHERE_MIN:
             return act
     return None
+
 

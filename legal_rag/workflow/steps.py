@@ -38,6 +38,7 @@ from legal_rag.workflow.facts import (
     pending_choice_warnings,
     read_facts,
     shorthand_numbers,
+    steps_since_cutover,
     textless_statement,
     textless_warning,
     unknown_act_warning,
@@ -102,8 +103,12 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
     def read(day: str) -> QuestionFacts:
         """The question read for facts on ``day``, its citations checked for that day."""
         def checks_for(offence_on: str | None, proceedings_on: str | None) -> list[CitationCheck]:
+            # the new procedure and evidence codes the question names for the proceedings pending on 2024-07-01 are
+            # checked as of then, unless it tells a step of a criminal matter taken since (an FIR, an arrest, a
+            # conviction in 2025), which the new codes govern
+            saved = proceedings_on is not None and not steps_since_cutover(question, day)
             report = ctx.verifier.verify(question, [], day, offence_on=offence_on, proceedings_on=proceedings_on,
-                                         adjacent=True)
+                                         adjacent=True, saved=saved)
             found = [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
             if any(c.act for c in found):  # an Act named: the extractor read the numbers with it
                 return found
@@ -551,7 +556,7 @@ def _shorthand_checks(ctx: WorkflowContext, question: str, day: str, offence_on:
         # case notice for a cheque that bounced" is the NI Act's)
         text = partial(_section_text, ctx)
         if found and (dhara or (not unconfirmed(question, found, text, similarity=ctx.similarity)
-                                and fits_elsewhere(question, found[0], text, CURATED_BY_CODE) is None)):
+                                and fits_elsewhere(question, found[0], text, _NAMED_BY_NUMBER) is None)):
             out += found
     return out
 
@@ -585,6 +590,7 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
     if procedure is not None:
         acts.add(procedure)
     confused = {(m.named.act, m.named.section) for m in facts.mixups}
+    told_all = " ".join(a.text for a in facts.asks)
     chosen: dict[tuple[str, str], Passage] = {}
     for ask, kind in wanted:
         asking = asking_text(ask.text)
@@ -598,7 +604,7 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
         # Act governs every suit, appeal and application that a special law does not (LIMA s.3, s.29(2))
         general = ({GENERAL_LIMITATION} - acts - titled - told_acts
                    if kind is AskKind.TIME_LIMIT and procedure is None and GENERAL_LIMITATION in ctx.act_titles
-                   else set())
+                   and _CIVIL_STEP.search(told_all) and not _NOT_CIVIL.search(told_all) else set())
         for searched in (acts, titled, told_acts, general):
             # the general law is searched in the words of the whole ask, story and all ("the first appeal against a
             # civil court decree ... Can the delay be excused?": the extension of the period for an appeal)
@@ -664,6 +670,18 @@ def _with_ask_forms(ctx: WorkflowContext, passages: list[Passage], facts: Questi
     ))  # fmt: skip
 
 
+_NAMED_BY_NUMBER = tuple(code for code in CURATED_BY_CODE if code not in {"IPC", "BNS", "BNSS", "BSA"})
+"""Acts whose section numbers people use as a case's name besides the IPC's ("a 138 case", "a 125 case"): not the new
+codes, whose numbers no case was named by before 2024 and which share none of the IPC's subjects."""
+_CIVIL_STEP = re.compile(r"\b(?:suit|sue|suing|sued|decree|civil\s+(?:court|case|suit|appeal|judge)|recover(?:y)?|"
+                         r"first\s+appeal|second\s+appeal|execution|partition|eviction|specific\s+performance)\b",
+                         re.IGNORECASE)
+"""A civil step the question tells (a suit, a decree, its appeal or execution): the Limitation Act times it."""
+_NOT_CIVIL = re.compile(r"\b(?:FIR|police|offen[cs]es?|criminal|magistrate|cheque|DV|domestic\s+violence|RTI|"
+                        r"information|consumer|commission|tribunal|arbitra\w*|maintenance|divorce|custody)\b",
+                        re.IGNORECASE)
+"""A matter with a time limit of its own law (a criminal complaint, a cheque's, an RTI appeal, a consumer complaint, a
+tribunal's or a family court's): not the Limitation Act's to time."""
 JUVENILE_JUSTICE = "JJA"
 """The Juvenile Justice (Care and Protection of Children) Act, 2015."""
 _NAMES_AN_ACT = re.compile(r"\bAct,?\s+\d{4}\b")

@@ -92,9 +92,21 @@ def test_the_new_procedure_code_named_for_a_matter_pending_on_the_cutover_is_fla
     assert any(w.startswith(f"{cited} came into force on 2024-07-01") and old in w for w in r.warnings), r.warnings
 
 
-def test_the_new_procedure_code_named_for_a_matter_begun_after_the_cutover_stands(service: AskService) -> None:
-    r = service.ask("The investigation in my brother's FIR from 2025 is still going on. Can the magistrate order "
-                    "further investigation under section 193(9) of the BNSS?")
+@pytest.mark.parametrize("question", [
+    "The investigation in my brother's FIR from 2025 is still going on. Can the magistrate order further "
+    "investigation under section 193(9) of the BNSS?",
+    # the independent review's: a fresh bail application or appeal in an old matter is a proceeding of its own, and a
+    # criminal step dated since the cutover is the new codes' (BNSS 531(2)(a) keeps only what was pending)
+    "An FIR was registered against me in March 2023. I now want to file a fresh anticipatory bail application. Can I "
+    "apply under section 482 BNSS?",
+    "My bail application was rejected by the Sessions Court in 2023. I want to file a fresh regular bail application "
+    "now. Does section 483 BNSS apply?",
+    "My divorce case has been pending in the family court since 2022. In September 2024 my wife filed an FIR against "
+    "me for cruelty. Can the police arrest me without notice, or must they give notice under section 35(3) BNSS?",
+])  # fmt: skip
+def test_the_new_procedure_code_named_for_what_was_not_pending_on_the_cutover_stands(service: AskService,
+                                                                                       question: str) -> None:
+    r = service.ask(question)
     named = [c for c in r.citations if c.where == "question" and c.act == "BNSS"]
     assert named and all(c.status.value == "verified" for c in named), named
 

@@ -69,7 +69,7 @@ def resolver() -> ActResolver:
         ("MTP Act", "MTPA1971"),
         ("Child Marriage Act", "PCMA2006"),
         ("SC/ST (PoA) Act", "SCSTA"),
-        ("PoA Act", "SCSTA"),
+        ("SC/ST PoA Act", "SCSTA"),
     ],
 )
 def test_aliases_resolve(resolver: ActResolver, name: str, code: str) -> None:

@@ -223,10 +223,10 @@ STATUTES = [
     ("Under the new penal code, what is the punishment for theft?", []),
     ("what does the new criminal procedure code say", []),
     ("Is the marriage registration act mandatory in Maharashtra?", []),
-    # the initials people use for an Act without its "Act"
-    ("My wife filed a DV case against me in Bhopal.", [("DV", "PWDVA")]),
-    ("I filed an RTI application in March and got no reply.", [("RTI", "RTI")]),
-    ("I bought a DVD player online.", []),
+    # bare initials of an Act people also use for other things name no Act ("The DV camera", "RTI symptoms"), and
+    # would bind a section number told beside them ("a DV case and a section 125 maintenance case")
+    ("The DV camera was stolen from my car.", []),
+    ("My son has RTI symptoms and a fever.", []),
     # a question's first word is never part of the name
     ("Does the Probation of Offenders Act allow release on probation?", [("Probation of Offenders Act", "POA")]),
     ("Can the Specific Relief Act help me?", [("Specific Relief Act", "SRA")]),

@@ -480,12 +480,19 @@ def test_the_verifier_checks_the_old_procedure_code_on_the_day_proceedings_began
     # BNSS 531(2)(a), BSA 170(2): a matter pending on 2024-07-01 goes on as if the new codes had not come into force,
     # so their sections are checked on that day too (and fail, naming the old code's), but for the savings sections
     # themselves and the codes named as a whole
-    assert days.day_for("BNSS", "187") == "2024-06-20" and days.day_for("BSA", "63") == "2024-06-20"
-    assert days.day_for("BNSS", "531") == "2025-01-10" and days.day_for("BSA", "170") == "2025-01-10"
-    assert days.day_for("BNSS", None) == "2025-01-10" and days.day_for("BSA", None) == "2025-01-10"
+    # (only for the question's own citations of the very proceedings pending: ``saved``), but for the savings
+    # sections themselves, the codes named as a whole, and a fresh bail application, appeal or revision
+    assert days.day_for("BNSS", "187") == "2025-01-10"  # not saved: the answer's own quotations stand
+    saved = _Days("2025-01-10", offence_on="2024-03-31", proceedings_on="2024-06-20", saved=True)
+    assert saved.day_for("BNSS", "187") == "2024-06-20" and saved.day_for("BSA", "63") == "2024-06-20"
+    assert saved.day_for("BNSS", "531") == "2025-01-10" and saved.day_for("BSA", "170") == "2025-01-10"
+    assert saved.day_for("BNSS", None) == "2025-01-10" and saved.day_for("BSA", None) == "2025-01-10"
+    for fresh in ("413", "415", "438", "445", "478", "480", "482", "483", "496"):
+        assert saved.day_for("BNSS", fresh) == "2025-01-10", fresh
+    assert saved.day_for("BNSS", "412") == "2024-06-20" and saved.day_for("BNSS", "497") == "2024-06-20"
     assert _Days("2025-01-10").day_for("CRPC", "167") == "2025-01-10"
-    assert _Days("2025-01-10").day_for("BNSS", "187") == "2025-01-10"
-    assert _Days("2025-01-10", offence_on="2024-03-31").day_for("BNSS", "187") == "2025-01-10"
+    assert _Days("2025-01-10", saved=True).day_for("BNSS", "187") == "2025-01-10"
+    assert _Days("2025-01-10", offence_on="2024-03-31", saved=True).day_for("BNSS", "187") == "2025-01-10"
 
 
 @pytest.mark.parametrize(("question", "today", "reading"), [

@@ -32,6 +32,11 @@ def test_a_fact_only_a_matter_s_record_holds_is_outside_the_statutes(ask: str) -
     "My husband has a criminal case under 498A against him. Can he travel abroad?",
     "Can the police refuse bail if my tenant has any criminal cases under the NDPS Act?",
     "What should the doctor write in the MLC for an assault?",
+    # the review's: a condition on a record, not an ask for one
+    "Can I get a divorce under the Hindu Marriage Act if my husband has criminal cases pending against him?",
+    "If my husband has criminal cases pending, can he get a passport?",
+    "Does my tenant have any rights if he has complaints against me?",
+    "Can a government employee be suspended if the employee has criminal cases pending?",
 ])  # fmt: skip
 def test_what_the_law_requires_of_a_record_is_not_a_record_ask(ask: str) -> None:
     assert AskKind.RECORD not in ask_kinds(ask), ask
@@ -46,6 +51,12 @@ def test_what_the_law_requires_of_a_record_is_not_a_record_ask(ask: str) -> None
     ("Will the bench accept the plea?", True),
     ("Will the court grant it if I apply under section 5 of the Limitation Act?", False),
     ("Will the court allow it under section 5 of the Limitation Act?", False),
+    # the review's: what the law lets a court do, told with what it is asked to do it to
+    ("Will the court accept this WhatsApp chat as evidence without a certificate under section 63 BSA?", False),
+    ("Will the court allow the appeal after 90 days?", False),
+    ("Will the magistrate accept the application for maintenance from a live-in partner?", False),
+    ("Will the court accept it as evidence without a 65B certificate?", False),
+    ("Will the judge accept the plea tomorrow?", True),
 ])  # fmt: skip
 def test_how_long_a_court_in_fact_takes_and_what_it_will_do_are_opinions(ask: str, opinion: bool) -> None:
     assert (AskKind.OPINION in ask_kinds(ask)) is opinion, ask
@@ -56,6 +67,7 @@ def test_how_long_a_court_in_fact_takes_and_what_it_will_do_are_opinions(ask: st
     ("They booked him under BNS 318. Isn't it section 420 of the IPC?", True),
     ("Shouldn't they have been charged under the IPC?", True),
     ("Shouldn't the police register an FIR?", False),
+    ("Shouldn't the FIR be registered under section 154 CrPC?", False),  # the review's: a step, not a code's offence
     ("Isn't it a crime?", False),
 ])  # fmt: skip
 def test_the_other_code_s_section_put_as_the_right_one_asks_which_code(ask: str, which: bool) -> None:
@@ -86,6 +98,10 @@ def test_what_someone_said_in_a_dated_story_does_not_put_it_in_the_present(quest
 @pytest.mark.parametrize("question", [
     "In 2022 my cousin started sending me threats and he is still threatening to burn my shop. What offence is that?",
     "In 2023 my neighbour said my wall is on his land and he keeps breaking it. What offence is that?",
+    # the review's: "without warning" is no speech; what was said ends at a comma and a new clause
+    "In 2023 my employer deducted money from my salary without warning and still keeps it. What offence is this?",
+    "In 2023 my in-laws threw me out, saying I brought no dowry, and my jewellery is still with them. What offence is "
+    "this?",
 ])  # fmt: skip
 def test_a_story_still_going_on_besides_what_was_said_is_not_dated_by_the_story(question: str) -> None:
     facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
@@ -146,3 +162,15 @@ def test_a_child_the_story_tells_was_held_is_read(question: str, child: bool) ->
 ])  # fmt: skip
 def test_whether_a_court_hears_the_matter_at_all_asks_the_forum(ask: str, forum: bool) -> None:
     assert (AskKind.FORUM in ask_kinds(ask)) is forum, ask
+
+
+@pytest.mark.parametrize(("question", "since"), [
+    ("My divorce case has been pending since 2022. In September 2024 my wife filed an FIR against me.", True),
+    ("The trial began in 2021 and he was convicted in March 2025. Can he appeal?", True),
+    ("The investigation in my FIR from 2023 is still going on.", False),
+    ("My trial has been pending since 2022. What happens now?", False),
+])  # fmt: skip
+def test_a_criminal_step_dated_since_the_cutover_is_told(question: str, since: bool) -> None:
+    from legal_rag.workflow.facts import steps_since_cutover
+
+    assert steps_since_cutover(question, "2026-11-29") is since, question

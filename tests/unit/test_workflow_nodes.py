@@ -180,6 +180,7 @@ class FakeVerifier:
     def verify(
         self, text: str, context_chunks: Sequence[Mapping[str, object]] = (), as_of: str | None = None,
         *, offence_on: str | None = None, proceedings_on: str | None = None, adjacent: bool = False,
+        saved: bool = False,
     ) -> VerificationReport:
         self.offence_days.append(offence_on)
         self.proceedings_days.append(proceedings_on)

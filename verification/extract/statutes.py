@@ -297,8 +297,7 @@ ABBREVIATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Indian Evidence Act", ("IEA", "I.E.A.")),
     ("Hindu Marriage Act", ("HMA", "H.M.A.")),
     ("Hindu Adoptions and Maintenance Act", ("HAMA", "H.A.M.A.")),
-    # "a DV case", "my DV petition": the initials people use for the Act without its "Act"
-    ("Protection of Women from Domestic Violence Act", ("PWDVA", "P.W.D.V.A.", "DV")),
+    ("Protection of Women from Domestic Violence Act", ("PWDVA", "P.W.D.V.A.")),
     ("Specific Relief Act", ("SRA", "S.R.A.")),
     # "CPA" only with its year: the Consumer Protection Acts of 1986 and 2019 number their sections differently.
     ("Consumer Protection Act", ("CPA", "C.P.A.")),
@@ -318,7 +317,6 @@ ABBREVIATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Double Taxation Avoidance Agreement", ("DTAA",)),
     ("Delhi Rent Control Act", ("DRCA",)),
     ("NDPS Act", ("NDPS",)),
-    ("Right to Information Act", ("RTI",)),
     ("Sale of Goods Act", ("SOGA",)),
 )
 # Initials of an Act's name with "Act" after them, which the head-word scanner finds but an Act resolver does not
