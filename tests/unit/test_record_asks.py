@@ -1,7 +1,9 @@
-"""Asks no statute answers because only a particular matter's record holds the fact (``AskKind.RECORD``), court time
-and court outcomes put in more ways (``AskKind.OPINION``), the other code's section put as the right one
-(``AskKind.WHICH_CODE``), and a story whose dated act is told with what someone said in it. None of these is a question
-of an evaluation set."""
+"""The eighteenth session's readings of a question: asks no statute answers because only a particular matter's record
+holds the fact (``AskKind.RECORD``), court time and court outcomes put in more ways (``AskKind.OPINION``), the other
+code's section put as the right one (``AskKind.WHICH_CODE``), whether a court hears a matter at all (``AskKind.FORUM``),
+a story whose dated act is told with what someone said in it or with the payment a promise drew, a child told as caught
+or arrested, and a criminal step dated since the cutover. None of these is a question of an evaluation set; the
+independent review's inputs are marked."""
 
 from __future__ import annotations
 
