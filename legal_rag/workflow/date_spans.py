@@ -244,10 +244,36 @@ def _years(question: str, today: date, taken: _Taken) -> None:
         taken.add(m, date(year, lo, 1), _month_end(year, hi))
 
 
+_OCCASIONS: dict[str, tuple[int, int]] = {
+    "republic day": (1, 1), "independence day": (8, 8), "christmas": (12, 12), "new year": (1, 1),
+    "makar sankranti": (1, 1), "sankranti": (1, 1), "pongal": (1, 1), "lohri": (1, 1), "holi": (3, 3),
+    "raksha bandhan": (8, 8), "rakhi": (8, 8), "janmashtami": (8, 9), "ganesh chaturthi": (8, 9), "ganpati": (8, 9),
+    "onam": (8, 9), "navratri": (9, 10), "durga puja": (9, 10), "dussehra": (10, 10), "dasara": (10, 10),
+    "diwali": (10, 11), "deepavali": (10, 11), "chhath": (10, 11), "eid": (1, 12), "lockdown": (1, 12),
+    "covid": (1, 12), "elections?": (1, 12), "ipl": (3, 5), "world cup": (1, 12),
+}
+"""Occasions people date a story by with the year after them ("Diwali 2023", "in Holi 2023", "during covid lockdown
+2021", "at the Republic Day 2024 parade"), each with the months it falls in (a festival's day moves with the lunar
+calendar within them; an occasion of no fixed month is the whole year)."""
+_OCCASION = _i(rf"\b(?P<o>{'|'.join(sorted(_OCCASIONS, key=len, reverse=True))})(?:\s+(?:of|in))?[\s-]+{_Y4}\b"
+               rf"{_NOT_A_YEAR}")
+
+
+def _occasions(question: str, today: date, taken: _Taken) -> None:
+    """A year told by the occasion before it ("Diwali 2023"): the months the occasion falls in."""
+    for m in _OCCASION.finditer(question):
+        name = _norm(m.group("o"))
+        lo, hi = next((months for key, months in _OCCASIONS.items() if re.fullmatch(key, name)), (1, 12))
+        year = int(m.group("y"))
+        if taken.free(m) and date(year, lo, 1) <= today:
+            taken.add(m, date(year, lo, 1), min(_month_end(year, hi), today))
+
+
 def _absolute(question: str, today: date) -> list[Span]:
-    """Days, months and years written out, most specific form first."""
+    """Days, months and years written out, most specific form first; a year told by an occasion with the occasion's
+    months."""
     taken = _Taken()
-    for find in (_days, _months, _years):
+    for find in (_days, _months, _occasions, _years):
         find(question, today, taken)
     return taken.spans
 

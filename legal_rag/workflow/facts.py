@@ -945,6 +945,24 @@ _REPORTED = re.compile(r"\b(?:saying|said|telling|told\s+(?:me|us|her|him|them|e
 drop the suit", "refused and said it is all theirs now"): its tense is the speaker's, not the story's."""
 
 
+_SECTION_OR_COMPLAINT_ASKED = re.compile(
+    # which section or law the story falls under ("under what section?", "Kaunsi dhara lagegi?", "IPC ya BNS?")
+    r"\b(?:which|what|kaunsi|kaun\s+si|konsi)\s+(?:\w+\s+)?(?:sections?|dhara|law|act)\b(?!\s+(?:of|under)\s+(?:the\s+)?"
+    r"(?:limitation|consumer|rti))|\bunder\s+what\s+(?:section|law)\b|\b(?:ipc|bns)\s+(?:ya|or)\s+(?:ipc|bns)\b"
+    # whether the teller can still bring it ("Can I still file a complaint?", "Is it too late to complain?", "Is any
+    # case possible now?", "Ab FIR kaise karwaye?")
+    # whether the teller can still bring it ("Can I still file a complaint?", "Is it too late to complain?", "Is any
+    # case possible now?", "Ab FIR kaise karwaye?"), of a story that names no other law nor a civil remedy
+    r"|^(?!.*\b(?:civil|consumer|Act|refund|compensation|divorce|maintenance|custody|rent|tenant)\b).*?(?:"
+    r"\b(?:can|could|may)\s+(?:i|we|she|he|they|(?:my|our)\s+\w+)\s+(?:still\s+|now\s+)?(?:file|lodge|register|"
+    r"complain|report|do\s+(?:something|anything)|take\s+(?:any\s+)?action|go\s+to\s+(?:the\s+)?police)\b"
+    r"|\btoo\s+late\b|\btime-?barred\b|\bany\s+case\s+(?:possible|now)\b|\b(?:case|complaint|FIR)\s+(?:ho\s+sakta|kar\s+"
+    r"sakt|karwa|kaise)\w*)",
+    re.IGNORECASE | re.DOTALL)
+"""An ask that turns on the day of the offence the story tells: which section or law it falls under, or whether the
+teller can still bring it (the law of that day decides both, and the time to complain runs from it)."""
+
+
 def story_day(question: str, events: Sequence[DatedEvent], today: date) -> date | None:
     """The day of an offence the question asks about but dates only by its story: the clause that carries the date
     tells what someone did, not the teller's own part ("I bought ...") or a life event (a marriage, a birth, a death;
@@ -1294,7 +1312,7 @@ def read_facts(
     if (offence is None and proceedings is None and closed is None and not comparison
             # which offence the story makes out, or which code governs it ("Which law will apply now since the new
             # criminal laws came after it happened?")
-            and (_WHAT_OFFENCE.search(question) or _OLD_SECTION_ASKED.search(question)
+            and (_WHAT_OFFENCE.search(question) or _OLD_SECTION_ASKED.search(question) or _SECTION_OR_COMPLAINT_ASKED.search(question)
                  or any(AskKind.WHICH_CODE in a.kinds for a in asks))
             and all(c.act in ("IPC", "BNS") for c in checks if c.act)):  # another Act named: its own dates
         story = story_day(question, events, today)

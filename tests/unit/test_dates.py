@@ -121,10 +121,20 @@ def test_numbers_and_years_that_are_no_dates(text: str) -> None:
     assert [e.phrase for e in read_dates(text, TODAY) if e.phrase] == []
 
 
-def test_a_festival_stays_unread_and_its_offence_is_undated() -> None:
-    (event,) = read_dates("He beat me on Diwali 2023.", TODAY)
-    assert (event.phrase, event.start, event.kind) == ("", TODAY, EventKind.OFFENCE)
-    assert offence_day((event,), TODAY) is None
+@pytest.mark.parametrize(("text", "phrase", "first", "last"), [
+    # a festival's day moves with the lunar calendar, but within known months: the year it names is read in them
+    ("He beat me on Diwali 2023.", "Diwali 2023", "2023-10-01", "2023-11-30"),
+    ("In Holi 2023 some boys threw coloured water laced with acid at my daughter.", "Holi 2023", "2023-03-01",
+     "2023-03-31"),
+    ("At the Republic Day 2024 parade a man pickpocketed my wallet.", "Republic Day 2024", "2024-01-01", "2024-01-31"),
+    ("Navratri 2022 garba mein ek aadmi photo kheench raha tha.", "Navratri 2022", "2022-09-01", "2022-10-31"),
+    # an occasion of no fixed month: the whole year
+    ("During the covid lockdown 2021 my neighbour spread a rumour about us.", "lockdown 2021", "2021-01-01",
+     "2021-12-31"),
+])  # fmt: skip
+def test_a_festival_or_occasion_dates_a_story_by_its_months(text: str, phrase: str, first: str, last: str) -> None:
+    (event,) = [e for e in read_dates(text, TODAY) if e.phrase]
+    assert (event.phrase, event.start.isoformat(), event.end.isoformat()) == (phrase, first, last)
 
 
 @pytest.mark.parametrize(("question", "events"), [

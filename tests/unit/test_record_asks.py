@@ -176,3 +176,23 @@ def test_a_criminal_step_dated_since_the_cutover_is_told(question: str, since: b
     from legal_rag.workflow.facts import steps_since_cutover
 
     assert steps_since_cutover(question, "2026-11-29") is since, question
+
+
+@pytest.mark.parametrize(("question", "dated"), [
+    # which section, or whether it can still be brought, turns on the day of the offence the story tells
+    ("Back in 2021 my tenant took away the ceiling fans and the geyser when he left. Can I still file a complaint?",
+     True),
+    ("That evening in Nov 2022 a man on a bike grabbed my sister's dupatta and pulled her down. Is it too late now?",
+     True),
+    ("In 2023 somebody used my photos to make a fake profile and message my colleagues. Under what section?", True),
+    ("Diwali 2022 pe padosi ne humari car ka sheesha tod diya. Kaunsi dhara lagegi?", True),
+    # another law's or a civil remedy's matter, a story going on, or after the cutover: not dated by the story
+    ("In 2022 my builder did not hand over the flat. Can I still file a consumer complaint?", False),
+    ("In 2021 my landlord kept my deposit. Can I file a civil suit now?", False),
+    ("In 2022 my neighbour started dumping garbage at my gate and he still does it. Can I still complain?", False),
+    ("In Sept 2024 a man grabbed my sister's dupatta on a bus. Is it too late now?", False),
+])  # fmt: skip
+def test_an_ask_for_the_section_or_whether_it_can_still_be_brought_dates_the_story(question: str,
+                                                                                  dated: bool) -> None:
+    facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
+    assert (facts.offence_on is not None and facts.offence_on < "2024-07-01") is dated, (question, facts.offence_on)
