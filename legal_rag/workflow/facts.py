@@ -1312,8 +1312,8 @@ def read_facts(
     if (offence is None and proceedings is None and closed is None and not comparison
             # which offence the story makes out, or which code governs it ("Which law will apply now since the new
             # criminal laws came after it happened?")
-            and (_WHAT_OFFENCE.search(question) or _OLD_SECTION_ASKED.search(question) or _SECTION_OR_COMPLAINT_ASKED.search(question)
-                 or any(AskKind.WHICH_CODE in a.kinds for a in asks))
+            and (_WHAT_OFFENCE.search(question) or _OLD_SECTION_ASKED.search(question)
+                 or _SECTION_OR_COMPLAINT_ASKED.search(question) or any(AskKind.WHICH_CODE in a.kinds for a in asks))
             and all(c.act in ("IPC", "BNS") for c in checks if c.act)):  # another Act named: its own dates
         story = story_day(question, events, today)
         if story is not None:
