@@ -259,9 +259,16 @@ _OCCASION = _i(rf"\b(?P<o>{'|'.join(sorted(_OCCASIONS, key=len, reverse=True))})
                rf"{_NOT_A_YEAR}")
 
 
+_WHOSE = re.compile(r"\b(?:my|our|his|her|their|its|your)\s+$", re.IGNORECASE)
+"""Before an occasion, a thing it names ("our Christmas 2022 photos", "my Diwali 2023 bonus"), not a time."""
+
+
 def _occasions(question: str, today: date, taken: _Taken) -> None:
-    """A year told by the occasion before it ("Diwali 2023"): the months the occasion falls in."""
+    """A year told by the occasion before it ("Diwali 2023"): the months the occasion falls in; not a thing the occasion
+    names (``_WHOSE``)."""
     for m in _OCCASION.finditer(question):
+        if _WHOSE.search(question[max(0, m.start() - 8):m.start()]):
+            continue
         name = _norm(m.group("o"))
         lo, hi = next((months for key, months in _OCCASIONS.items() if re.fullmatch(key, name)), (1, 12))
         year = int(m.group("y"))

@@ -221,7 +221,9 @@ _ONGOING = _i(r"\b(?:still(?!\s+(?:be\s+|being\s+)?(?:tried|pending|investigat\w
               # still married")
               r"married|unmarried|alive|a\s+minor|minors?)\b)|"
               r"continu(?:es|ing)|ongoing|till\s+date|to\s+date|till\s+now|until\s+now|so\s+far|"
-              rf"keeps|{_HABIT_WORDS}|ha(?:s|ve)\s+been\s+\w+ing|(?:is|are)\s+\w+ing)\b")
+              rf"keeps|{_HABIT_WORDS}|ha(?:s|ve)\s+been\s+\w+ing|(?:is|are)\s+\w+ing|"
+              # Hindi's present progressive ("de raha hai", "maar rahe hain"): going on now
+              r"(?:raha|rahi|rahe)\s+(?:hai|hain|ho))\b")
 
 
 def goes_on(text: str, start: int = 0, end: int | None = None) -> bool:

@@ -946,14 +946,16 @@ drop the suit", "refused and said it is all theirs now"): its tense is the speak
 
 
 _SECTION_OR_COMPLAINT_ASKED = re.compile(
-    # which section or law the story falls under ("under what section?", "Kaunsi dhara lagegi?", "IPC ya BNS?")
-    r"\b(?:which|what|kaunsi|kaun\s+si|konsi)\s+(?:\w+\s+)?(?:sections?|dhara|law|act)\b(?!\s+(?:of|under)\s+(?:the\s+)?"
-    r"(?:limitation|consumer|rti))|\bunder\s+what\s+(?:section|law)\b|\b(?:ipc|bns)\s+(?:ya|or)\s+(?:ipc|bns)\b"
+    # which section or law the story falls under ("under what section?", "Kaunsi dhara lagegi?", "IPC ya BNS?"), not
+    # "What is law?"
+    r"\b(?:which|what|kaunsi|kaun\s+si|konsi)\s+(?:\w+\s+)?(?:sections?|dhara)\b(?!\s+(?:of|under)\s+(?:the\s+)?"
+    r"(?:limitation|consumer|rti))|\b(?:which|what)\s+(?:\w+\s+)?law\s+(?:applies|will\s+apply|lagega)\b"
+    r"|\bunder\s+what\s+(?:section|law)\b|\b(?:ipc|bns)\s+(?:ya|or)\s+(?:ipc|bns)\b"
     # whether the teller can still bring it ("Can I still file a complaint?", "Is it too late to complain?", "Is any
-    # case possible now?", "Ab FIR kaise karwaye?")
-    # whether the teller can still bring it ("Can I still file a complaint?", "Is it too late to complain?", "Is any
-    # case possible now?", "Ab FIR kaise karwaye?"), of a story that names no other law nor a civil remedy
-    r"|^(?!.*\b(?:civil|consumer|Act|refund|compensation|divorce|maintenance|custody|rent|tenant)\b).*?(?:"
+    # case possible now?", "Ab FIR kaise karwaye?"), of a story that names no other law ("... Act") nor a matter of
+    # its own law or a civil remedy (a cheque, wages, children, a refund)
+    r"|^(?!.*(?:(?-i:\bAct\b)|\b(?:civil|consumer|refund|compensation|divorce|maintenance|custody|children|child|rent|"
+    r"tenant|cheque|bounced?|salary|wages?|bonus|RTI)\b)).*?(?:"
     r"\b(?:can|could|may)\s+(?:i|we|she|he|they|(?:my|our)\s+\w+)\s+(?:still\s+|now\s+)?(?:file|lodge|register|"
     r"complain|report|do\s+(?:something|anything)|take\s+(?:any\s+)?action|go\s+to\s+(?:the\s+)?police)\b"
     r"|\btoo\s+late\b|\btime-?barred\b|\bany\s+case\s+(?:possible|now)\b|\b(?:case|complaint|FIR)\s+(?:ho\s+sakta|kar\s+"

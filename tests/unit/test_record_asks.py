@@ -196,3 +196,19 @@ def test_an_ask_for_the_section_or_whether_it_can_still_be_brought_dates_the_sto
                                                                                   dated: bool) -> None:
     facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
     assert (facts.offence_on is not None and facts.offence_on < "2024-07-01") is dated, (question, facts.offence_on)
+
+
+@pytest.mark.parametrize("question", [
+    # the second review's: a story going on in Hindi's present progressive, an occasion naming a thing, and matters of
+    # another law or of wages or children asked whether they can still be brought
+    "Holi 2023 se mera padosi mujhe dhamki de raha hai. Kya main ab bhi FIR karwa sakti hoon?",
+    "Diwali 2023 se mera pati mujhe maar raha hai. Kaunsi dhara lagegi?",
+    "Our Christmas 2022 photos were morphed and posted online. Which section applies?",
+    "My Diwali 2023 bonus was never paid. Is it too late?",
+    "My cheque bounced in March 2024. Can I still file a case?",
+    "My wife left me in 2023 and took the children. Can I still file a complaint?",
+    "Lockdown 2020 mein mera salary nahi diya. Which law?",
+])  # fmt: skip
+def test_what_goes_on_or_is_another_law_s_matter_is_not_dated_by_its_story(question: str) -> None:
+    facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
+    assert facts.offence_on is None, (question, facts.offence_on)
