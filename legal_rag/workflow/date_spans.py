@@ -250,13 +250,13 @@ _OCCASIONS: dict[str, tuple[int, int]] = {
     "raksha bandhan": (8, 8), "rakhi": (8, 8), "janmashtami": (8, 9), "ganesh chaturthi": (8, 9), "ganpati": (8, 9),
     "onam": (8, 9), "navratri": (9, 10), "durga puja": (9, 10), "dussehra": (10, 10), "dasara": (10, 10),
     "diwali": (10, 11), "deepavali": (10, 11), "chhath": (10, 11), "eid": (1, 12), "lockdown": (1, 12),
-    "covid": (1, 12), "elections?": (1, 12), "ipl": (3, 5), "world cup": (1, 12),
+    "covid": (1, 12), "election": (1, 12), "elections": (1, 12), "ipl": (3, 5), "world cup": (1, 12),
 }
 """Occasions people date a story by with the year after them ("Diwali 2023", "in Holi 2023", "during covid lockdown
 2021", "at the Republic Day 2024 parade"), each with the months it falls in (a festival's day moves with the lunar
 calendar within them; an occasion of no fixed month is the whole year)."""
-_OCCASION = _i(rf"\b(?P<o>{'|'.join(sorted(_OCCASIONS, key=len, reverse=True))})(?:\s+(?:of|in))?[\s-]+{_Y4}\b"
-               rf"{_NOT_A_YEAR}")
+_OCCASION_NAMES = "|".join(re.escape(o) for o in sorted(_OCCASIONS, key=len, reverse=True))
+_OCCASION = _i(rf"\b(?P<o>{_OCCASION_NAMES})(?:\s+(?:of|in))?[\s-]+{_Y4}\b{_NOT_A_YEAR}")
 
 
 _WHOSE = re.compile(r"\b(?:my|our|his|her|their|its|your)\s+$", re.IGNORECASE)
@@ -269,8 +269,7 @@ def _occasions(question: str, today: date, taken: _Taken) -> None:
     for m in _OCCASION.finditer(question):
         if _WHOSE.search(question[max(0, m.start() - 8):m.start()]):
             continue
-        name = _norm(m.group("o"))
-        lo, hi = next((months for key, months in _OCCASIONS.items() if re.fullmatch(key, name)), (1, 12))
+        lo, hi = _OCCASIONS[_norm(m.group("o"))]
         year = int(m.group("y"))
         if taken.free(m) and date(year, lo, 1) <= today:
             taken.add(m, date(year, lo, 1), min(_month_end(year, hi), today))

@@ -1223,10 +1223,9 @@ _CHILD_HELD = re.compile(
     rf"|\b{_HELD}\s+(?:my|our|his|her|their|a|the)\s+{_CHILD_WORDS}\s+(?:[\w-]+\s+){{0,2}}?{_CHILD_NOUN}\b",
     re.IGNORECASE)
 
-def _then_held(pronouns: str) -> re.Pattern[str]:
+def _then_held(object_: str, subject: str) -> re.Pattern[str]:
     """A story's next sentence that says the child it told was held ("Police took him to the station"), by the
     pronouns that can stand for that child."""
-    object_, subject = pronouns.split("/")
     return re.compile(rf"\b(?:police|they|cops)\s+(?:\w+\s+)?(?:{_HELD}|took|have|has)\s+(?:{object_})\b"
                       rf"|\b(?:{subject})\s+(?:was|is|has\s+been)\s+(?:\w+\s+)?{_HELD}\b", re.IGNORECASE)
 
@@ -1234,6 +1233,9 @@ def _then_held(pronouns: str) -> re.Pattern[str]:
 _CHILD_TOLD = re.compile(rf"\b{_CHILD_WORDS}\s+(?:[\w-]+\s+){{0,2}}?(?P<noun>{_CHILD_NOUN})\b", re.IGNORECASE)
 _FEMALE = frozenset({"daughter", "girl", "sister", "niece"})
 _MALE = frozenset({"son", "boy", "brother", "nephew", "bhai", "beta"})
+_HER_HELD = _then_held("her", "she")
+_HIM_HELD = _then_held("him", "he")
+_EITHER_HELD = _then_held("him|her", "he|she")
 
 
 def accuses_a_child(question: str) -> bool:
@@ -1250,8 +1252,8 @@ def accuses_a_child(question: str) -> bool:
         if told is None:
             continue
         noun = told.group("noun").lower()
-        pronouns = "her/she" if noun in _FEMALE else "him/he" if noun in _MALE else "him|her/he|she"
-        if _then_held(pronouns).search(b):
+        held = _HER_HELD if noun in _FEMALE else _HIM_HELD if noun in _MALE else _EITHER_HELD
+        if held.search(b):
             return True
     return False
 

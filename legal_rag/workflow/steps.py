@@ -102,11 +102,13 @@ def understand(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workf
 
     def read(day: str) -> QuestionFacts:
         """The question read for facts on ``day``, its citations checked for that day."""
+        # the new procedure and evidence codes the question names for the proceedings pending on 2024-07-01 are
+        # checked as of then, unless it tells a step of a criminal matter taken since (an FIR, an arrest, a
+        # conviction in 2025), which the new codes govern
+        since = steps_since_cutover(question, day)
+
         def checks_for(offence_on: str | None, proceedings_on: str | None) -> list[CitationCheck]:
-            # the new procedure and evidence codes the question names for the proceedings pending on 2024-07-01 are
-            # checked as of then, unless it tells a step of a criminal matter taken since (an FIR, an arrest, a
-            # conviction in 2025), which the new codes govern
-            saved = proceedings_on is not None and not steps_since_cutover(question, day)
+            saved = proceedings_on is not None and not since
             report = ctx.verifier.verify(question, [], day, offence_on=offence_on, proceedings_on=proceedings_on,
                                          adjacent=True, saved=saved)
             found = [c for c in report.citations if c.label in (Label.PROVISION, Label.STATUTE)]
