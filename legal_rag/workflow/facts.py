@@ -175,8 +175,16 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"governs?|decides?|is\s+applicable|should\s+\w+)|"
                          r"(?:tried|charged|prosecuted|booked|registered|governed|decided|dealt\s+with|framed|filed|"
                          r"lodged)\s+under\s+(?:the\s+)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA|Evidence\s+Act|old|new)|"
-                         rf"(?:{_OLD_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:under\s+)?(?:the\s+)?(?:new\s+)?{_NUMBER}(?:{_NEW_NAMES})|"
-                         rf"(?:{_NEW_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:under\s+)?(?:the\s+)?(?:old\s+)?{_NUMBER}(?:{_OLD_NAMES})|"
+                         rf"(?:{_OLD_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:under\s+)?(?:the\s+)?(?:new\s+)?{_NUMBER}"
+                         rf"(?:of\s+(?:the\s+)?)?(?:{_NEW_NAMES})|"
+                         rf"(?:{_NEW_NAMES})(?:\s+{_SECTION})?\s+or\s+(?:under\s+)?(?:the\s+)?(?:old\s+)?{_NUMBER}"
+                         rf"(?:of\s+(?:the\s+)?)?(?:{_OLD_NAMES})|"
+                         # which code a court or the police will go by ("will the judge apply the BNS?", "should the
+                         # magistrate follow the old CrPC?")
+                         r"(?:will|would|should|shall|does|do|must|can|could)\s+(?:the\s+)?(?:judge|court|magistrate|"
+                         r"trial\s+court|sessions\s+court|high\s+court|police|prosecution|bench|prosecutor)\s+(?:now\s+)?"
+                         r"(?:apply|follow|go\s+by|proceed\s+under|decide\s+(?:it\s+)?under)\s+(?:the\s+)?"
+                         r"(?:(?:old|new)\s+)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA|Evidence\s+Act|(?:old|new)\s+(?:laws?|codes?))\b|"
                          r"old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*|"
                          # which code's section a step should carry ("Should the charge sheet now say BNS 318?")
                          r"(?:should|must|will|would|can|could|do|does)\s+(?:the|my|our|his|her|their|this|that)\s+"

@@ -101,10 +101,25 @@ def about(asking: str, kind: AskKind, heading: str, act_title: str) -> bool:
     IO update the victim": a period, not this one; nor "Reasonable time for transmitting such notice" (of dishonour)
     with "by when must he pay, and when can the supplier file a complaint?", whatever notice the story told of. A
     forum ask of nothing but its kind ("Where can I complain?") is about the story, for which the Acts were chosen."""
-    if of_the_story(asking, kind):
+    if of_the_story(asking, kind) or (kind is AskKind.FORUM and names_no_matter(heading)):
         return True
     subject = set(subject_words(asking)) - _KIND_WORDS.get(kind, frozenset())
     return bool(subject & content_stems(f"{heading_title(heading)} {act_title}"))
+
+
+_FORUM_ONLY = frozenset(content_stems(
+    "court courts which whom petition petitions application applications suit suits complaint complaints appeal "
+    "appeals presented present made filed file instituted institution lie lies lay jurisdiction place local limits "
+    "competent shall should may be to"))
+"""The words of a heading that says where an Act's matters are brought and nothing of which matter."""
+
+
+def names_no_matter(heading: str) -> bool:
+    """A forum provision headed in forum words alone ("Court to which petition shall be presented" in the Hindu
+    Marriage Act, "Court to which petition should be made" in the Special Marriage Act) is where every petition under
+    its Act is brought, whatever the petition is for: it is about any matter of its Act, as "Jurisdiction" is."""
+    words = content_stems(heading_title(heading))
+    return bool(words) and words <= _FORUM_ONLY
 
 
 def of_the_story(asking: str, kind: AskKind) -> bool:

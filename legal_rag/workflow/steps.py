@@ -274,7 +274,7 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
     ctx = runtime.context
     rnd = state.get("retrieval_round", 0) + 1
     k = ctx.settings.k[state["classification"].complexity.value]
-    query = _numbers_named(state["question"], state.get("question_checks", []))
+    query = without_dates(_numbers_named(state["question"], state.get("question_checks", [])), state["facts"])
     if rnd > 1:
         k *= 2
         words = [w for w in query.split() if content_stems(w)]
@@ -309,13 +309,13 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         found = _union(_union([p for p in found if (p.act, p.section) in head], extra), found)
     day = state["facts"].offence_on
     if day is not None:
-        found = _with_old_penal_code(ctx, found, state["question"], day)
+        found = _with_old_penal_code(ctx, found, query, day)
     if state["facts"].pending_since is not None:
-        found = _with_old_procedure(ctx, found, state["question"], EVE)
+        found = _with_old_procedure(ctx, found, query, EVE)
     elif investigated_then(state["facts"], state["question"]) and _evidence_asked(state["question"], found):
         # an offence of before 2024-07-01 that a death or the story's proceedings show was investigated then: what
         # may prove it is the Evidence Act's (BSA 170(2)), as for any matter pending on that day
-        found = _with_old_codes(ctx, found, state["question"], EVE, [SAVINGS["evidence"]])
+        found = _with_old_codes(ctx, found, query, EVE, [SAVINGS["evidence"]])
     found = _with_meant(ctx, found, state["facts"].mixups)
     found = _with_today(ctx, found, state["facts"])
     found = _with_ask_forms(ctx, found, state["facts"])
@@ -359,6 +359,30 @@ def _in_personal_law(passages: list[Passage], facts: QuestionFacts) -> list[Pass
 
 
 _BARE_NUMBER = re.compile(r"\d{1,3}[A-Z]{0,2}")
+
+
+# "two years" of "two years before the new laws came in": a count of time that only places the date after it
+_COUNT_BEFORE = re.compile(r"\b(?:\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|"
+                           r"few|some|several|many)\s+(?:years?|yrs?|months?|weeks?|days?)\s*$", re.IGNORECASE)
+
+
+def without_dates(query: str, facts: QuestionFacts) -> str:
+    """``query`` as retrieval reads it: the date words the question's reading attached to events ("Back in 2021",
+    "two years before the new criminal laws came in", "from 2023", "in April 2024") left out. They decide which law
+    governs (the facts' dates do that), never which provision: "two years" and "criminal laws" match every section
+    that punishes with two years or names a criminal law, and crowd out the one the story tells ("a servant took
+    1.5 lakh from the cash drawer": theft by clerk or servant). Time limits the question asks about ("within 30
+    days") are no dated event, and stay."""
+    text = " ".join(query.split())
+    for phrase in dict.fromkeys(e.phrase for e in facts.dates if e.phrase):
+        at = text.find(phrase)
+        while at >= 0:
+            head = text[:at]
+            count = _COUNT_BEFORE.search(head) if phrase.lower().startswith(("before", "after")) else None
+            head = head[:count.start()] if count else head
+            text = f"{head} {text[at + len(phrase):]}"
+            at = text.find(phrase)
+    return " ".join(text.split()) or query
 
 
 def _numbers_named(question: str, checks: Sequence[CitationCheck]) -> str:

@@ -715,3 +715,50 @@ def gen_first(gen: Generation, n: int) -> list[AnswerSentence]:
             break
         out.append(s)
     return out
+
+
+BNS_116 = (
+    "The following kinds of hurt only are designated as \u201cgrievous\u201d, namely:\u2014 (g) Fracture or "
+    "dislocation of a bone or tooth."
+)
+BNS_115_2 = (
+    "(2) Whoever, except in the case provided for by sub-section (1) of section 122, voluntarily causes hurt, shall "
+    "be punished with imprisonment of either description for a term which may extend to one year, or with fine "
+    "which may extend to ten thousand rupees, or with both."
+)
+
+
+def _scored(cid: str, heading: str, text: str, relevance: float, score: float) -> Passage:
+    return replace(passage(cid, heading, text, relevance), score=score)
+
+
+@pytest.mark.parametrize(("relevance", "score", "quoted"), [
+    (0.34, 1.85, True),    # retrieval's best by fused score, a little short of the dense threshold: quoted
+    (0.26, 1.85, True),
+    (0.24, 1.85, False),   # too far in meaning, however many words it shares
+    (0.34, 0.40, False),   # not among retrieval's best three: the dense threshold alone decides
+])  # fmt: skip
+def test_one_of_retrievals_best_by_fused_score_may_be_quoted_below_the_dense_threshold(
+        relevance: float, score: float, quoted: bool) -> None:
+    gen = ExtractiveGenerator(TITLES).generate("He punched me and broke my front tooth. Is it a bigger offence?", [
+        _scored("BNS:116:0", "BNS s.116 Grievous hurt", BNS_116, relevance, score),
+        _scored("BNS:115:2:0", "BNS s.115(2) Voluntarily causing hurt", BNS_115_2, 0.49, 0.81),
+        _scored("BNS:303:2:0", "BNS s.303(2) Theft", BNS_303_2, 0.40, 0.70),
+        _scored("BNS:328:0", "BNS s.328 Intentionally running vessel aground", BNS_328, 0.36, 0.60),
+    ], as_of="2025-03-01", complexity=Complexity.COMPLEX)  # fmt: skip
+    assert any(c.startswith("BNS:116:") for s in gen.sentences for c in s.chunk_ids) is quoted
+
+
+def test_fused_best_leaves_out_pinned_passages_and_counts_each_section_once() -> None:
+    from legal_rag.workflow.generators.extractive import fused_best
+
+    ps = [
+        _scored("BNS:116:0", "BNS s.116 Grievous hurt", BNS_116, 0.3, 2.0),
+        _scored("BNS:116:1", "BNS s.116 Grievous hurt", BNS_116, 0.3, 1.9),
+        replace(_scored("BNS:103:1:0", "BNS s.103(1) Punishment for murder", BNS_103_1, 1.0, float("inf")),
+                pinned=Pin.CITED),
+        _scored("BNS:115:2:0", "BNS s.115(2) Voluntarily causing hurt", BNS_115_2, 0.5, 1.0),
+        _scored("BNS:303:2:0", "BNS s.303(2) Theft", BNS_303_2, 0.4, 0.9),
+        _scored("BNS:328:0", "BNS s.328 Intentionally running vessel aground", BNS_328, 0.4, 0.8),
+    ]
+    assert fused_best(ps) == {("BNS", "116"), ("BNS", "115"), ("BNS", "303")}

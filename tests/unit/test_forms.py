@@ -18,6 +18,7 @@ from legal_rag.workflow.forms import (
     decides,
     form_query,
     formed_asks,
+    names_no_matter,
     of_the_story,
     prosecutes,
     sets_up,
@@ -185,3 +186,29 @@ def test_a_body_set_up_is_told_from_where_a_matter_is_brought() -> None:
 ])  # fmt: skip
 def test_a_forum_ask_of_nothing_but_its_kind_asks_of_the_story(asking: str, kind: AskKind, story: bool) -> None:
     assert of_the_story(asking, kind) is story
+
+
+@pytest.mark.parametrize(("act", "section", "general"), [
+    ("HMA", "19", True),  # Court to which petition shall be presented
+    ("SMA", "31", True),  # Court to which petition should be made
+    ("PWDVA", "27", True),  # Jurisdiction
+    ("CPC", "15", True),  # Court in which suits to be instituted
+    ("CPA", "34", False),  # Jurisdiction of District Commission: the Commission's, by value
+    ("BNSS", "197", False),  # Ordinary place of inquiry and trial
+    ("HMA", "21A", False),  # Power to transfer petitions in certain cases
+    ("GWA", "9", False),  # Court having jurisdiction to entertain application
+])  # fmt: skip
+def test_a_forum_headed_in_forum_words_alone_is_where_every_matter_of_its_act_goes(act: str, section: str,
+                                                                                   general: bool) -> None:
+    assert names_no_matter(heading(act, section)) is general
+
+
+@pytest.mark.parametrize("ask", [
+    "Can I file for divorce in Jaipur?",
+    "Can my wife file for restitution of conjugal rights in Indore?",
+    "Can I ask for judicial separation in the town where I live now?",
+])  # fmt: skip
+def test_the_general_forum_of_an_act_is_about_any_of_its_petitions(ask: str) -> None:
+    # "divorce" is nowhere in "Court to which petition shall be presented" nor in "The Hindu Marriage Act, 1955"
+    assert about(ask, AskKind.FORUM, heading("HMA", "19"), "The Hindu Marriage Act, 1955")
+    assert not about(ask, AskKind.FORUM, heading("HMA", "21A"), "The Hindu Marriage Act, 1955")

@@ -1089,7 +1089,7 @@ def test_an_act_a_title_word_names_decides_an_ask_that_the_leading_acts_do_not()
 
 def test_an_act_the_question_names_is_what_its_forum_ask_is_about() -> None:
     """"a DV Act application - which Magistrate's court should it go to?" shares no word with "Jurisdiction" or the
-    Act's title; the Act named is the subject."""
+    Act's title; the Act named is the subject, and "Jurisdiction" is where any matter of the Act goes."""
     jurisdiction = chunk("PWDVA:27:1:0", "(1) The court of Judicial Magistrate of the first class ... within the local "
                          "limits of which ... the person aggrieved permanently or temporarily resides",
                          "PWDVA s.27(1) Jurisdiction")
@@ -1100,8 +1100,18 @@ def test_an_act_the_question_names_is_what_its_forum_ask_is_about() -> None:
     out = steps._with_ask_forms(ctx(retriever=ActsRetriever(found), act_titles=titles),
                                 [steps.to_passage(r) for r in found], named)
     assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == {("PWDVA", "27")}
+    # unnamed, the Act retrieval points to decides it all the same: "Jurisdiction" alone names no matter, so it is
+    # where every application under its Act goes (``forms.names_no_matter``)
     unnamed = QuestionFacts(as_of="2026-01-10", asks=(ask,))
     out = steps._with_ask_forms(ctx(retriever=ActsRetriever(found), act_titles=titles),
+                                [steps.to_passage(r) for r in found], unnamed)
+    assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == {("PWDVA", "27")}
+    # but a forum heading that names its own matter must share a word of the ask's
+    commission = chunk("CPA:34:1:0", "(1) Subject to the other provisions of this Act, the District Commission shall "
+                       "have jurisdiction to entertain complaints ...", "CPA s.34(1) Jurisdiction of District Commission")
+    found = [Retrieved(commission, 1.0, {"dense": 0.6, "fused": 1.0})]
+    out = steps._with_ask_forms(ctx(retriever=ActsRetriever(found), act_titles={"CPA": "The Consumer Protection Act, "
+                                                                                       "2019"}),
                                 [steps.to_passage(r) for r in found], unnamed)
     assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == set()
 

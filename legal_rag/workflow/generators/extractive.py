@@ -155,6 +155,23 @@ quoted however far its dense cosine is: a situation that barely clears the floor
 girl of sixteen taken away) is no match."""
 LAY_PLACE = 0.2
 """The lay channel's score at which the provision whose situation is closest to the story keeps a place."""
+FUSED_TOP = 3
+"""How many of retrieval's best sections by fused score may be quoted below the dense threshold (``fused_best``)."""
+FUSED_FLOOR = 0.25
+"""The dense cosine below which even one of retrieval's best sections by fused score is too far in meaning to quote."""
+
+
+def fused_best(passages: Sequence[Passage], top: int = FUSED_TOP) -> set[tuple[str, str]]:
+    """The ``top`` sections (Act, section) with the highest fused retrieval scores among those retrieval scored (not
+    pinned: a pinned passage carries an infinite score, and is quoted for what the question names)."""
+    best: dict[tuple[str, str], float] = {}
+    for p in passages:
+        if p.pinned is None and math.isfinite(p.score) and p.score > 0:
+            key = (p.act, p.section)
+            best[key] = max(best.get(key, p.score), p.score)
+    return set(sorted(best, key=lambda k: -best[k])[:top])
+
+
 PROVISIONS = {Complexity.SIMPLE: 2, Complexity.STANDARD: 3, Complexity.COMPLEX: 5, Complexity.ANALYTICAL: 5}
 SENTENCES = {Complexity.SIMPLE: 3, Complexity.STANDARD: 2, Complexity.COMPLEX: 2, Complexity.ANALYTICAL: 2}
 
@@ -392,8 +409,12 @@ class ExtractiveGenerator:
         # pinned for what the question names, or relevant, or matched to the story it tells by a lay situation (a
         # client's words are far in meaning from the statute's: "demanding 50k or he sends my pics" from extortion);
         # ``Pin.ASK`` is put forward for an ask's kind, not its subject
+        # ... or among retrieval's very best for the whole question (its fused score weighs the words the question
+        # shares with the provision, which its dense cosine alone misses: "secondary evidence" of a lost agreement in
+        # BSA 58, a tooth to be pulled out in "Grievous hurt"), where it is not far in meaning either
+        best = fused_best(passages)
         usable = [p for p in passages if (p.pinned and p.pinned not in PUT_FORWARD) or p.relevance >= self.weak
-                  or p.told_score >= LAY_USABLE]
+                  or p.told_score >= LAY_USABLE or ((p.act, p.section) in best and p.relevance >= FUSED_FLOOR)]
         if not usable:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
         # a term of art whose wording is in no Act at hand ("drunk driving" in the penal code's words, for a question
