@@ -1107,11 +1107,12 @@ def test_an_act_the_question_names_is_what_its_forum_ask_is_about() -> None:
                                 [steps.to_passage(r) for r in found], unnamed)
     assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == {("PWDVA", "27")}
     # but a forum heading that names its own matter must share a word of the ask's
-    commission = chunk("CPA:34:1:0", "(1) Subject to the other provisions of this Act, the District Commission shall "
-                       "have jurisdiction to entertain complaints ...", "CPA s.34(1) Jurisdiction of District Commission")
+    commission = chunk("CPA:34:1:0", "(1) Subject to the other provisions of this Act, the District Commission "
+                       "shall have jurisdiction to entertain complaints ...",
+                       "CPA s.34(1) Jurisdiction of District Commission")
     found = [Retrieved(commission, 1.0, {"dense": 0.6, "fused": 1.0})]
-    out = steps._with_ask_forms(ctx(retriever=ActsRetriever(found), act_titles={"CPA": "The Consumer Protection Act, "
-                                                                                       "2019"}),
+    cpa = {"CPA": "The Consumer Protection Act, 2019"}
+    out = steps._with_ask_forms(ctx(retriever=ActsRetriever(found), act_titles=cpa),
                                 [steps.to_passage(r) for r in found], unnamed)
     assert {(p.act, p.section) for p in out if p.pinned is Pin.ASK} == set()
 
