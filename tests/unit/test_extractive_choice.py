@@ -762,3 +762,12 @@ def test_fused_best_leaves_out_pinned_passages_and_counts_each_section_once() ->
         _scored("BNS:328:0", "BNS s.328 Intentionally running vessel aground", BNS_328, 0.4, 0.8),
     ]
     assert fused_best(ps) == {("BNS", "116"), ("BNS", "115"), ("BNS", "303")}
+
+
+def test_retrievals_best_by_fused_score_alone_answer_nothing() -> None:
+    # no provision bears on the question by its meaning or a lay situation: words shared prove nothing
+    gen = ExtractiveGenerator(TITLES).generate("Who is the best theft lawyer in Lucknow and how much is the fee?", [
+        _scored("BNS:303:2:0", "BNS s.303(2) Theft", BNS_303_2, 0.30, 1.9),
+        _scored("BNS:328:0", "BNS s.328 Intentionally running vessel aground", BNS_328, 0.28, 1.2),
+    ], as_of="2025-03-01", complexity=Complexity.STANDARD)  # fmt: skip
+    assert gen.insufficient

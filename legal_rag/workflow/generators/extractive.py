@@ -412,9 +412,14 @@ class ExtractiveGenerator:
         # ... or among retrieval's very best for the whole question (its fused score weighs the words the question
         # shares with the provision, which its dense cosine alone misses: "secondary evidence" of a lost agreement in
         # BSA 58, a tooth to be pulled out in "Grievous hurt"), where it is not far in meaning either
-        best = fused_best(passages)
+        # (only beside a provision that bears on it by those measures: where none does, the question is likely one the
+        # statutes do not answer, "Who is the best property lawyer in Lucknow?", and shared words prove nothing)
         usable = [p for p in passages if (p.pinned and p.pinned not in PUT_FORWARD) or p.relevance >= self.weak
-                  or p.told_score >= LAY_USABLE or ((p.act, p.section) in best and p.relevance >= FUSED_FLOOR)]
+                  or p.told_score >= LAY_USABLE]
+        if usable:
+            best, kept = fused_best(passages), {id(p) for p in usable}
+            usable = [p for p in passages if id(p) in kept or (
+                (p.act, p.section) in best and p.relevance >= FUSED_FLOOR)]
         if not usable:
             return Generation((AnswerSentence(INSUFFICIENT),), self.name, insufficient=True)
         # a term of art whose wording is in no Act at hand ("drunk driving" in the penal code's words, for a question
