@@ -242,6 +242,17 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       r"should\s+(?:i|we)\s+(?:settle|compromise|fight|forgive|wait|give\s+up|withdraw|continue)\b"
                       r"[^?]{0,60}?\bor\b|"
                       r"how\s+long\s+will\s+(?:it|the\s+(?:case|trial|court))|will\s+(?:i|we|he|she)\s+win|"
+                      # how much more time a matter will in fact take ("how many more months will it take", "how much
+                      # longer will my case go on"); not how long the law lets a step last ("how much longer can the
+                      # police keep him?")
+                      r"how\s+(?:many\s+more\s+(?:years|months|weeks|days|dates|hearings)|much\s+(?:longer|more\s+time)|"
+                      r"long\s+more)\s+(?:will|would|is|does)\s+(?:it|this|that|(?:the|my|our|his|her)\s+(?:[\w-]+\s+)?"
+                      r"(?:case|trial|matter|suit|appeal|petition|proceedings?|hearing|divorce|court|judge|bench))\b|"
+                      # an outcome asked as a certainty ("will I definitely get custody?", "will he surely be
+                      # convicted?"): no statute promises one
+                      r"will\s+(?:i|we|he|she|they|(?:my|our|his|her)\s+[\w-]+)\s+(?:definitely|surely|certainly|"
+                      r"for\s+sure|100\s*%|necessarily)\s+(?:get|win|lose|be|go|receive)\b|"
+                      r"(?:is|are)\s+(?:it|the\s+\w+)\s+(?:guaranteed|certain)\s+that\b|"
                       # how long a court will in fact take ("How many months will the High Court take to decide my
                       # appeal?", "How long will my divorce case actually take?")
                       r"how\s+many\s+(?:years|months|weeks|days)\s+will\s+(?:the\s+)?(?:high\s+court|supreme\s+court|"
@@ -739,6 +750,39 @@ _ENDED = re.compile(r"\b(?:closed|disposed\s+of|acquitted|discharged|quashed|wit
 """Words by which a question says a proceeding is over."""
 
 _STILL = re.compile(r"\b(?:pending|still|going\s+on|under\s+way)\b", re.IGNORECASE)
+
+
+_CIVIL_MATTER = re.compile(
+    r"\b(?:suits?|civil\s+(?:court|case|suit|matter|judge|appeal|dispute|side)|divorce|judicial\s+separation|"
+    r"restitution\s+of\s+conjugal|family\s+court|partition|probate|letters?\s+of\s+administration|"
+    r"succession\s+certificate|eviction|rent\s+(?:case|controller|court|matter|dispute)|consumer\s+(?:complaint|case|"
+    r"court|forum|commission|dispute)|(?:district|state|national)\s+commission|arbitration|arbitral|"
+    r"(?:property|land|title|injunction|specific\s+performance|custody|guardianship|accident\s+claim|claim|"
+    r"writ|service|labour|industrial|recovery|money|tenancy)\s+(?:case|suit|petition|matter|dispute)s?|MACT|"
+    r"claims?\s+tribunal|RERA|debts?\s+recovery\s+tribunal|DRT|NCLT|writ\s+petition)\b", re.IGNORECASE)
+"""A civil matter as people name it: a suit, a divorce, a consumer complaint, a claim before a tribunal."""
+_CRIMINAL_MATTER = re.compile(
+    r"\b(?:FIR|police|charge-?\s?sheet|accused|bail|offen[cs]es?|criminal|crime|IPC|CrPC|Cr\.?\s?P\.?\s?C|BNSS?|"
+    r"Penal\s+Code|magistrate|sessions|prosecut\w*|convict\w*|acquitt\w*|arrest\w*|cheque|138|498-?A|dowry|"
+    r"domestic\s+violence|DV|NDPS|POCSO|murder|theft|cheating|rape|assault|trial\s+court)\b", re.IGNORECASE)
+"""A criminal matter: its proceedings are the CrPC's (and its savings BNSS 531's), whatever court hears them."""
+_EVIDENCE_ASKED = re.compile(
+    r"\b(?:evidence|Evidence\s+Act|IEA|BSA|admissib\w*|witness\w*|electronic\s+records?|65B|certificate\s+under|"
+    r"proof|prove[ds]?|proving)\b", re.IGNORECASE)
+"""What may prove a matter: the Evidence Act's for any proceeding pending on 2024-07-01 (BSA 170(2))."""
+
+
+def civil_proceeding(question: str, e: DatedEvent) -> bool:
+    """The proceeding ``e`` tells is a civil one: its clause names a civil matter and its sentence nothing criminal,
+    or it names no matter at all ("it has been pending since 2020") in a question that tells a civil matter and
+    nothing criminal."""
+    if _CRIMINAL_MATTER.search(e.clause):
+        return False
+    if _CIVIL_MATTER.search(e.clause):
+        # (and nothing criminal in its sentence: "a 498A case and a divorce case in 2022, both pending" is read as one
+        # clause of the divorce)
+        return not _CRIMINAL_MATTER.search(_sentence_of(question, e.clause))
+    return bool(_CIVIL_MATTER.search(question)) and not _CRIMINAL_MATTER.search(question)
 
 
 def _ended(question: str, e: DatedEvent, events: Sequence[DatedEvent]) -> bool:
@@ -1298,7 +1342,12 @@ def read_facts(
     offence = None if comparison else offence_day(events, today)
     # A proceeding the question says has ended ("an FIR in 2020, but the case was closed in 2021") is pending no
     # longer.
-    open_ = tuple(e for e in events if not (e.kind is EventKind.PROCEEDING and _ended(question, e, events)))
+    # A civil matter pending since before 2024-07-01 (a suit, a divorce petition, a consumer complaint) was never the
+    # CrPC's: BNSS 531(2)(a) keeps the old procedure only for what the CrPC governed. What may prove it is still the
+    # Evidence Act's (BSA 170(2) saves any pending proceeding), so it stays pending for a question about evidence.
+    civil = not _EVIDENCE_ASKED.search(question)
+    open_ = tuple(e for e in events if not (e.kind is EventKind.PROCEEDING and (
+        _ended(question, e, events) or (civil and civil_proceeding(question, e)))))
     proceedings = None if comparison else pending_since(open_, today)
     offence_asked = any(set(a.kinds) & {AskKind.PUNISHMENT, AskKind.INGREDIENTS} for a in asks) or (
         any(AskKind.WHICH_CODE in a.kinds for a in asks) and bool(_PENAL.search(question))) or names_penal_section(

@@ -1,0 +1,43 @@
+"""A civil matter pending since before 2024-07-01 was never the CrPC's, so BNSS 531(2)(a) does not keep it under the
+old procedure: a suit, a divorce, a consumer complaint, a claim before a tribunal are read as no pending criminal
+proceedings. What may prove any pending proceeding is still the Evidence Act's (BSA 170(2)), so one stays pending for
+a question about evidence; a criminal matter stays pending whatever court hears it. None of these is a question of an
+evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from legal_rag.workflow.facts import read_facts
+
+
+def _pending(question: str) -> str | None:
+    return read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: []).pending_since
+
+
+@pytest.mark.parametrize("question", [
+    "Our partition suit has been pending in the civil court since 2020. Can the court appoint a commissioner?",
+    "My divorce case has been going on in the family court since 2021. Can I ask for interim maintenance?",
+    "My consumer complaint against the builder has been pending before the district commission since 2022. Can I "
+    "withdraw it?",
+    "The eviction suit against our tenant was filed in 2019 and is still pending. Can we ask for mesne profits?",
+    "My MACT claim for my father's accident has been pending since 2023. Can we get interim compensation?",
+    "My brother filed a partition suit in 2021. It is still pending. Can I sell my share meanwhile?",
+])  # fmt: skip
+def test_a_civil_matter_pending_since_before_the_cutover_is_no_criminal_proceeding(question: str) -> None:
+    assert _pending(question) is None, question
+
+
+@pytest.mark.parametrize("question", [
+    # a criminal matter, whatever court hears it
+    "The cheque bounce case against me has been going on since 2022. Can it be compounded?",
+    "My husband's trial for dowry harassment has been pending in the sessions court since 2021. Can he get bail?",
+    "My wife filed a 498A case and a divorce case in 2022, both are pending. What happens now?",
+    "A civil suit has been pending since 2022 and my brother filed an FIR against me in 2023 that is still under "
+    "investigation. Can the police arrest me?",
+    # evidence in any pending proceeding: the Evidence Act's (BSA 170(2))
+    "My divorce case has been pending since 2021. Can my husband's WhatsApp chats be used as evidence?",
+])  # fmt: skip
+def test_a_criminal_matter_or_evidence_in_any_pending_matter_stays_pending(question: str) -> None:
+    pending = _pending(question)
+    assert pending is not None and pending < "2024-07-01", (question, pending)
