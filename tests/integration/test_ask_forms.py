@@ -135,3 +135,25 @@ def test_a_civil_time_limit_no_act_at_hand_sets_is_the_limitation_act_s(service:
                     "because my mother was in hospital. Can the court still admit the appeal after the delay?")
     assert ("LIMA", "5") in _sources(r), _sources(r)
     assert ("LIMA", "30") not in _sources(r)
+
+
+def test_a_civil_matter_pending_since_before_the_cutover_is_not_answered_from_the_crpc(service: AskService) -> None:
+    # a divorce petition is no proceeding the CrPC governed: BNSS 531(2)(a) does not keep it under the old code
+    r = service.ask("My divorce case under the Hindu Marriage Act has been pending in the family court since 2021. Can "
+                    "I ask for maintenance while the case goes on?")
+    sources = _sources(r)
+    assert "HMA" in {a for a, _ in sources} and not {a for a, _ in sources} & {"CRPC", "BNSS"}, sources
+
+
+def test_which_code_a_judge_will_apply_to_a_pending_trial_is_answered_by_the_savings(service: AskService) -> None:
+    r = service.ask("My uncle's trial for murder under section 302 IPC has been running since 2020. Now that the IPC "
+                    "is gone, will the judge apply the BNS?")
+    assert {("BNS", "358"), ("BNSS", "531")} <= _sources(r), _sources(r)
+
+
+def test_the_date_words_of_an_old_offence_do_not_choose_its_provision(service: AskService) -> None:
+    # "two years", "criminal laws" and "punishment" matched every section that punishes with two years or names a
+    # criminal law; the story is a clerk's theft from his employer
+    r = service.ask("Two years before the new criminal laws came in, a clerk employed at our shop took cash from the "
+                    "locked drawer over several months. What was the offence and punishment then?")
+    assert ("IPC", "381") in _sources(r), _sources(r)
