@@ -771,3 +771,14 @@ def test_retrievals_best_by_fused_score_alone_answer_nothing() -> None:
         _scored("BNS:328:0", "BNS s.328 Intentionally running vessel aground", BNS_328, 0.28, 1.2),
     ], as_of="2025-03-01", complexity=Complexity.STANDARD)  # fmt: skip
     assert gen.insufficient
+
+
+def test_retrievals_best_by_fused_score_are_not_quoted_beside_provisions_that_barely_bear_on_the_question() -> None:
+    # the only usable provision just clears the dense threshold: the question may be one no statute answers, and a
+    # second provision by shared words would only make the answer look better supported than it is
+    gen = ExtractiveGenerator(TITLES).generate("Who is the best theft lawyer in Lucknow and how much is the fee?", [
+        _scored("BNS:303:2:0", "BNS s.303(2) Theft", BNS_303_2, 0.30, 1.9),
+        _scored("BNS:328:0", "BNS s.328 Intentionally running vessel aground", BNS_328, 0.36, 0.7),
+    ], as_of="2025-03-01", complexity=Complexity.STANDARD)  # fmt: skip
+    quoted = {c.split(":")[1] for s in gen.sentences for c in s.chunk_ids}
+    assert quoted == {"328"}, quoted

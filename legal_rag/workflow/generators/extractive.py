@@ -161,6 +161,12 @@ FUSED_FLOOR = 0.25
 """The dense cosine below which even one of retrieval's best sections by fused score is too far in meaning to quote."""
 
 
+FUSED_BESIDE = 0.45
+"""The dense cosine of some usable provision (or a lay situation at ``LAY_PLACE``) without which none of retrieval's
+best by fused score is quoted below the threshold: beside provisions that only just clear it ("Who is the best
+property lawyer in Lucknow?": "Charges" of property at 0.36), the question is likely one no statute answers."""
+
+
 def fused_best(passages: Sequence[Passage], top: int = FUSED_TOP) -> set[tuple[str, str]]:
     """The ``top`` sections (Act, section) with the highest fused retrieval scores among those retrieval scored (not
     pinned: a pinned passage carries an infinite score, and is quoted for what the question names)."""
@@ -412,11 +418,11 @@ class ExtractiveGenerator:
         # ... or among retrieval's very best for the whole question (its fused score weighs the words the question
         # shares with the provision, which its dense cosine alone misses: "secondary evidence" of a lost agreement in
         # BSA 58, a tooth to be pulled out in "Grievous hurt"), where it is not far in meaning either
-        # (only beside a provision that bears on it by those measures: where none does, the question is likely one the
-        # statutes do not answer, "Who is the best property lawyer in Lucknow?", and shared words prove nothing)
+        # (only beside a provision that plainly bears on it: where none does, the question is likely one the statutes
+        # do not answer, "Who is the best property lawyer in Lucknow?", and shared words prove nothing)
         usable = [p for p in passages if (p.pinned and p.pinned not in PUT_FORWARD) or p.relevance >= self.weak
                   or p.told_score >= LAY_USABLE]
-        if usable:
+        if any(p.relevance >= FUSED_BESIDE or p.told_score >= LAY_PLACE for p in usable):
             best, kept = fused_best(passages), {id(p) for p in usable}
             usable = [p for p in passages if id(p) in kept or (
                 (p.act, p.section) in best and p.relevance >= FUSED_FLOOR)]
