@@ -108,6 +108,10 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"\b(?:died|death)\s+in\s+(?:police\s+|judicial\s+)?custody\b|"
         r"\bfound\s+(?:\w+\s+){0,3}?(?:dead|hanging)\b|\bbody\s+(?:of\s+(?:\w+\s+){1,3}?)?(?:was\s+)?found\b|"
         r"\b(?:burnt|burned)\s+to\s+death\b")),
+    # a relationship on a promise to marry that was false is the offence told (BNS 69, IPC 376/417), not a marriage
+    (EventKind.OFFENCE, True, _i(
+        r"\b(?:false|fake|sham)\s+promises?\s+(?:of|to)\s+marr(?:iage|y)\b|"
+        r"\b(?:on\s+the\s+)?(?:pretext|pretence|pretense)\s+of\s+marriage\b")),
     (EventKind.LIFE, True, _i(
         r"\b(?:(?:got\s+)?married|wed|bought|purchased|sold|born|joined|employed|hired|worked|appointed|retired|"
         r"shifted|met|known|knew|owned|rented|leased|lent|borrowed|divorced|separated|executed|signed|died|"

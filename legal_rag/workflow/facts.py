@@ -181,10 +181,14 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          rf"(?:of\s+(?:the\s+)?)?(?:{_OLD_NAMES})|"
                          # which code a court or the police will go by ("will the judge apply the BNS?", "should the
                          # magistrate follow the old CrPC?")
-                         r"(?:will|would|should|shall|does|do|must|can|could)\s+(?:the\s+)?(?:judge|court|magistrate|"
-                         r"trial\s+court|sessions\s+court|high\s+court|police|prosecution|bench|prosecutor)\s+(?:now\s+)?"
+                         # (a code so named for the case, not one of its procedures: "Can the police follow the BNSS
+                         # procedure for a zero FIR?")
+                         r"(?:will|would|should|shall|does|do|must|can|could)\s+(?:the\s+)?(?:trial\s+|sessions\s+|"
+                         r"high\s+)?(?:judge|court|magistrate|police|prosecution|bench|prosecutor)\s+(?:now\s+|still\s+)?"
                          r"(?:apply|follow|go\s+by|proceed\s+under|decide\s+(?:it\s+)?under)\s+(?:the\s+)?"
-                         r"(?:(?:old|new)\s+)?(?:IPC|BNS|CrPC|BNSS|BSA|IEA|Evidence\s+Act|(?:old|new)\s+(?:laws?|codes?))\b|"
+                         rf"(?:(?:old|new)\s+)?(?:{_OLD_NAMES}|{_NEW_NAMES}|(?:old|new)\s+(?:criminal\s+)?(?:laws?|codes?))"
+                         r"(?=\s*(?:\?|$|,|\bor\b|\bnow\b|\binstead\b|\b(?:to|in|for)\s+(?:my|his|her|the|this|that|our|"
+                         r"a|an|their)\b))|"
                          r"old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*|"
                          # which code's section a step should carry ("Should the charge sheet now say BNS 318?")
                          r"(?:should|must|will|would|can|could|do|does)\s+(?:the|my|our|his|her|their|this|that)\s+"
@@ -245,13 +249,19 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                       # how much more time a matter will in fact take ("how many more months will it take", "how much
                       # longer will my case go on"); not how long the law lets a step last ("how much longer can the
                       # police keep him?")
+                      # (not what the law gives: "How many more days will the court give me to file my written
+                      # statement?")
                       r"how\s+(?:many\s+more\s+(?:years|months|weeks|days|dates|hearings)|much\s+(?:longer|more\s+time)|"
-                      r"long\s+more)\s+(?:will|would|is|does)\s+(?:it|this|that|(?:the|my|our|his|her)\s+(?:[\w-]+\s+)?"
-                      r"(?:case|trial|matter|suit|appeal|petition|proceedings?|hearing|divorce|court|judge|bench))\b|"
+                      r"long\s+more)\s+(?:will|would)\s+(?:it|this|that|(?:the|my|our|his|her)\s+(?:[\w-]+\s+)?"
+                      r"(?:case|trial|matter|suit|appeal|petition|proceedings?|hearing|divorce|court|judge|bench))\b"
+                      r"(?!\s+(?:give|allow|grant|let|have|get)\b)|"
                       # an outcome asked as a certainty ("will I definitely get custody?", "will he surely be
-                      # convicted?"): no statute promises one
+                      # convicted?"): no statute promises one; not what the law makes certain ("Will he definitely
+                      # be released on default bail if ...?", "Will he necessarily be tried by a Sessions Court?")
                       r"will\s+(?:i|we|he|she|they|(?:my|our|his|her)\s+[\w-]+)\s+(?:definitely|surely|certainly|"
-                      r"for\s+sure|100\s*%|necessarily)\s+(?:get|win|lose|be|go|receive)\b|"
+                      r"for\s+sure|100\s*%)\s+(?:win|lose|get\s+(?:the\s+)?(?:custody|divorce|relief|compensation|"
+                      r"justice|property|house|money|share|decree|case)|be\s+(?:convicted|acquitted|jailed|punished|"
+                      r"sent\s+to\s+jail))\b|"
                       r"(?:is|are)\s+(?:it|the\s+\w+)\s+(?:guaranteed|certain)\s+that\b|"
                       # how long a court will in fact take ("How many months will the High Court take to decide my
                       # appeal?", "How long will my divorce case actually take?")
@@ -519,6 +529,9 @@ class QuestionFacts:
     personal_law: PersonalLaw = PersonalLaw()
     """The communities whose personal law the question tells ("We are Hindus"), or its civil marriage
     (``personal_law``)."""
+    civil_evidence: bool = False
+    """A civil matter pending since before 2024-07-01 (a suit, a divorce) whose question asks what may prove something:
+    the Evidence Act governs it (BSA 170(2)), though no criminal procedure was pending (``civil_proceeding``)."""
     child_accused: bool = False
     """The one the story says was caught, arrested or accused is a child, under eighteen ("My 16 year old nephew was
     caught stealing a phone"): the Juvenile Justice Act decides what is done with a child in conflict with law (its
@@ -762,27 +775,36 @@ _CIVIL_MATTER = re.compile(
     r"claims?\s+tribunal|RERA|debts?\s+recovery\s+tribunal|DRT|NCLT|writ\s+petition)\b", re.IGNORECASE)
 """A civil matter as people name it: a suit, a divorce, a consumer complaint, a claim before a tribunal."""
 _CRIMINAL_MATTER = re.compile(
-    r"\b(?:FIR|police|charge-?\s?sheet|accused|bail|offen[cs]es?|criminal|crime|IPC|CrPC|Cr\.?\s?P\.?\s?C|BNSS?|"
-    r"Penal\s+Code|magistrate|sessions|prosecut\w*|convict\w*|acquitt\w*|arrest\w*|cheque|138|498-?A|dowry|"
-    r"domestic\s+violence|DV|NDPS|POCSO|murder|theft|cheating|rape|assault|trial\s+court)\b", re.IGNORECASE)
-"""A criminal matter: its proceedings are the CrPC's (and its savings BNSS 531's), whatever court hears them."""
+    r"\b(?:FIR|police|charge-?\s?sheet|(?:the|an|as|co-?)\s+accused|accused(?!\s+(?:me|him|her|us|them|my\s+\w+)\s+of)|"
+    r"bail|offen[cs]es?|criminal|crimes?|IPC|CrPC|Cr\.?\s?P\.?\s?C|BNSS?|Penal\s+Code|Nyaya\s+Sanhita|"
+    r"Nagarik\s+Suraksha|magistrate|sessions|prosecut\w*|convict\w*|acquitt\w*|arrest\w*|cheque|dowry|"
+    r"domestic\s+violence|DV|NDPS|POCSO|murder|theft|cheating|cheated|rape|assault|forg\w*|kidnap\w*|"
+    r"extortion|fraud|trial|maintenance\s+(?:case|petition|application|proceedings?|matter)|u/s|"
+    r"under\s+(?:sections?|s\.)|sections?\s+\d{1,3}|"
+    # a section number written as the case's name ("a 420 case", "under 406 and 498A")
+    r"\d{2,3}[A-Z]{0,2}(?=\s+(?:case|complaint|and|or|,|FIR|IPC|BNS))|\d{3}[A-Z]{1,2})\b", re.IGNORECASE)
+"""A criminal matter, or one a criminal court hears under the CrPC (a maintenance petition, s.125): its proceedings are
+the CrPC's (and its savings BNSS 531's), whatever court hears them. Not "accused me of cruelty" in a divorce
+petition."""
 _EVIDENCE_ASKED = re.compile(
     r"\b(?:evidence|Evidence\s+Act|IEA|BSA|admissib\w*|witness\w*|electronic\s+records?|65B|certificate\s+under|"
-    r"proof|prove[ds]?|proving)\b", re.IGNORECASE)
-"""What may prove a matter: the Evidence Act's for any proceeding pending on 2024-07-01 (BSA 170(2))."""
+    r"prove[ds]?|proving)\b", re.IGNORECASE)
+"""What may prove a matter, asked: the Evidence Act's for any proceeding pending on 2024-07-01 (BSA 170(2))."""
 
 
 def civil_proceeding(question: str, e: DatedEvent) -> bool:
-    """The proceeding ``e`` tells is a civil one: its clause names a civil matter and its sentence nothing criminal,
-    or it names no matter at all ("it has been pending since 2020") in a question that tells a civil matter and
-    nothing criminal."""
-    if _CRIMINAL_MATTER.search(e.clause):
+    """The proceeding ``e`` tells is a civil one: its clause names a civil matter, or names no matter at all ("it has
+    been pending since 2020") in a question that tells one, and nothing in the question is criminal (when unsure, the
+    matter stays pending under the CrPC)."""
+    if _CRIMINAL_MATTER.search(question):
         return False
-    if _CIVIL_MATTER.search(e.clause):
-        # (and nothing criminal in its sentence: "a 498A case and a divorce case in 2022, both pending" is read as one
-        # clause of the divorce)
-        return not _CRIMINAL_MATTER.search(_sentence_of(question, e.clause))
-    return bool(_CIVIL_MATTER.search(question)) and not _CRIMINAL_MATTER.search(question)
+    return bool(_CIVIL_MATTER.search(e.clause) or _CIVIL_MATTER.search(question))
+
+
+def asks_evidence(question: str) -> bool:
+    """The question's asking sentences ask what may prove something (not a story's "I have proof of my share")."""
+    asking, _ = _asking_and_telling(question)
+    return bool(_EVIDENCE_ASKED.search(" ".join(asking) or question))
 
 
 def _ended(question: str, e: DatedEvent, events: Sequence[DatedEvent]) -> bool:
@@ -1344,10 +1366,11 @@ def read_facts(
     # longer.
     # A civil matter pending since before 2024-07-01 (a suit, a divorce petition, a consumer complaint) was never the
     # CrPC's: BNSS 531(2)(a) keeps the old procedure only for what the CrPC governed. What may prove it is still the
-    # Evidence Act's (BSA 170(2) saves any pending proceeding), so it stays pending for a question about evidence.
-    civil = not _EVIDENCE_ASKED.search(question)
-    open_ = tuple(e for e in events if not (e.kind is EventKind.PROCEEDING and (
-        _ended(question, e, events) or (civil and civil_proceeding(question, e)))))
+    # Evidence Act's (BSA 170(2) saves any pending proceeding): ``civil_evidence``.
+    ongoing = tuple(e for e in events if not (e.kind is EventKind.PROCEEDING and _ended(question, e, events)))
+    civil = tuple(e for e in ongoing if e.kind is EventKind.PROCEEDING and civil_proceeding(question, e))
+    open_ = tuple(e for e in ongoing if e not in civil)
+    civil_evidence = (not comparison and pending_since(civil, today) is not None and asks_evidence(question))
     proceedings = None if comparison else pending_since(open_, today)
     offence_asked = any(set(a.kinds) & {AskKind.PUNISHMENT, AskKind.INGREDIENTS} for a in asks) or (
         any(AskKind.WHICH_CODE in a.kinds for a in asks) and bool(_PENAL.search(question))) or names_penal_section(
@@ -1369,7 +1392,7 @@ def read_facts(
     story_dated = offence is not None and any(e.by and e.kind is EventKind.OFFENCE and e.end == offence for e in events)
     # BNSS 531(2)(a): pending proceedings go on "as if this Sanhita had not come into force", under the CrPC as it
     # stood on the eve of 2024-07-01, not as it stood the day they began.
-    checks = tuple(checks_for(offence_on, EVE if proceedings_on is not None else None))
+    checks = tuple(checks_for(offence_on, EVE if proceedings_on is not None or civil_evidence else None))
     if (offence is None and proceedings is None and closed is None and not comparison
             # which offence the story makes out, or which code governs it ("Which law will apply now since the new
             # criminal laws came after it happened?")
@@ -1397,7 +1420,7 @@ def read_facts(
         closed_on=closed.isoformat() if closed is not None else None,
         unknown_acts=_unknown_acts(checks, known_act), sums=tuple(sums_in(question)),
         personal_law=read_personal_law(question),
-        asserted=asserts_law(question), child_accused=accuses_a_child(question),
+        asserted=asserts_law(question), child_accused=accuses_a_child(question), civil_evidence=civil_evidence,
     )  # fmt: skip
 
 

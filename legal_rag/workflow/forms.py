@@ -117,9 +117,10 @@ _FORUM_ONLY = frozenset(content_stems(
 def names_no_matter(heading: str) -> bool:
     """A forum provision headed in forum words alone ("Court to which petition shall be presented" in the Hindu
     Marriage Act, "Court to which petition should be made" in the Special Marriage Act) is where every petition under
-    its Act is brought, whatever the petition is for: it is about any matter of its Act, as "Jurisdiction" is."""
+    its Act is brought, whatever the petition is for: it is about any matter of its Act, as "Jurisdiction" is. Only a
+    heading that decides a forum (``decides``): "Appeal" or "Application of Act" says nothing of where."""
     words = content_stems(heading_title(heading))
-    return bool(words) and words <= _FORUM_ONLY
+    return bool(words) and words <= _FORUM_ONLY and decides(AskKind.FORUM, heading)
 
 
 def of_the_story(asking: str, kind: AskKind) -> bool:

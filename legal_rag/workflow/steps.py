@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from datetime import date
 from functools import partial
 from itertools import zip_longest
 
@@ -23,6 +24,7 @@ from legal_rag.workflow.amounts import admits
 from legal_rag.workflow.attempt import general_attempt_for
 from legal_rag.workflow.context import WorkflowContext
 from legal_rag.workflow.coverage import Coverage, question_coverage, subject_words
+from legal_rag.workflow.date_spans import find_spans
 from legal_rag.workflow.dates import EventKind
 from legal_rag.workflow.direct import with_direct_answers
 from legal_rag.workflow.facts import (
@@ -312,7 +314,9 @@ def retrieve(state: WorkflowState, runtime: Runtime[WorkflowContext]) -> Workflo
         found = _with_old_penal_code(ctx, found, query, day)
     if state["facts"].pending_since is not None:
         found = _with_old_procedure(ctx, found, query, EVE)
-    elif investigated_then(state["facts"], state["question"]) and _evidence_asked(state["question"], found):
+    elif state["facts"].civil_evidence or (
+            investigated_then(state["facts"], state["question"]) and _evidence_asked(state["question"], found)):
+        # (or a civil matter pending since then whose question asks what may prove it: BSA 170(2) saves it too)
         # an offence of before 2024-07-01 that a death or the story's proceedings show was investigated then: what
         # may prove it is the Evidence Act's (BSA 170(2)), as for any matter pending on that day
         found = _with_old_codes(ctx, found, query, EVE, [SAVINGS["evidence"]])
@@ -361,28 +365,41 @@ def _in_personal_law(passages: list[Passage], facts: QuestionFacts) -> list[Pass
 _BARE_NUMBER = re.compile(r"\d{1,3}[A-Z]{0,2}")
 
 
-# "two years" of "two years before the new laws came in": a count of time that only places the date after it
-_COUNT_BEFORE = re.compile(r"\b(?:\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|"
-                           r"few|some|several|many)\s+(?:years?|yrs?|months?|weeks?|days?)\s*$", re.IGNORECASE)
+# "two years" of "Two years before the new laws came in, ...": a count of time at the head of a clause that only places
+# the date after it (not "sentenced to seven years before ...", "in jail for 90 days before ...": a fact)
+_COUNT_BEFORE = re.compile(r"(?:^|[.,;:!?]\s*|\b(?:and|but|so)\s+)(?P<count>(?:\d{1,3}|an?|one|two|three|four|five|six|"
+                           r"seven|eight|nine|ten|eleven|twelve|a\s+few|few|some|several|many)\s+(?:years?|yrs?|months?|"
+                           r"weeks?|days?))\s*$", re.IGNORECASE)
 
 
 def without_dates(query: str, facts: QuestionFacts) -> str:
     """``query`` as retrieval reads it: the date words the question's reading attached to events ("Back in 2021",
-    "two years before the new criminal laws came in", "from 2023", "in April 2024") left out. They decide which law
-    governs (the facts' dates do that), never which provision: "two years" and "criminal laws" match every section
-    that punishes with two years or names a criminal law, and crowd out the one the story tells ("a servant took
-    1.5 lakh from the cash drawer": theft by clerk or servant). Time limits the question asks about ("within 30
-    days") are no dated event, and stay."""
+    "Two years before the new criminal laws came in", "from 2023", "in April 2024") left out, where they are written
+    (found again in ``query``: a month's name that is no date, "May I sue him?", stays). They decide which law governs
+    (the facts' dates do that), never which provision: "two years" and "criminal laws" match every section that
+    punishes with two years or names a criminal law, and crowd out the one the story tells ("a servant took 1.5 lakh
+    from the cash drawer": theft by clerk or servant). A law's own date ("after the 2005 amendment") is no event's and
+    stays; so do time limits the question asks about ("within 30 days"), which date nothing."""
     text = " ".join(query.split())
-    for phrase in dict.fromkeys(e.phrase for e in facts.dates if e.phrase):
-        at = text.find(phrase)
-        while at >= 0:
-            head = text[:at]
-            count = _COUNT_BEFORE.search(head) if phrase.lower().startswith(("before", "after")) else None
-            head = head[:count.start()] if count else head
-            text = f"{head} {text[at + len(phrase):]}"
-            at = text.find(phrase)
-    return " ".join(text.split()) or query
+    phrases = {e.phrase for e in facts.dates if e.phrase and e.kind is not EventKind.LAW}
+    if not phrases:
+        return text or query
+    cuts: list[tuple[int, int]] = []
+    for span in find_spans(text, date.fromisoformat(facts.as_of)):
+        words = text[span.start_at:span.end_at]
+        if words not in phrases:
+            continue
+        start = span.start_at
+        if words.lower().startswith(("before", "after")):
+            count = _COUNT_BEFORE.search(text[:start])
+            start = count.start("count") if count else start
+        cuts.append((start, span.end_at))
+    out, at = [], 0
+    for start, end in cuts:
+        out.append(text[at:start])
+        at = max(at, end)
+    out.append(text[at:])
+    return " ".join(" ".join(out).split()) or query
 
 
 def _numbers_named(question: str, checks: Sequence[CitationCheck]) -> str:
@@ -444,12 +461,14 @@ def _with_counterparts(ctx: WorkflowContext, passages: list[Passage], question: 
 def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, facts: QuestionFacts) -> list[Passage]:
     """A matter pending across 2024-07-01 is governed by the new code's repeal-and-savings provision (BNSS 531,
     BNS 358, BSA 170) as well as the substantive one: bring it in, pinned so that it is quoted."""
+    saved = savings_told(question, pending=facts.pending, offence_dated=facts.offence_on is not None,
+                         proceedings_dated=facts.pending_since is not None,
+                         which_code=AskKind.WHICH_CODE in facts.kinds())
+    if facts.civil_evidence and SAVINGS["evidence"] not in saved:
+        saved.append(SAVINGS["evidence"])  # what may prove a civil matter pending on that day (BSA 170(2))
     return _with_chunks(passages, (
         (c, float("inf"), Pin.SAVINGS, 1.0)
-        for act, section in savings_told(question, pending=facts.pending, offence_dated=facts.offence_on is not None,
-                                         proceedings_dated=facts.pending_since is not None,
-                                         which_code=AskKind.WHICH_CODE in facts.kinds())
-        for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
+        for act, section in saved for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
     ))  # fmt: skip
 
 

@@ -35,9 +35,30 @@ def test_a_civil_matter_pending_since_before_the_cutover_is_no_criminal_proceedi
     "My wife filed a 498A case and a divorce case in 2022, both are pending. What happens now?",
     "A civil suit has been pending since 2022 and my brother filed an FIR against me in 2023 that is still under "
     "investigation. Can the police arrest me?",
-    # evidence in any pending proceeding: the Evidence Act's (BSA 170(2))
-    "My divorce case has been pending since 2021. Can my husband's WhatsApp chats be used as evidence?",
+    # the review's: a maintenance petition under s.125, a case named by its sections, a forgery case
+    "My wife's maintenance petition under section 125 has been pending in the family court since 2021. Can the "
+    "amount be increased?",
+    "In 2021 my cousin filed a case under 420 and 406 against me in a property dispute. It is still pending. Can it be "
+    "quashed?",
+    "The case filed against me in 2022 over the property dispute for forging my uncle's signature is still going on. "
+    "Can I get it quashed?",
 ])  # fmt: skip
-def test_a_criminal_matter_or_evidence_in_any_pending_matter_stays_pending(question: str) -> None:
+def test_a_criminal_matter_stays_pending_whatever_court_hears_it(question: str) -> None:
     pending = _pending(question)
     assert pending is not None and pending < "2024-07-01", (question, pending)
+
+
+@pytest.mark.parametrize(("question", "evidence"), [
+    ("My divorce case has been pending since 2021. Can my husband's WhatsApp chats be used as evidence?", True),
+    ("My divorce case has been pending in the family court since 2021. What is the procedure to prove my husband's "
+     "WhatsApp chats?", True),
+    # a story's "proof" asks nothing about evidence (review)
+    ("Our partition suit has been pending since 2020. I have proof of my share. Can I sell my share meanwhile?", False),
+    # "accused me of cruelty" in a divorce petition is no criminal matter (review)
+    ("My wife's divorce petition filed in 2021 accused me of cruelty. It is still pending. Can I file for "
+     "restitution?", False),
+])  # fmt: skip
+def test_what_may_prove_a_civil_matter_pending_on_the_cutover_is_the_evidence_act_s(question: str,
+                                                                                  evidence: bool) -> None:
+    facts = read_facts(question, "2026-11-29", comparison=False, checks_for=lambda *_: [])
+    assert facts.pending_since is None and facts.civil_evidence is evidence, (question, facts.civil_evidence)

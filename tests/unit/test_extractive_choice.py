@@ -782,3 +782,18 @@ def test_retrievals_best_by_fused_score_are_not_quoted_beside_provisions_that_ba
     ], as_of="2025-03-01", complexity=Complexity.STANDARD)  # fmt: skip
     quoted = {c.split(":")[1] for s in gen.sentences for c in s.chunk_ids}
     assert quoted == {"328"}, quoted
+
+
+def test_a_provision_pinned_for_the_questions_dates_does_not_open_the_fused_gate() -> None:
+    # the savings section is quoted for the question's dates, not because the question is about it (review)
+    saved = replace(passage("BNS:358:2:0", "BNS s.358(2) Repeal and savings",
+                            "(2) Notwithstanding such repeal, the repeal shall not affect anything duly done.", 1.0),
+                    score=float("inf"), pinned=Pin.SAVINGS)
+    question = "My phone was stolen in 2023. Who is the best theft lawyer in Lucknow?"
+    gen = ExtractiveGenerator(TITLES).generate(question, [
+        saved,
+        _scored("BNS:303:2:0", "BNS s.303(2) Theft", BNS_303_2, 0.30, 1.9),
+        _scored("BNS:328:0", "BNS s.328 Intentionally running vessel aground", BNS_328, 0.28, 1.2),
+    ], as_of="2025-03-01", complexity=Complexity.STANDARD)  # fmt: skip
+    quoted = {c.split(":")[1] for s in gen.sentences for c in s.chunk_ids}
+    assert quoted == {"358"}, quoted

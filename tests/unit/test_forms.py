@@ -192,7 +192,8 @@ def test_a_forum_ask_of_nothing_but_its_kind_asks_of_the_story(asking: str, kind
     ("HMA", "19", True),  # Court to which petition shall be presented
     ("SMA", "31", True),  # Court to which petition should be made
     ("PWDVA", "27", True),  # Jurisdiction
-    ("CPC", "15", True),  # Court in which suits to be instituted
+    ("CPC", "15", False),  # Court in which suits to be instituted: no heading form of a forum (review)
+    ("CPC", "96", False),  # Appeal from original decree
     ("CPA", "34", False),  # Jurisdiction of District Commission: the Commission's, by value
     ("BNSS", "197", False),  # Ordinary place of inquiry and trial
     ("HMA", "21A", False),  # Power to transfer petitions in certain cases

@@ -14,19 +14,38 @@ def _query(question: str) -> str:
     return without_dates(question, facts)
 
 
-@pytest.mark.parametrize(("question", "left"), [
+@pytest.mark.parametrize(("question", "gone", "kept"), [
     ("Three years before the new criminal laws came in, our accountant quietly took cash from the office safe. "
-     "What was the offence then?",
-     ", our accountant quietly took cash from the office safe. What was the offence then?"),
+     "What was the offence then?", ("Three years", "before", "criminal laws", "came in"),
+     ("accountant quietly took cash from the office safe", "What was the offence then?")),
     ("A few months before the new laws came into force my tenant forged my signature. What offence?",
-     "my tenant forged my signature. What offence?"),
-    ("Back in 2021 my scooter was stolen from the station parking.",
-     "Back in my scooter was stolen from the station parking."),
-    ("My FIR from 2023 was closed in April 2024 and nobody told me.", "My FIR was closed in and nobody told me."),
-    ("He hit me 2 years ago and again last week, what can I do?", "He hit me and again , what can I do?"),
+     ("few months", "new laws"), ("my tenant forged my signature",)),
+    ("Back in 2021 my scooter was stolen from the station parking.", ("2021",), ("scooter was stolen",)),
+    ("My FIR from 2023 was closed in April 2024 and nobody told me.", ("2023", "April"),
+     ("My FIR", "was closed", "nobody told me")),
+    ("He hit me 2 years ago and again last week, what can I do?", ("years ago", "last week"),
+     ("He hit me", "what can I do?")),
 ])  # fmt: skip
-def test_date_words_are_left_out(question: str, left: str) -> None:
-    assert _query(question) == left
+def test_date_words_are_left_out(question: str, gone: tuple[str, ...], kept: tuple[str, ...]) -> None:
+    query = _query(question)
+    assert not [w for w in gone if w in query] and all(w in query for w in kept), query
+
+
+@pytest.mark.parametrize(("question", "kept"), [
+    # a count of time that is a fact of the story, not the head of a clause that only places a date (review)
+    ("He was sentenced to seven years before the new laws came in. Can he appeal now?", "sentenced to seven years"),
+    ("My son was in jail for 90 days before 1 July 2024 without a chargesheet. Can he get default bail?",
+     "in jail for 90 days"),
+    ("My sister was married for five years before the new laws came in when she died of burns.",
+     "married for five years"),
+    # a law's own date is no event's (review): "2005" finds the amended section
+    ("Our family property was partitioned after the 2005 amendment came in. Do daughters get a share?",
+     "after the 2005 amendment"),
+    # a month's name that dates nothing stays where it is written (review)
+    ("May I sue him? He cheated me in May 2023.", "May I sue him?"),
+])  # fmt: skip
+def test_what_is_no_dated_event_s_date_stays(question: str, kept: str) -> None:
+    assert kept in _query(question), _query(question)
 
 
 @pytest.mark.parametrize("question", [

@@ -19,7 +19,12 @@ from legal_rag.workflow.facts import AskKind, ask_kinds, read_facts
     ("In the ongoing trial, do we rely on section 65B of the Evidence Act or section 63 of the BSA?", True),
     ("Is it section 420 of the IPC or section 318 of the BNS?", True),
     ("Is it 302 IPC or section 103 of the BNS?", True),
-    # not which code governs: what a court or the police may do under one
+    ("Will the court apply the new criminal laws to my case from 2021?", True),
+    ("Will the judge still apply the IPC to my father's trial?", True),
+    ("Will the trial judge apply the Bharatiya Nyaya Sanhita?", True),
+    # not which code governs: what a court or the police may do under one (the review's first two)
+    ("Can the police follow the BNSS procedure for a zero FIR?", False),
+    ("Can the court apply the BSA presumption about electronic records?", False),
     ("Will the court apply section 138 of the NI Act to a post-dated cheque?", False),
     ("Can the police apply for remand under the BNSS?", False),
     ("Will the judge grant bail?", False),

@@ -422,7 +422,9 @@ class ExtractiveGenerator:
         # do not answer, "Who is the best property lawyer in Lucknow?", and shared words prove nothing)
         usable = [p for p in passages if (p.pinned and p.pinned not in PUT_FORWARD) or p.relevance >= self.weak
                   or p.told_score >= LAY_USABLE]
-        if any(p.relevance >= FUSED_BESIDE or p.told_score >= LAY_PLACE for p in usable):
+        # (by its meaning: not a provision pinned for the question's dates, the savings or an old code's counterpart)
+        if any(p.pinned in (None, Pin.CITED, Pin.DEFINITION) and (p.relevance >= FUSED_BESIDE
+                                                                   or p.told_score >= LAY_PLACE) for p in usable):
             best, kept = fused_best(passages), {id(p) for p in usable}
             usable = [p for p in passages if id(p) in kept or (
                 (p.act, p.section) in best and p.relevance >= FUSED_FLOOR)]
