@@ -497,12 +497,14 @@ def _evidence_asked(question: str, passages: Sequence[Passage]) -> bool:
 def _with_old_codes(ctx: WorkflowContext, passages: list[Passage], question: str, day: str,
                     saved: Sequence[tuple[str, str]], *, offence_told: bool = False) -> list[Passage]:
     """The old codes whose new codes' savings provisions are ``saved`` govern the matter, which the date filter
-    hides: their best ``SECTIONS_EXPANDED`` sections for the question, as in force on ``day``, come first, each
-    beside what the correspondence tables say the new codes' best sections replaced (the search of the whole index
-    finds "Punishment for murder" in the BNS for "stabbed to death ... what punishment?", so IPC 302 is brought
-    in by the table even where a search of the IPC alone ranks "Culpable homicide" first); and the new codes'
-    sections retrieval found leave, except their savings sections and a provision the question names (checked and
-    flagged as such)."""
+    hides: what the correspondence tables say the new codes' best sections replaced comes first, each beside the old
+    codes' own best ``SECTIONS_EXPANDED`` sections for the question, as in force on ``day`` (the search of the whole
+    index, with its lay situations, finds "Punishment for murder" in the BNS for "stabbed to death ... what
+    punishment?" and "Theft by clerk or servant" for "the servant took cash from the drawer", so IPC 302 and IPC 381
+    are brought in by the table even where a search of the IPC's own words ranks others first; on 265 development
+    questions of old-code facts, table first was right on 188, search first on 186); and the new codes' sections
+    retrieval found leave, except their savings sections and a provision the question names (checked and flagged as
+    such)."""
     olds = {old for old, savings in EXISTENCE_SAVINGS.items() if savings in saved}
     news = {new for new, _ in saved}
     kept = [p for p in passages if p.act not in news or (p.act, p.section) in saved or p.pinned is not None]
@@ -513,7 +515,7 @@ def _with_old_codes(ctx: WorkflowContext, passages: list[Passage], question: str
                 if p.act in news and p.pinned is None and (p.act, p.section) not in saved
                 for _, c in ctx.retriever.counterparts(p.act, p.section)
                 if c.act in olds and _in_force(c, day)]
-    return _union(_interleaved(found, replaced), kept)
+    return _union(_interleaved(replaced, found), kept)
 
 
 def _interleaved(first: Sequence[Passage], second: Sequence[Passage]) -> list[Passage]:

@@ -476,6 +476,16 @@ def test_the_old_code_gets_what_the_tables_say_the_new_codes_best_section_replac
     assert ids[0] == "IPC:384:-:0" and not any(i.startswith("BNS:308") for i in ids), ids
 
 
+def test_what_the_tables_say_the_new_codes_best_section_replaced_comes_before_the_old_codes_own_search() -> None:
+    # the whole index's search (with its lay situations) found extortion; the IPC's own words ranked theft first
+    theft = Retrieved(_PARTNERED["IPC:379:-:0"], 1.0, {"dense": 0.6, "fused": 1.0})
+    c = ctx(retriever=TableRetriever([retrieved("BNS:308:2:0")], old=[theft]))
+    state = {"question": PENDING_CHEATING, "as_of": "2024-10-01", "classification": Classification(
+        Complexity.STANDARD, "f")}  # fmt: skip
+    ids = [p.chunk_id for p in steps.retrieve(state, Runtime(c))["passages"]]  # type: ignore[arg-type]
+    assert ids.index("IPC:384:-:0") < ids.index("IPC:379:-:0"), ids
+
+
 def test_two_rankings_are_taken_in_turn_each_section_whole_and_once() -> None:
     def p(cid: str) -> Passage:
         return _steps._passage(CHUNKS[cid], score=1.0, pinned=None, relevance=0.5)
