@@ -110,7 +110,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
         r"\b(?:burnt|burned)\s+to\s+death\b")),
     # a relationship on a promise to marry that was false is the offence told (BNS 69, IPC 376/417), not a marriage
     (EventKind.OFFENCE, True, _i(
-        r"\b(?:false|fake|sham)\s+promises?\s+(?:of|to)\s+marr(?:iage|y)\b|"
+        r"\b(?:false|fake|sham)\s+(?:promises?|assurances?)\s+(?:of|to)\s+marr(?:iage|y)\b|"
+        r"\bon\s+(?:the|a|his|her)\s+(?:promise|assurance)\s+(?:of|to)\s+marr(?:iage|y)\b|"
         r"\b(?:on\s+the\s+)?(?:pretext|pretence|pretense)\s+of\s+marriage\b")),
     (EventKind.LIFE, True, _i(
         r"\b(?:(?:got\s+)?married|wed|bought|purchased|sold|born|joined|employed|hired|worked|appointed|retired|"
@@ -156,7 +157,8 @@ _TRIGGERS: tuple[tuple[EventKind | None, bool, re.Pattern[str]], ...] = (
     (None, True, _i(r"\b(?:began|begun|begin|started|commenced|pending|took\s+place|happened|occurred|"
                     r"was\s+held)\b")),
     (EventKind.OFFENCE, True, _i(
-        r"\b(?:committ(?:ed|ing)|cheat(?:ed|ing|s)?|stole|stolen|steal(?:s|ing)?|robbed|looted|kill(?:ed|ing)|"
+        # (not "cheated on me": adultery, no offence since Joseph Shine (2018) struck down IPC 497)
+        r"\b(?:committ(?:ed|ing)|cheat(?:ed|ing|s)?(?!\s+on\b)|stole|stolen|steal(?:s|ing)?|robbed|looted|kill(?:ed|ing)|"
         r"murder(?:ed|ing)|stabb(?:ed|ing)|shot|assault(?:ed|ing)|attack(?:ed|ing)|beat(?:en|ing|s)?|rap(?:ed|ing)|"
         r"kidnapp?(?:ed|ing)|abduct(?:ed|ing)|forged|defrauded|dup(?:ed|ing)|misappropriat(?:ed|ing)|"
         r"embezzl(?:ed|ing)|threaten(?:ed|ing|s)?|extort(?:ed|ing)|molest(?:ed|ing)|harass(?:ed|ing|es)?|"

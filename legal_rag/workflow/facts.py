@@ -187,8 +187,7 @@ _KINDS: tuple[tuple[AskKind, re.Pattern[str]], ...] = tuple((k, re.compile(p, re
                          r"high\s+)?(?:judge|court|magistrate|police|prosecution|bench|prosecutor)\s+(?:now\s+|still\s+)?"
                          r"(?:apply|follow|go\s+by|proceed\s+under|decide\s+(?:it\s+)?under)\s+(?:the\s+)?"
                          rf"(?:(?:old|new)\s+)?(?:{_OLD_NAMES}|{_NEW_NAMES}|(?:old|new)\s+(?:criminal\s+)?(?:laws?|codes?))"
-                         r"(?=\s*(?:\?|$|,|\bor\b|\bnow\b|\binstead\b|\b(?:to|in|for)\s+(?:my|his|her|the|this|that|our|"
-                         r"a|an|their)\b))|"
+                         r"\b(?!\s+(?:procedure|presumption|provisions?|sections?|rules?|powers?|forms?|\d|s\.))|"
                          r"old\s+(?:or|law|code)|new\s+(?:or|law|code)s?\s+appl\w*|"
                          # which code's section a step should carry ("Should the charge sheet now say BNS 318?")
                          r"(?:should|must|will|would|can|could|do|does)\s+(?:the|my|our|his|her|their|this|that)\s+"
@@ -777,34 +776,37 @@ _CIVIL_MATTER = re.compile(
 _CRIMINAL_MATTER = re.compile(
     r"\b(?:FIR|police|charge-?\s?sheet|(?:the|an|as|co-?)\s+accused|accused(?!\s+(?:me|him|her|us|them|my\s+\w+)\s+of)|"
     r"bail|offen[cs]es?|criminal|crimes?|IPC|CrPC|Cr\.?\s?P\.?\s?C|BNSS?|Penal\s+Code|Nyaya\s+Sanhita|"
-    r"Nagarik\s+Suraksha|magistrate|sessions|prosecut\w*|convict\w*|acquitt\w*|arrest\w*|cheque|dowry|"
-    r"domestic\s+violence|DV|NDPS|POCSO|murder|theft|cheating|cheated|rape|assault|forg\w*|kidnap\w*|"
-    r"extortion|fraud|trial|maintenance\s+(?:case|petition|application|proceedings?|matter)|u/s|"
-    r"under\s+(?:sections?|s\.)|sections?\s+\d{1,3}|"
-    # a section number written as the case's name ("a 420 case", "under 406 and 498A")
-    r"\d{2,3}[A-Z]{0,2}(?=\s+(?:case|complaint|and|or|,|FIR|IPC|BNS))|\d{3}[A-Z]{1,2})\b", re.IGNORECASE)
+    r"Nagarik\s+Suraksha|magistrate|sessions|(?<!malicious\s)prosecut\w*|convict\w*|acquitt\w*|arrest\w*|cheque|"
+    r"dowry|domestic\s+violence|DV|NDPS|POCSO|murder|theft|cheating|cheated(?!\s+on)|rape|assault|"
+    r"forg(?:e|ed|ery|ing)|kidnap\w*|extortion|fraud|under\s*-?\s*trial|trial\s+court|criminal\s+trial|"
+    r"maintenance\s+(?:case|petition|application|proceedings?|matter)|125|u/s|"
+    # a penal section written as the case's name ("a 420 case", "under 420 and 406", "498A")
+    r"under\s+\d{3}[A-Z]{0,2}|\d{3}[A-Z]{0,2}(?=\s+(?:case|complaint|FIR|IPC|BNS))|\d{3}[A-Z]{1,2})\b", re.IGNORECASE)
 """A criminal matter, or one a criminal court hears under the CrPC (a maintenance petition, s.125): its proceedings are
 the CrPC's (and its savings BNSS 531's), whatever court hears them. Not "accused me of cruelty" in a divorce
-petition."""
+petition, "my wife cheated on me", "a suit for malicious prosecution" or a civil Act's section."""
 _EVIDENCE_ASKED = re.compile(
     r"\b(?:evidence|Evidence\s+Act|IEA|BSA|admissib\w*|witness\w*|electronic\s+records?|65B|certificate\s+under|"
-    r"prove[ds]?|proving)\b", re.IGNORECASE)
+    r"proof|prove[ds]?|proving)\b", re.IGNORECASE)
 """What may prove a matter, asked: the Evidence Act's for any proceeding pending on 2024-07-01 (BSA 170(2))."""
 
 
 def civil_proceeding(question: str, e: DatedEvent) -> bool:
     """The proceeding ``e`` tells is a civil one: its clause names a civil matter, or names no matter at all ("it has
-    been pending since 2020") in a question that tells one, and nothing in the question is criminal (when unsure, the
-    matter stays pending under the CrPC)."""
-    if _CRIMINAL_MATTER.search(question):
+    been pending since 2020") in a question that tells one, and nothing the question tells is criminal (when unsure,
+    the matter stays pending under the CrPC). What it asks is not read for that: "Can I also file an FIR now?" about a
+    pending divorce asks of a new matter."""
+    _, telling = _asking_and_telling(question)
+    told = " ".join([*telling, e.clause])
+    if _CRIMINAL_MATTER.search(told):
         return False
-    return bool(_CIVIL_MATTER.search(e.clause) or _CIVIL_MATTER.search(question))
+    return bool(_CIVIL_MATTER.search(e.clause) or _CIVIL_MATTER.search(told))
 
 
 def asks_evidence(question: str) -> bool:
-    """The question's asking sentences ask what may prove something (not a story's "I have proof of my share")."""
-    asking, _ = _asking_and_telling(question)
-    return bool(_EVIDENCE_ASKED.search(" ".join(asking) or question))
+    """The question's asking sentences (or, with none, its last) ask what may prove something, not a story's "I have
+    proof of my share"."""
+    return bool(_EVIDENCE_ASKED.search(asking_text(question)))
 
 
 def _ended(question: str, e: DatedEvent, events: Sequence[DatedEvent]) -> bool:
@@ -1412,9 +1414,10 @@ def read_facts(
     return QuestionFacts(
         as_of=as_of, dates=events, offence_on=offence_on, pending_since=proceedings_on,
         pending=today >= date.fromisoformat(CUTOVER) and (
-            offence is not None or proceedings is not None or (named_pending(question) and not any(
-                e.kind in (EventKind.OFFENCE, EventKind.PROCEEDING) and e.phrase and e.start >= today_cutover
-                for e in events))),
+            offence is not None or proceedings is not None or (
+                named_pending(question) and not civil_evidence and not any(
+                    e.kind in (EventKind.OFFENCE, EventKind.PROCEEDING) and e.phrase and e.start >= today_cutover
+                    for e in events))),
         asks=asks, acts_named=acts, provisions_named=provisions,
         premises=premises, checks=checks, offence_by_story=story_dated,
         closed_on=closed.isoformat() if closed is not None else None,

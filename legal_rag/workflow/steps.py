@@ -464,8 +464,13 @@ def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, 
     saved = savings_told(question, pending=facts.pending, offence_dated=facts.offence_on is not None,
                          proceedings_dated=facts.pending_since is not None,
                          which_code=AskKind.WHICH_CODE in facts.kinds())
-    if facts.civil_evidence and SAVINGS["evidence"] not in saved:
-        saved.append(SAVINGS["evidence"])  # what may prove a civil matter pending on that day (BSA 170(2))
+    if facts.civil_evidence:
+        # what may prove a civil matter pending on that day (BSA 170(2)); the CrPC's and the IPC's savings only for
+        # a criminal matter the question also dates
+        saved = [s for s in saved if s == SAVINGS["evidence"] or (
+            s == SAVINGS["procedure"] and facts.pending_since is not None) or (
+            s == SAVINGS["offence"] and facts.offence_on is not None)]
+        saved += [SAVINGS["evidence"]] if SAVINGS["evidence"] not in saved else []
     return _with_chunks(passages, (
         (c, float("inf"), Pin.SAVINGS, 1.0)
         for act, section in saved for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
@@ -1032,7 +1037,7 @@ def verify_citations(state: WorkflowState, runtime: Runtime[WorkflowContext]) ->
     facts = state["facts"]
     # the old evidence code brought for an offence investigated before 2024-07-01 (``retrieve``) is checked as it
     # stood on the eve, as for proceedings pending then
-    old_codes = facts.pending_since is not None or (
+    old_codes = facts.pending_since is not None or facts.civil_evidence or (
         investigated_then(facts, state["question"]) and _evidence_asked(state["question"], state["passages"]))
     report = ctx.verifier.verify(text, chunks, state["as_of"], offence_on=facts.offence_on,
                                  proceedings_on=EVE if old_codes else None)

@@ -29,7 +29,7 @@ from legal_rag.workflow.confidence import (
     score,
 )
 from legal_rag.workflow.context import WorkflowContext
-from legal_rag.workflow.facts import Ask, AskKind, Lapsed, Premise, QuestionFacts
+from legal_rag.workflow.facts import Ask, AskKind, Lapsed, Premise, QuestionFacts, read_facts
 from legal_rag.workflow.generators.extractive import INSUFFICIENT, ExtractiveGenerator
 from legal_rag.workflow.graph import STAGES, build_workflow
 from legal_rag.workflow.parts import question_parts
@@ -1217,3 +1217,34 @@ def test_a_number_used_as_a_section_s_name_is_retrieved_as_the_provision_it_was_
     q = "What does section 420 of the IPC say?"
     named = read_as(q, "420", "IPC").model_copy(update={"text": "section 420 of the IPC", "start": 10, "end": 32})
     assert _steps._numbers_named(q, [named]) == q
+
+
+@dataclass
+class SavingsRetriever(FakeRetriever):
+    """Every savings section's chunk, by (Act, section)."""
+
+    def section_chunks(self, act: str, section: str) -> list[Chunk]:
+        text = "(2) Notwithstanding such repeal ... shall be dealt with ... as if this had not come into force."
+        return [chunk(f"{act}:{section}:2:0", text, f"{act} s.{section}(2) Repeal and savings")]
+
+
+def test_a_civil_matter_s_evidence_takes_the_evidence_act_s_savings_alone() -> None:
+    # a partition suit pending since 2020, the Evidence Act named with "pending": BSA 170(2) saves what may prove it;
+    # the CrPC never governed it, so BNSS 531 is not quoted (second review)
+    q = "My partition suit has been pending in the civil court since 2020. Will the court apply the Evidence Act to it?"
+    facts = read_facts(q, "2026-11-29", comparison=False, checks_for=lambda *_: [])
+    assert facts.civil_evidence and facts.pending_since is None
+    out = steps._with_savings(ctx(retriever=SavingsRetriever([])), [], q, facts)
+    assert {(p.act, p.section) for p in out if p.pinned is Pin.SAVINGS} == {("BSA", "170")}
+
+
+def test_what_may_prove_a_civil_matter_pending_on_the_cutover_is_checked_as_the_law_stood_on_its_eve() -> None:
+    # the Evidence Act's sections brought for it are the law of the matter, not repealed citations (second review)
+    c = ctx(retriever=FakeRetriever([retrieved("BNS:308:2:0")]))
+    q = "My divorce case has been pending since 2021. Can my husband's WhatsApp chats be used as evidence?"
+    state = {"question": q, "as_of": "2026-11-29", "classification": Classification(Complexity.STANDARD, "f")}
+    state = {**state, **steps.understand(state, Runtime(c))}  # type: ignore[arg-type]
+    assert state["facts"].civil_evidence
+    gen = Generation((AnswerSentence("Section 65B of the Evidence Act governs.", ("BNS:308:2:0",)),), "extractive")
+    steps.verify_citations({**state, "generation": gen, "passages": []}, Runtime(c))  # type: ignore[arg-type]
+    assert c.verifier.proceedings_days[-1] == "2024-06-30"  # type: ignore[attr-defined]
