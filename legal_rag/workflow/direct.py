@@ -75,8 +75,7 @@ def with_direct_answers(gen: Generation, facts: QuestionFacts, passages: Sequenc
 
     if facts.offence_on is not None:
         add(*_first(passages, _SAVED_OFFENCE, act="BNS", section="358"))
-    if (facts.pending and facts.offence_on is None and kinds & {AskKind.PROCEDURE, AskKind.WHICH_CODE}
-            and not (facts.civil_evidence and facts.pending_since is None)):  # a civil matter's: BSA 170 alone
+    if facts.pending and facts.offence_on is None and kinds & {AskKind.PROCEDURE, AskKind.WHICH_CODE}:
         add(*_first(passages, _SAVED_PENDING, act="BNSS", section="531"))
     if AskKind.PUNISHMENT in kinds:
         # the provision headed as what the ask is about, quoted or among the best retrieved (not when the answer quotes

@@ -461,19 +461,13 @@ def _with_counterparts(ctx: WorkflowContext, passages: list[Passage], question: 
 def _with_savings(ctx: WorkflowContext, passages: list[Passage], question: str, facts: QuestionFacts) -> list[Passage]:
     """A matter pending across 2024-07-01 is governed by the new code's repeal-and-savings provision (BNSS 531,
     BNS 358, BSA 170) as well as the substantive one: bring it in, pinned so that it is quoted."""
-    saved = savings_told(question, pending=facts.pending, offence_dated=facts.offence_on is not None,
-                         proceedings_dated=facts.pending_since is not None,
-                         which_code=AskKind.WHICH_CODE in facts.kinds())
-    if facts.civil_evidence:
-        # what may prove a civil matter pending on that day (BSA 170(2)); the CrPC's and the IPC's savings only for
-        # a criminal matter the question also dates
-        saved = [s for s in saved if s == SAVINGS["evidence"] or (
-            s == SAVINGS["procedure"] and facts.pending_since is not None) or (
-            s == SAVINGS["offence"] and facts.offence_on is not None)]
-        saved += [SAVINGS["evidence"]] if SAVINGS["evidence"] not in saved else []
     return _with_chunks(passages, (
         (c, float("inf"), Pin.SAVINGS, 1.0)
-        for act, section in saved for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
+        for act, section in savings_told(question, pending=facts.pending, offence_dated=facts.offence_on is not None,
+                                         proceedings_dated=facts.pending_since is not None,
+                                         which_code=AskKind.WHICH_CODE in facts.kinds(),
+                                         civil_evidence=facts.civil_evidence)
+        for c in ctx.retriever.section_chunks(act, section)[:SIBLINGS]
     ))  # fmt: skip
 
 

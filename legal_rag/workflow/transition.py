@@ -56,17 +56,23 @@ def savings_for(question: str, pending: bool) -> list[tuple[str, str]]:
 
 
 def savings_told(question: str, *, pending: bool, offence_dated: bool, proceedings_dated: bool,
-                 which_code: bool = False) -> list[tuple[str, str]]:
+                 which_code: bool = False, civil_evidence: bool = False) -> list[tuple[str, str]]:
     """The savings provisions an answer quotes for facts across 2024-07-01 (``savings_for``), with what the dates read
     from the question decide: an offence dated before that day is the IPC's by BNS 358(2), whatever words the question
     uses for it ("her in-laws kept demanding a car and beating her"); the CrPC's savings (BNSS 531) only for
     proceedings begun before that day or told as still pending, not for an old offence's complaint made today. A
     question that asks which code governs (``which_code``) is answered by the repeal-and-savings provision of the
     codes it is about, whichever way its dates fall ("the State filed an appeal in August 2024 against a May 2024
-    acquittal: CrPC 378 or BNSS 419?" is answered by what BNSS 531(2)(a) keeps and what it does not)."""
+    acquittal: CrPC 378 or BNSS 419?" is answered by what BNSS 531(2)(a) keeps and what it does not). What may prove a
+    civil matter pending on that day (``civil_evidence``) is saved by BSA 170(2) alone: the CrPC's and the IPC's
+    savings stay only for a criminal matter or an offence the question also dates."""
     out = savings_for(question, pending or which_code)
     if offence_dated and SAVINGS["offence"] not in out:
         out.append(SAVINGS["offence"])
     if offence_dated and not proceedings_dated and not which_code and not _STILL_PENDING.search(question):
         out = [s for s in out if s != SAVINGS["procedure"]]
+    if civil_evidence:
+        out = [s for s in out if s == SAVINGS["evidence"] or (s == SAVINGS["procedure"] and proceedings_dated)
+               or (s == SAVINGS["offence"] and offence_dated)]
+        out += [] if SAVINGS["evidence"] in out else [SAVINGS["evidence"]]
     return out

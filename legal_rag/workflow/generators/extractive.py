@@ -159,8 +159,6 @@ FUSED_TOP = 3
 """How many of retrieval's best sections by fused score may be quoted below the dense threshold (``fused_best``)."""
 FUSED_FLOOR = 0.25
 """The dense cosine below which even one of retrieval's best sections by fused score is too far in meaning to quote."""
-
-
 FUSED_BESIDE = 0.45
 """The dense cosine of some usable provision (or a lay situation at ``LAY_PLACE``) without which none of retrieval's
 best by fused score is quoted below the threshold: beside provisions that only just clear it ("Who is the best
@@ -415,14 +413,14 @@ class ExtractiveGenerator:
         # pinned for what the question names, or relevant, or matched to the story it tells by a lay situation (a
         # client's words are far in meaning from the statute's: "demanding 50k or he sends my pics" from extortion);
         # ``Pin.ASK`` is put forward for an ask's kind, not its subject
-        # ... or among retrieval's very best for the whole question (its fused score weighs the words the question
-        # shares with the provision, which its dense cosine alone misses: "secondary evidence" of a lost agreement in
-        # BSA 58, a tooth to be pulled out in "Grievous hurt"), where it is not far in meaning either
-        # (only beside a provision that plainly bears on it: where none does, the question is likely one the statutes
-        # do not answer, "Who is the best property lawyer in Lucknow?", and shared words prove nothing)
         usable = [p for p in passages if (p.pinned and p.pinned not in PUT_FORWARD) or p.relevance >= self.weak
                   or p.told_score >= LAY_USABLE]
-        # (by its meaning: not a provision pinned for the question's dates, the savings or an old code's counterpart)
+        # ... or among retrieval's very best for the whole question (its fused score weighs the words the question
+        # shares with the provision, which its dense cosine alone misses: "secondary evidence" of a lost agreement in
+        # BSA 58, a tooth to be pulled out in "Grievous hurt"), where it is not far in meaning either; only beside a
+        # provision that plainly bears on the question by its meaning (not one pinned for its dates, the savings or an
+        # old code's counterpart): where none does, the question is likely one the statutes do not answer ("Who is the
+        # best property lawyer in Lucknow?"), and shared words prove nothing
         if any(p.pinned in (None, Pin.CITED, Pin.DEFINITION) and (p.relevance >= FUSED_BESIDE
                                                                    or p.told_score >= LAY_PLACE) for p in usable):
             best, kept = fused_best(passages), {id(p) for p in usable}
