@@ -330,7 +330,9 @@ class Application:
             raise InvalidInputError(f"-k must be at least 1, got {k}")
         day = day_or_today(as_of)
         codes = [self.resolve_act(a) for a in acts] if acts else None
-        hits = self.retriever().retrieve(query, k, as_of=day, acts=codes, include_repealed=include_repealed)
+        # the section ranker orders a search of today's law over the whole index (what it was trained and measured on)
+        hits = self.retriever().retrieve(query, k, as_of=day, acts=codes, include_repealed=include_repealed,
+                                         rank=not include_repealed)
         return RetrieveResult(query=query, as_of=day, hits=hits)
 
     def resolve_act(self, act: str) -> str:
@@ -678,6 +680,49 @@ class Application:
             return run_faults(self.graph(), self.ask_service(), n=n, seed=seed, questions=qs, progress=report)
         except ValueError as exc:
             raise InvalidInputError(str(exc)) from exc
+
+    def train_ranker(self, questions: Sequence[Path], out: Path, *, l2: float = 1.0,
+                     progress: Progress | None = None) -> Any:
+        """Train the section ranker (``retrieval/rerank.py``) on labelled development questions, each file one
+        cross-validation fold, and write it to ``out`` (a ``.json`` file) with its card. Returns the model.
+
+        Raises:
+            InvalidInputError: a sealed set, an unreadable file, fewer than two files with questions to learn from,
+                ``out`` not a .json file, ``l2`` negative.
+        """
+        from legal_rag.retrieval.rerank import OLD_CODES, train
+        from legal_rag.retrieval.rerank import LabelledQuestion as RankerQuestion
+
+        if out.suffix != ".json" or out.is_dir():
+            raise InvalidInputError(f"--out {out} must be a .json file (the model is written whole, with its card)")
+        if l2 < 0:
+            raise InvalidInputError(f"--l2 must not be negative, got {l2}")
+        retriever = self.retriever()
+        per_file = {path: self._development_questions([path]) for path in questions}
+        total = sum(len(qs) for qs in per_file.values())
+        progress = progress or self._progress
+        labelled = []
+        done = 0
+        for path, qs in per_file.items():
+            for q in qs:
+                expected = frozenset(f"{act}:{section}" for act, section in q.expect_cited
+                                     if act.upper() not in OLD_CODES)
+                if expected:  # a provision the question names is pinned first: no ranking can miss it
+                    found = retriever.ranking_candidates(q.question, as_of=q.as_of)
+                    if expected - found.pinned:
+                        labelled.append(RankerQuestion(path.stem, q.id, expected - found.pinned, found.candidates))
+                done += 1
+                if progress is not None:
+                    progress("ranker", done, total)
+        if len({q.source for q in labelled}) < 2:
+            raise InvalidInputError("the section ranker is cross-validated one file at a time: give two or more "
+                                    "files with development questions that expect a provision of today's law")
+        try:
+            ranker = train(labelled, l2=l2)
+        except ValueError as exc:
+            raise InvalidInputError(str(exc)) from exc
+        ranker.save(out)
+        return ranker
 
     def _development_questions(self, questions: Sequence[Path]) -> list[LabelledQuestion]:
         """The rows of labelled files that may train (``DEVELOPMENT_SPLITS``): sealed sets are refused, held-out rows

@@ -12,7 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -128,6 +128,18 @@ class RetrievalSettings(BaseModel):
     not min-max normalised); 0 turns it off."""
     lay_story_words: int = Field(default=15, ge=0)
     """Questions of fewer words take no part of the lay channel (``FusionConfig.story_words``)."""
+    section_ranker: Path | None = PROJECT_ROOT / "data" / "retrieval" / "section_ranker.json"
+    """The section ranker (``retrieval/rerank.py``, ``legal-rag eval train-ranker``) that re-orders the whole index's
+    first fused sections for a search (``legal-rag retrieve``; not the ask workflow); None keeps the fused order. A
+    path that cannot be read is an error."""
+    rank_depth: int = Field(default=40, ge=2, le=100)
+    """How many fused sections the ranker re-orders (it was trained on this many)."""
+
+    @field_validator("section_ranker", mode="before")
+    @classmethod
+    def _ranker_off(cls, value: object) -> object:
+        """An empty value, "none" or "off" (``LEGAL_RAG_RETRIEVAL__SECTION_RANKER=off``) turns the ranker off."""
+        return None if isinstance(value, str) and value.strip().lower() in {"", "none", "off"} else value
 
 
 class LLMSettings(BaseModel):

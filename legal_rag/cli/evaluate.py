@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from legal_rag.cli.common import _application, err, out
+from legal_rag.cli.common import _application, _settings, err, out
 from legal_rag.cli.relevance_card import DEVELOPMENT_SETS, print_relevance_card
 from legal_rag.cli.retrieve import eval_app
 from legal_rag.settings import PROJECT_ROOT
@@ -134,6 +134,48 @@ def train_relevance_cmd(
     with _application(labels={"questions": "asking"}) as application:
         trained = application.train_relevance(files, out_path)
     print_relevance_card(trained, as_json)
+
+
+RANKER_SETS = tuple(PROJECT_ROOT / "data" / "eval" / f"{name}.jsonl" for name in (
+    "questions", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8", "probe9", "probe10",
+    "probe11", "probe12", "probe13", "probe14", "probe15"))
+"""The development sets the shipped section ranker was trained on: every set that was read. Not the sealed sets, nor
+``probe16.jsonl`` and later, which are held out until a session reads them (data/eval/README.md)."""
+
+
+@eval_app.command("train-ranker")
+def train_ranker_cmd(
+    questions: Annotated[list[Path], typer.Option(
+        "--questions", help="Labelled JSONL files to train on (repeat the option; each is one cross-validation "
+        "fold); held-out rows are left out and sealed sets refused. Default: the development sets that were read "
+        "(RANKER_SETS).")] = [],  # noqa: B006
+    out_path: Annotated[Path, typer.Option(
+        "--out", help="Where to write the model (JSON with its card); point retrieval.section_ranker at it "
+        "(LEGAL_RAG_RETRIEVAL__SECTION_RANKER).")] = PROJECT_ROOT / "data" / "retrieval" / "section_ranker.json",
+    l2: Annotated[float, typer.Option("--l2", help="L2 penalty of the logistic fit.")] = 1.0,
+    as_json: Annotated[bool, typer.Option("--json", help="The model card as one JSON object.")] = False,
+) -> None:
+    """Train the section ranker on CPU: a logistic model that re-orders the whole index's first fused sections for a
+    question, cross-validated one question set at a time; the card reports recall of the expected provisions within
+    the first k sections, fused order against the model's."""
+    files = questions or list(RANKER_SETS)
+    base = _settings()  # trained on the fused order: a ranker in use (or a missing one) takes no part
+    settings = base.model_copy(update={"retrieval": base.retrieval.model_copy(update={"section_ranker": None})})
+    with _application(settings, labels={"ranker": "searching the labelled questions"}) as application:
+        ranker = application.train_ranker(files, out_path, l2=l2)
+    card = ranker.card
+    if as_json:
+        sys.stdout.write(json.dumps({**card, "path": str(out_path)}) + "\n")
+        return
+    cv = card["cross_validation"]
+    out.print(f"trained on {card['questions']} questions from {len(card['trained_on'])} sets, "
+              f"{card['candidates']} candidates ({card['relevant_candidates']} expected); l2 {card['l2']}",
+              markup=False)
+    out.print("held out one set at a time, share of the expected provisions within the first k sections:",
+              markup=False)
+    for k in cv["fused_recall"]:
+        out.print(f"  {k}: fused order {cv['fused_recall'][k]:.3f}, ranker {cv['model_recall'][k]:.3f}", markup=False)
+    err.print(f"wrote {out_path}", markup=False, soft_wrap=True)
 
 
 @eval_app.command("simulate-paralegal")

@@ -37,6 +37,7 @@ from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.retrieval.lay import LayCard, LayChannel, LayHit
 from legal_rag.retrieval.offences import OffenceChannel, offence_cards, offence_partners
+from legal_rag.retrieval.rerank import SectionEvidence, SectionRanker, features
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.retrieval.types import Chunk, Embedder, Hit, IdFilter
 from legal_rag.retrieval.vectors import ShippedVectors
@@ -101,12 +102,22 @@ class Retrieved:
     score: float
     scores: dict[str, float]
     """Per retriever ("bm25", "dense") and "fused". "bm25" is absent when BM25 did not return the chunk;
-    "dense" is always there (the cosine, filled in for chunks the dense run did not reach)."""
+    "dense" is always there (the cosine, filled in for chunks the dense run did not reach). When the section ranker
+    ordered the search (``retrieve(rank=True)``), "ranker" is its score there (higher first; a log-odds)."""
     pinned: Pin | None = None
     """CITED, SUCCESSOR or PREDECESSOR for provisions named in the query; DEFINITION for the clause defining
     the term a definition question asks about."""
     told: str = ""
     """The lay situation (``lay.py``) by which the story came to this provision, when the lay channel found it."""
+
+
+@dataclass(frozen=True, slots=True)
+class RankingCandidates:
+    """``HybridRetriever.ranking_candidates``: the ranker's candidate sections with their features, in fused order,
+    and the sections the query names (pinned before any ranking)."""
+
+    candidates: tuple[tuple[str, dict[str, float]], ...]
+    pinned: frozenset[str]
 
 
 def fuse(runs: dict[str, list[Hit]], cfg: FusionConfig, query: str = "") -> list[tuple[str, float]]:
@@ -198,8 +209,12 @@ class HybridRetriever:
         terms: TermsOfArt | None = None,
         lay: Sequence[LayCard] = (),
         shipped: ShippedVectors | None = None,
+        ranker: SectionRanker | None = None,
+        rank_depth: int = 40,
     ) -> None:
         self.index = index
+        self.ranker = ranker
+        self.rank_depth = rank_depth
         self.terms = terms
         self._lay_cards = tuple(lay)
         self._shipped = shipped
@@ -342,11 +357,16 @@ class HybridRetriever:
         vectors: QueryVectors | None = None,
         offence_told: bool = False,
         lay: bool = True,
+        rank: bool = False,
     ) -> list[Retrieved]:
         """The ``k`` best chunks for ``query`` (provisions it names pinned first), on the newest
         index version: a version published by another process since the last call is picked up.
         ``offence_told``: the caller knows ``query`` tells of an offence, so the statutes' wording for the story it
-        tells is searched whatever it asks (``TermsOfArt.matches``)."""
+        tells is searched whatever it asks (``TermsOfArt.matches``). ``rank``: the section ranker (``rerank.py``), when
+        there is one, re-orders the first fused sections (a search of the whole index as a user asks it; not one
+        confined to some Acts, whose candidates it was not trained on). The ask workflow does not rank: measured on
+        the development sets, the offline generator, whose choices were tuned on the fused order, lost as many
+        answers as it gained (docs/evaluation.md, twentieth session)."""
         self.index.refresh()
         day = day_or_today(as_of)
         pinned = self._pinned(query, day)
@@ -369,13 +389,20 @@ class HybridRetriever:
                 seen.add(cid)
         sections, best = self._section_runs(runs)
         fused = _subjects_first(list(fuse(sections, self.fusion, text)), self._subject_sections(query))
+        ranked: dict[str, float] = {}
+        if rank and self.ranker is not None and not acts:
+            fused, ranked = self._ranked(fused, sections, runs, best, query,
+                                         {o.chunk.act + ":" + o.chunk.section for o in out})
         for skey, score in fused:
             if len(out) >= k + len(pinned):
                 break
             cid = best[skey]
             c = self.index.get(cid)
             if c is not None and cid not in seen and not any(f"{o.chunk.act}:{o.chunk.section}" == skey for o in out):
-                out.append(Retrieved(c, score, _scores(per, cid, score), told=told.get(cid, "")))
+                scores = _scores(per, cid, score)
+                if skey in ranked:
+                    scores["ranker"] = ranked[skey]
+                out.append(Retrieved(c, score, scores, told=told.get(cid, "")))
                 seen.add(cid)
         out = out[: max(k, len(pinned))]
         # Every result gets its dense cosine, however far down the dense run it was: callers use it
@@ -387,6 +414,66 @@ class HybridRetriever:
                 if r.chunk.id in sims:
                     r.scores["dense"] = round(sims[r.chunk.id], 6)
         return out
+
+    def _ranked(self, fused: list[tuple[str, float]], sections: dict[str, list[Hit]], runs: dict[str, list[Hit]],
+                best: dict[str, str], query: str, pinned: set[str]) -> tuple[list[tuple[str, float]], dict[str, float]]:
+        """``fused`` with its first ``rank_depth`` sections (after those pinned) in the ranker's order, each with its
+        own fused score, and the ranker's score of each section it ordered."""
+        assert self.ranker is not None
+        head, rows = self._candidate_rows(fused, sections, runs, best, query, pinned)
+        if len(head) < 2:
+            return fused, {}
+        scores = self.ranker.scores(rows)
+        order = sorted(range(len(head)), key=lambda i: (-scores[i], i))
+        chosen = {skey for skey, _ in head}
+        return ([head[i] for i in order] + [x for x in fused if x[0] not in chosen],
+                {skey: round(score, 6) for (skey, _), score in zip(head, scores, strict=True)})
+
+    def _candidate_rows(self, fused: list[tuple[str, float]], sections: dict[str, list[Hit]],
+                        runs: dict[str, list[Hit]], best: dict[str, str], query: str,
+                        pinned: set[str]) -> tuple[list[tuple[str, float]], list[dict[str, float]]]:
+        """The first ``rank_depth`` fused sections not pinned, and their ranker features (``rerank.features``)."""
+        head = [(skey, score) for skey, score in fused if skey not in pinned][: self.rank_depth]
+        bm25 = _scaled(sections.get("bm25", []))
+        dense_run = sections.get("dense", [])
+        dense = {h.chunk_id: (i, h.score) for i, h in enumerate(dense_run)}
+        lay = {h.chunk_id: h.score for h in sections.get("lay", [])}
+        chunks: dict[str, int] = {}
+        for name in ("bm25", "dense"):
+            for h in runs.get(name, []):
+                c = self.index.get(h.chunk_id)
+                if c is not None:
+                    chunks[f"{c.act}:{c.section}"] = chunks.get(f"{c.act}:{c.section}", 0) + 1
+        evidence = []
+        for i, (skey, score) in enumerate(head):
+            act, section = skey.split(":", 1)
+            c = self.index.get(best[skey])
+            evidence.append(SectionEvidence(
+                act=act, section=section, fused_rank=i, fused=score, bm25=bm25.get(skey), dense=dense.get(skey),
+                lay=lay.get(skey), chunks=chunks.get(skey, 0), heading=(c.title or "") if c is not None else "",
+                text=c.text if c is not None else ""))  # fmt: skip
+        cosines = [h.score for h in dense_run]
+        return head, features(evidence, query=query, named_acts=self._named(query).acts,
+                              dense_floor=min(cosines, default=0.0), dense_top=max(cosines, default=0.0))
+
+    def ranking_candidates(self, query: str, *, as_of: str | None = None) -> RankingCandidates:
+        """What the section ranker sees for ``query`` searched as ``retrieve`` searches the whole index: the first
+        ``rank_depth`` fused sections ("ACT:section") not pinned, in fused order, with their features (training
+        rows for ``legal-rag eval train-ranker``), and the sections pinned."""
+        self.index.refresh()
+        day = day_or_today(as_of)
+        pinned = {f"{c.act}:{c.section}" for cid, _ in self._pinned(query, day) if (c := self.index.get(cid))}
+        allow = self.allowed(as_of=day)
+        text = self.search_text(query)
+        if allow is not None and not allow:
+            return RankingCandidates((), frozenset(pinned))
+        story = len(query.split()) >= self.fusion.story_words
+        runs = self.search_runs(text, allow, self.fusion.depth, query_vectors(self.index.embedder, text), lay=story)
+        sections, best = self._section_runs(runs)
+        fused = _subjects_first(list(fuse(sections, self.fusion, text)), self._subject_sections(query))
+        head, rows = self._candidate_rows(fused, sections, runs, best, query, pinned)
+        return RankingCandidates(tuple((skey, row) for (skey, _), row in zip(head, rows, strict=True)),
+                                 frozenset(pinned))
 
     def search_text(self, query: str, *, offence_told: bool = False, acts: Collection[str] | None = None) -> str:
         """What goes to BM25 and the embedder: the query without the provisions it names (they are
@@ -627,6 +714,15 @@ def _subjects_first(fused: list[tuple[str, float]], subjects: set[str]) -> list[
         return fused
     first = [x for x in fused if x[0] in subjects]
     return first + [x for x in fused if x[0] not in subjects] if first else fused
+
+
+def _scaled(hits: Sequence[Hit]) -> dict[str, tuple[int, float]]:
+    """Id -> (rank, score min-max scaled within the run)."""
+    if not hits:
+        return {}
+    lo, hi = min(h.score for h in hits), max(h.score for h in hits)
+    span = (hi - lo) or 1.0
+    return {h.chunk_id: (i, (h.score - lo) / span) for i, h in enumerate(hits)}
 
 
 def _scores(per: dict[str, dict[str, float]], cid: str, fused: float | None) -> dict[str, float]:

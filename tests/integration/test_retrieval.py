@@ -306,3 +306,63 @@ def test_the_lay_channel_stays_out_of_short_questions_and_claim_re_retrieval(ret
              "could stop them")
     claims = retriever.retrieve_many([story], 10, as_of="2025-03-01")
     assert not any(r.told for r in claims[0])
+
+
+class _Reversing:
+    """A ranker that puts the fused order's last candidate first."""
+
+    name = "reversing"
+
+    def scores(self, rows):  # type: ignore[no-untyped-def]
+        return [-r["fused_rank"] for r in rows]
+
+
+def test_the_section_ranker_reorders_only_the_main_search_and_keeps_named_provisions_first(
+    index: ChunkIndex, loaded: Loaded, settings: Settings
+) -> None:
+    plain = build_retriever(settings.model_copy(update={"retrieval": settings.retrieval.model_copy(
+        update={"section_ranker": None})}), index, loaded.store)
+    q = "my neighbour cheated me of money by promising a job abroad"
+    fused = sections(plain.retrieve(q, 40, as_of="2025-03-01"), 40)
+    reversing = build_retriever(settings, index, loaded.store)
+    reversing.ranker, reversing.rank_depth = _Reversing(), len(fused)
+    ranked = reversing.retrieve(q, 3, as_of="2025-03-01", rank=True)
+    assert sections(ranked, 3) == fused[::-1][:3]
+    # each keeps its own fused score, and carries the ranker's
+    own = {f"{r.chunk.act} {r.chunk.section}": r.score for r in plain.retrieve(q, 40, as_of="2025-03-01")}
+    assert [r.score for r in ranked] == [own[f"{r.chunk.act} {r.chunk.section}"] for r in ranked]
+    assert [r.scores["ranker"] for r in ranked] == sorted((r.scores["ranker"] for r in ranked), reverse=True)
+    # without rank=True (claims, searches of a part), or confined to some Acts, the fused order stands
+    assert sections(reversing.retrieve(q, 3, as_of="2025-03-01"), 3) == fused[:3]
+    only = sections(plain.retrieve(q, 3, as_of="2025-03-01", acts=["BNS"]), 3)
+    assert sections(reversing.retrieve(q, 3, as_of="2025-03-01", acts=["BNS"], rank=True), 3) == only
+    named = reversing.retrieve("Is section 318 BNS made out if " + q, 3, as_of="2025-03-01", rank=True)
+    assert sections(named, 1) == ["BNS 318"]
+    found = plain.ranking_candidates("Is section 318 BNS made out if " + q, as_of="2025-03-01")
+    assert found.pinned == {"BNS:318"} and "BNS:318" not in {key for key, _ in found.candidates}
+
+
+def test_the_shipped_ranker_brings_the_provision_of_a_story_within_the_first_sections(
+    retriever: HybridRetriever,
+) -> None:
+    assert retriever.ranker is not None
+    story = ("Two men on a motorcycle came up behind my wife at the market, yanked her mangalsutra off and raced away "
+             "before anyone could stop them")
+    assert "BNS 304" in sections(retriever.retrieve(story, 10, as_of="2025-03-01", rank=True), 3)
+
+
+def test_the_search_command_orders_by_the_ranker_unless_history_is_asked(
+    cli_env: dict[str, str], statute_index: ChunkIndex
+) -> None:
+    import json
+
+    from tests.conftest import run_cli
+
+    story = "my neighbour cheated me of money by promising a job abroad"
+    r = run_cli(cli_env, "retrieve", story, "-k", "5", "--as-of", "2025-03-01", "--json")
+    assert r.returncode == 0, r.stderr
+    results = json.loads(r.stdout)["results"]
+    assert len(results) == 5 and all("ranker" in x["scores"] for x in results)
+    r = run_cli(cli_env, "retrieve", story, "-k", "5", "--include-repealed", "--json")
+    assert r.returncode == 0, r.stderr
+    assert not any("ranker" in x["scores"] for x in json.loads(r.stdout)["results"])
