@@ -16,11 +16,8 @@ order.
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import re
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -30,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graph_schema.errors import ConfigurationError
+from legal_rag.model_files import building, read_model, write_model
 
 FEATURES: tuple[str, ...] = (
     "fused_rank",  # 1 / (fused rank + 1)
@@ -186,25 +184,14 @@ class LinearSectionRanker:
         return [float(v) for v in z]
 
     def save(self, path: Path) -> None:
-        """Written whole to a temporary file and renamed: a model being replaced is never half-written."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-        try:
-            tmp.write_text(json.dumps(asdict(self), indent=1, sort_keys=True) + "\n", encoding="utf-8")
-            tmp.replace(path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        """Written whole or not at all (``model_files.write_model``)."""
+        write_model(path, asdict(self))
 
     @classmethod
     def load(cls, path: Path) -> LinearSectionRanker:
         """Raises ``ConfigurationError`` naming the file for a missing, unreadable or malformed model."""
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError as exc:
-            raise ConfigurationError(f"section ranker {path} does not exist") from exc
-        except (OSError, ValueError) as exc:
-            raise ConfigurationError(f"section ranker {path} cannot be read: {exc}") from exc
-        try:
+        doc = read_model(path, "section ranker")
+        with building(path, "section ranker"):
             return cls(
                 weights=tuple(float(x) for x in doc["weights"]), bias=float(doc["bias"]),
                 mean=tuple(float(x) for x in doc["mean"]), scale=tuple(float(x) for x in doc["scale"]),
@@ -213,10 +200,6 @@ class LinearSectionRanker:
                 depth=int(doc.get("depth", DEPTH)), version=str(doc.get("version", "1")),
                 card=dict(doc.get("card", {})),
             )  # fmt: skip
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ConfigurationError(f"section ranker {path} is malformed: {exc!r}") from exc
-        except ConfigurationError as exc:
-            raise ConfigurationError(f"section ranker {path}: {exc}") from exc
 
 
 def fit(rows: Sequence[Mapping[str, float]], labels: Sequence[int], *, l2: float = 1.0,

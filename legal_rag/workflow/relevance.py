@@ -18,16 +18,14 @@ weight), so the model applies to questions and Acts it never saw.
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from graph_schema.errors import ConfigurationError
+from legal_rag.model_files import building, read_model, write_model
 
 FEATURES: tuple[str, ...] = (
     "sentence_cover",  # best sentence: share of the question's content words it (with its heading) holds, + precision
@@ -123,36 +121,20 @@ class LinearRelevance:
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def save(self, path: Path, *, exclusive: bool = False) -> None:
-        """Written whole to a temporary file of this process and renamed: a model being replaced is never
-        half-written. ``exclusive``: never replace a file already there (raises ``FileExistsError``): a new
-        version written by two runs at once is written by one of them.
+        """Written whole or not at all (``model_files.write_model``); ``exclusive``: never replace a file already
+        there (raises ``FileExistsError``).
 
         Raises:
             FileExistsError: ``exclusive`` and ``path`` exists.
             OSError: the file cannot be written.
         """
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-        doc = asdict(self)
-        try:
-            tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-            if exclusive:
-                os.link(tmp, path)  # fails when the file exists: an existing version is never replaced
-            else:
-                tmp.replace(path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        write_model(path, asdict(self), exclusive=exclusive)
 
     @classmethod
     def load(cls, path: Path) -> LinearRelevance:
         """Raises ``ConfigurationError`` naming the file for a missing, unreadable or malformed model."""
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError as exc:
-            raise ConfigurationError(f"relevance model {path} does not exist") from exc
-        except (OSError, ValueError) as exc:
-            raise ConfigurationError(f"relevance model {path} cannot be read: {exc}") from exc
-        try:
+        doc = read_model(path, "relevance model")
+        with building(path, "relevance model"):
             return cls(
                 weights=tuple(float(x) for x in doc["weights"]), bias=float(doc["bias"]),
                 mean=tuple(float(x) for x in doc["mean"]), scale=tuple(float(x) for x in doc["scale"]),
@@ -160,10 +142,6 @@ class LinearRelevance:
                 mode=str(doc.get("mode", "gate")),
                 version=str(doc.get("version", "1")), card=dict(doc.get("card", {})),
             )  # fmt: skip
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ConfigurationError(f"relevance model {path} is malformed: {exc!r}") from exc
-        except ConfigurationError as exc:
-            raise ConfigurationError(f"relevance model {path}: {exc}") from exc
 
 
 def choose(hand: Sequence[float], probability: Sequence[float] | None, threshold: float | None, mode: str,
