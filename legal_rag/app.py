@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
+import os
 import signal
 import threading
 from collections.abc import Callable, Collection, Sequence
@@ -27,6 +29,7 @@ from graph_schema.errors import (
     RecordNotFoundError,
     StoreUnavailableError,
 )
+from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE
 from graph_schema.store import GraphStore
 from legal_rag.roles import DEFAULT_TEAM, Role, Viewer
 from legal_rag.settings import PROJECT_ROOT, GraphBackend, Settings
@@ -61,6 +64,7 @@ if TYPE_CHECKING:
     from legal_rag.retrieval.hybrid import HybridRetriever, Retrieved
     from legal_rag.retrieval.index import ChunkIndex, Progress
     from legal_rag.retrieval.offence_eval import OffenceResult as OffenceEval
+    from legal_rag.retrieval.rerank import LinearSectionRanker
     from legal_rag.workflow.service import AskResult, AskService
     from verification.extract import CitationExtractor
     from verification.model import VerificationReport
@@ -318,21 +322,25 @@ class Application:
         return self.search(query, k, as_of=as_of, acts=acts, include_repealed=include_repealed).hits
 
     def search(self, query: str, k: int = 10, *, as_of: str | None = None, acts: Collection[str] | None = None,
-               include_repealed: bool = False) -> RetrieveResult:
-        """:meth:`retrieve` with the day it was decided on (what ``retrieve --json`` prints).
+               include_repealed: bool = False, rank: bool = True) -> RetrieveResult:
+        """:meth:`retrieve` with the day it was decided on (what ``retrieve --json`` prints). ``rank``: the section
+        ranker orders the first sections of a whole-index search of the law in force since 2024-07-01
+        (``HybridRetriever.retrieve``); False keeps the fused order.
 
         Raises:
-            InvalidInputError: ``k`` below 1 or an impossible date; UnknownActError: an Act no alias names.
+            InvalidInputError: an empty query, ``k`` below 1 or an impossible date; UnknownActError: an Act no alias
+                names; ConfigurationError: the section ranker's file cannot be read (naming it).
         """
         from legal_rag.results import RetrieveResult
 
+        if not query.strip():
+            raise InvalidInputError("the query is empty: give a question, a fact description or a provision")
         if k < 1:
             raise InvalidInputError(f"-k must be at least 1, got {k}")
         day = day_or_today(as_of)
         codes = [self.resolve_act(a) for a in acts] if acts else None
-        # the section ranker orders a search of today's law over the whole index (what it was trained and measured on)
         hits = self.retriever().retrieve(query, k, as_of=day, acts=codes, include_repealed=include_repealed,
-                                         rank=not include_repealed)
+                                         rank=rank)
         return RetrieveResult(query=query, as_of=day, hits=hits)
 
     def resolve_act(self, act: str) -> str:
@@ -682,21 +690,43 @@ class Application:
             raise InvalidInputError(str(exc)) from exc
 
     def train_ranker(self, questions: Sequence[Path], out: Path, *, l2: float = 1.0,
-                     progress: Progress | None = None) -> Any:
+                     progress: Progress | None = None) -> LinearSectionRanker:
         """Train the section ranker (``retrieval/rerank.py``) on labelled development questions, each file one
         cross-validation fold, and write it to ``out`` (a ``.json`` file) with its card. Returns the model.
 
+        Trains on what it ranks: searches of the whole index on a day the new codes were in force. A question dated
+        before 2024-07-01, or one of a held-out or sealed set (by its text, whatever its file is called), is left out;
+        so are the provisions a question names (pinned first, never ranked) and the repealed codes' labels.
+
         Raises:
-            InvalidInputError: a sealed set, an unreadable file, fewer than two files with questions to learn from,
-                ``out`` not a .json file, ``l2`` negative.
+            InvalidInputError: a sealed or held-out set, an unreadable file, two files of one name, fewer than two
+                files with questions to learn from, ``out`` not a writable .json file, ``l2`` negative or not finite,
+                or a model no better than the fused order held out (nothing is written then).
         """
+        from legal_rag.evaluation.relevance import measuring_questions, normalise_question
         from legal_rag.retrieval.rerank import OLD_CODES, train
         from legal_rag.retrieval.rerank import LabelledQuestion as RankerQuestion
 
         if out.suffix != ".json" or out.is_dir():
             raise InvalidInputError(f"--out {out} must be a .json file (the model is written whole, with its card)")
-        if l2 < 0:
-            raise InvalidInputError(f"--l2 must not be negative, got {l2}")
+        if not (math.isfinite(l2) and l2 >= 0):
+            raise InvalidInputError(f"--l2 must be a finite number, 0 or more, got {l2}")
+        try:  # before the search, which takes minutes: a place the model cannot be written is known now
+            out.parent.mkdir(parents=True, exist_ok=True)
+            probe = out.with_name(f".{out.name}.{os.getpid()}.probe")
+            probe.write_text("", encoding="utf-8")
+            probe.unlink()
+        except OSError as exc:
+            raise InvalidInputError(f"--out {out}: the model cannot be written there ({exc})") from exc
+        names = [path.stem for path in questions]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise InvalidInputError(f"two files are called {twice[0]}: each file is one cross-validation fold, named "
+                                    "by its file name")
+        try:
+            measuring = measuring_questions(PROJECT_ROOT / "data" / "eval")
+        except ValueError as exc:
+            raise ConfigurationError(f"cannot read the evaluation sets: {exc}") from exc
         retriever = self.retriever()
         per_file = {path: self._development_questions([path]) for path in questions}
         total = sum(len(qs) for qs in per_file.values())
@@ -705,15 +735,17 @@ class Application:
         done = 0
         for path, qs in per_file.items():
             for q in qs:
-                expected = frozenset(f"{act}:{section}" for act, section in q.expect_cited
-                                     if act.upper() not in OLD_CODES)
-                if expected:  # a provision the question names is pinned first: no ranking can miss it
-                    found = retriever.ranking_candidates(q.question, as_of=q.as_of)
-                    if expected - found.pinned:
-                        labelled.append(RankerQuestion(path.stem, q.id, expected - found.pinned, found.candidates))
                 done += 1
                 if progress is not None:
                     progress("ranker", done, total)
+                expected = frozenset(f"{act}:{section}" for act, section in q.expect_cited
+                                     if act.upper() not in OLD_CODES)
+                if not expected or normalise_question(q.question) in measuring or (
+                        q.as_of is not None and q.as_of < NEW_CRIMINAL_CODES_IN_FORCE):
+                    continue
+                found = retriever.ranking_candidates(q.question, as_of=q.as_of)
+                if expected - found.pinned:  # a provision the question names is pinned first: no ranking misses it
+                    labelled.append(RankerQuestion(path.stem, q.id, expected - found.pinned, found.candidates))
         if len({q.source for q in labelled}) < 2:
             raise InvalidInputError("the section ranker is cross-validated one file at a time: give two or more "
                                     "files with development questions that expect a provision of today's law")
@@ -727,12 +759,15 @@ class Application:
     def _development_questions(self, questions: Sequence[Path]) -> list[LabelledQuestion]:
         """The rows of labelled files that may train (``DEVELOPMENT_SPLITS``): sealed sets are refused, held-out rows
         left out, a row of any other split refused."""
-        from legal_rag.evaluation.answers import is_sealed, load_labelled
+        from legal_rag.evaluation.answers import HELD_OUT_LIST, held_out_sets, is_sealed, load_labelled
 
         qs = []
         for path in questions:
             if is_sealed(path):
                 raise InvalidInputError(f"{path.name} is sealed: it measures the model and never trains it")
+            if path.name in held_out_sets(PROJECT_ROOT / "data" / "eval"):
+                raise InvalidInputError(f"{path.name} is held out (data/eval/{HELD_OUT_LIST}): it measures the model "
+                                        "and never trains it")
             try:
                 rows = load_labelled(path, self.resolver().resolve)
             except (OSError, ValueError) as exc:

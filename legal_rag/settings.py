@@ -132,8 +132,6 @@ class RetrievalSettings(BaseModel):
     """The section ranker (``retrieval/rerank.py``, ``legal-rag eval train-ranker``) that re-orders the whole index's
     first fused sections for a search (``legal-rag retrieve``; not the ask workflow); None keeps the fused order. A
     path that cannot be read is an error."""
-    rank_depth: int = Field(default=40, ge=2, le=100)
-    """How many fused sections the ranker re-orders (it was trained on this many)."""
 
     @field_validator("section_ranker", mode="before")
     @classmethod

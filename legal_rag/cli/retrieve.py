@@ -28,11 +28,14 @@ def retrieve_cmd(
     ] = None,
     act: Annotated[list[str] | None, typer.Option("--act", help="Restrict to these Acts (code or alias).")] = None,
     include_repealed: Annotated[bool, typer.Option("--include-repealed", help="Historical: ignore dates.")] = False,
+    fused: Annotated[bool, typer.Option("--fused", help="Keep the fused order: no section ranker.")] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Hybrid (BM25 + dense) retrieval over the indexed statutes, provisions named in the query first."""
+    """Hybrid (BM25 + dense) retrieval over the indexed statutes, provisions named in the query first. A search of
+    the whole index on a date since 2024-07-01 is ordered by the learnt section ranker (its score is shown as
+    "ranker"); one confined to some Acts, over history or before that date keeps the fused order."""
     with _application() as application:
-        found = application.search(query, k, as_of=as_of, acts=act, include_repealed=include_repealed)
+        found = application.search(query, k, as_of=as_of, acts=act, include_repealed=include_repealed, rank=not fused)
     rows: list[dict[str, Any]] = [
         {
             "rank": i,

@@ -42,6 +42,8 @@ __all__ = [
     "QuestionScore",
     "auroc",
     "expected_calibration_error",
+    "held_out_sets",
+    "is_measuring",
     "is_sealed",
     "load_labelled",
     "reliability_bins",
@@ -90,6 +92,32 @@ class LabelledQuestion:
 def is_sealed(path: Path) -> bool:
     """A sealed evaluation set is reported in aggregate only: its file name starts with ``sealed``."""
     return path.name.startswith("sealed")
+
+
+HELD_OUT_LIST = "held_out.txt"
+"""In the evaluation sets' folder: the names of the sets held out (read by nobody, trained on by nothing), one per
+line."""
+
+
+def held_out_sets(directory: Path) -> frozenset[str]:
+    """The file names ``HELD_OUT_LIST`` in ``directory`` names (none when it has no such list).
+
+    Raises:
+        ValueError: the list cannot be read (naming it).
+    """
+    path = directory / HELD_OUT_LIST
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return frozenset()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+    return frozenset(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
+
+
+def is_measuring(path: Path, directory: Path) -> bool:
+    """A set that measures and never trains: sealed, or held out by ``directory``'s list."""
+    return is_sealed(path) or path.name in held_out_sets(directory)
 
 
 def load_labelled(path: Path, resolve: Callable[[str], str]) -> list[LabelledQuestion]:

@@ -363,18 +363,22 @@ def versions(directory: Path, active: Path | None) -> list[ModelVersion]:
 
 def measuring_questions(directory: Path) -> set[str]:
     """The questions (normalised) of the evaluation sets in ``directory`` that measure the model: every row of a
-    sealed set and the held-out split's rows of the others. A flag or built question among them never trains it.
+    sealed set or of a set its held-out list names (``answers.HELD_OUT_LIST``), and the held-out split's rows of the
+    others. A flag or built question among them never trains it.
 
     Raises:
         ValueError: a file that cannot be read (naming it).
     """
+    from legal_rag.evaluation.answers import held_out_sets, is_sealed
+
     out: set[str] = set()
+    held = held_out_sets(directory)
     for path in sorted(directory.glob("*.jsonl")):
         try:
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     row = json.loads(line)
-                    if path.name.startswith("sealed") or row.get("split") == "heldout":
+                    if is_sealed(path) or path.name in held or row.get("split") == "heldout":
                         out.add(normalise_question(str(row.get("question", ""))))
         except (OSError, ValueError, AttributeError) as exc:
             raise ValueError(f"{path}: {exc}") from exc

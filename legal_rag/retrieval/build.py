@@ -13,7 +13,7 @@ from legal_rag.retrieval.chunking import SectionText, chunk_sections
 from legal_rag.retrieval.hybrid import Fusion, FusionConfig, HybridRetriever, NamedInQuery
 from legal_rag.retrieval.index import ChunkIndex, Progress, SyncReport
 from legal_rag.retrieval.lay import read_lay_cards
-from legal_rag.retrieval.rerank import LinearSectionRanker
+from legal_rag.retrieval.rerank import RankerFile
 from legal_rag.retrieval.types import Chunk, DenseIndex, Embedder
 from legal_rag.retrieval.vectors import ShippedVectors
 from legal_rag.settings import EmbedderKind, Settings
@@ -135,18 +135,13 @@ def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphReader | 
     find = provision_finder(resolver.resolve if resolver else None, extractor)
     lay = read_lay_cards(settings.retrieval.lay_cards)
     return HybridRetriever(index, graph=graph, find_named=find, fusion=fusion_config(settings), terms=terms, lay=lay,
-                           shipped=shipped_vectors(settings, index.embedder), ranker=section_ranker(settings),
-                           rank_depth=settings.retrieval.rank_depth)
+                           shipped=shipped_vectors(settings, index.embedder), ranker=section_ranker(settings))
 
 
-def section_ranker(settings: Settings) -> LinearSectionRanker | None:
-    """The configured section ranker, or None when turned off.
-
-    Raises:
-        ConfigurationError: the file is missing, unreadable or malformed (naming it).
-    """
+def section_ranker(settings: Settings) -> RankerFile | None:
+    """The configured section ranker, read from its file on first use (``RankerFile``), or None when turned off."""
     path = settings.retrieval.section_ranker
-    return None if path is None else LinearSectionRanker.load(path)
+    return None if path is None else RankerFile(path)
 
 
 def act_texts(index: ChunkIndex) -> dict[str, str]:

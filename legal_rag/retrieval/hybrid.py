@@ -37,6 +37,7 @@ from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.index import ChunkIndex
 from legal_rag.retrieval.lay import LayCard, LayChannel, LayHit
 from legal_rag.retrieval.offences import OffenceChannel, offence_cards, offence_partners
+from legal_rag.retrieval.rerank import DEPTH as RANK_DEPTH
 from legal_rag.retrieval.rerank import SectionEvidence, SectionRanker, features
 from legal_rag.retrieval.tokenize import light_stem
 from legal_rag.retrieval.types import Chunk, Embedder, Hit, IdFilter
@@ -210,11 +211,10 @@ class HybridRetriever:
         lay: Sequence[LayCard] = (),
         shipped: ShippedVectors | None = None,
         ranker: SectionRanker | None = None,
-        rank_depth: int = 40,
     ) -> None:
         self.index = index
         self.ranker = ranker
-        self.rank_depth = rank_depth
+        self.rank_depth = RANK_DEPTH
         self.terms = terms
         self._lay_cards = tuple(lay)
         self._shipped = shipped
@@ -363,10 +363,9 @@ class HybridRetriever:
         index version: a version published by another process since the last call is picked up.
         ``offence_told``: the caller knows ``query`` tells of an offence, so the statutes' wording for the story it
         tells is searched whatever it asks (``TermsOfArt.matches``). ``rank``: the section ranker (``rerank.py``), when
-        there is one, re-orders the first fused sections (a search of the whole index as a user asks it; not one
-        confined to some Acts, whose candidates it was not trained on). The ask workflow does not rank: measured on
-        the development sets, the offline generator, whose choices were tuned on the fused order, lost as many
-        answers as it gained (docs/evaluation.md, twentieth session)."""
+        there is one, re-orders the first fused sections of a search like those it was trained on: the whole index
+        (no ``acts`` or ``statuses``), on a day the new criminal codes were in force, history not included. The ask
+        workflow does not rank (docs/evaluation.md, twentieth session)."""
         self.index.refresh()
         day = day_or_today(as_of)
         pinned = self._pinned(query, day)
@@ -390,7 +389,8 @@ class HybridRetriever:
         sections, best = self._section_runs(runs)
         fused = _subjects_first(list(fuse(sections, self.fusion, text)), self._subject_sections(query))
         ranked: dict[str, float] = {}
-        if rank and self.ranker is not None and not acts:
+        if rank and self.ranker is not None and not acts and not statuses and not include_repealed \
+                and day >= NEW_CRIMINAL_CODES_IN_FORCE:
             fused, ranked = self._ranked(fused, sections, runs, best, query,
                                          {o.chunk.act + ":" + o.chunk.section for o in out})
         for skey, score in fused:

@@ -1,23 +1,23 @@
-"""The section ranker: a learnt re-ordering of the whole index's first sections for a question.
+"""The section ranker: a learnt order of the whole index's first sections for a search.
 
-Hybrid retrieval fuses its runs (BM25, dense, lay, offence) with fixed weights, and the fused order decides which
-sections the generator sees. Measured on the development sets, that order put an expected provision first for 37% of
-them and within 8 for 76%; the evidence to do better is already in the runs: where each run placed the section and
-how strongly, how many of its chunks the runs reached, whether its Act is the one the whole list leans to, whether it
-punishes. ``LinearSectionRanker`` is a logistic model over those properties (``FEATURES``, none of which names an Act
-or section), trained on CPU from labelled questions (``legal-rag eval train-ranker``), chosen by cross-validation that
-holds out a whole question set at a time (each set was written by a different writer), and shipped as a small JSON
-file with its card (``data/retrieval/section_ranker.json``).
+Hybrid retrieval fuses its runs (BM25, dense, lay, offence) with fixed weights. The evidence to order its first
+sections better is already in the runs: where each run placed a section and how strongly, how many of its chunks they
+reached, whether its Act is the one the list leans to, whether it punishes. ``LinearSectionRanker`` is a logistic model
+over those properties (``FEATURES``; none names an Act or section), trained on CPU from labelled development questions
+(``legal-rag eval train-ranker``), cross-validated holding out a whole question set at a time (each set had its own
+writer), and shipped as a small JSON file with its card (``data/retrieval/section_ranker.json``). What it gains, on
+development and held-out sets, and why the ask workflow does not use it: docs/evaluation.md (twentieth session).
 
-It re-orders only the first ``depth`` sections of the fused list of the main search for a question: provisions the
-question names stay pinned first, and searches confined to some Acts (an ask's own part, an old code) keep the fused
-order.
+It re-orders only the first ``DEPTH`` sections of a search of the whole index on a day the new criminal codes were in
+force (what it was trained on): provisions the query names stay pinned first; a search confined to some Acts or
+statuses, or over history, keeps the fused order.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -54,7 +54,8 @@ INTERACTIONS: tuple[tuple[str, str], ...] = (("dense", "long"), ("bm25_norm", "l
 long story; the lay channel is made for stories)."""
 
 DEPTH = 40
-"""How many fused sections the ranker re-orders (the features were computed, and the model trained, on this many)."""
+"""How many fused sections the ranker re-orders. The features of a section depend on the list around it (its Act's
+share, its place among its Act's), so a model is used only at the depth it was trained at."""
 
 _NUMBER = re.compile(r"\d+")
 
@@ -174,8 +175,9 @@ class LinearSectionRanker:
         if any(s <= 0 or not math.isfinite(s) for s in self.scale) or not all(
                 math.isfinite(x) for x in (*self.weights, *self.mean, self.bias)):
             raise ConfigurationError("section ranker: weights, means and scales must be finite, scales positive")
-        if self.depth < 1:
-            raise ConfigurationError(f"section ranker depth {self.depth} is not positive")
+        if self.depth != DEPTH:
+            raise ConfigurationError(f"section ranker was trained on the first {self.depth} sections; this version "
+                                     f"ranks the first {DEPTH}: retrain it (legal-rag eval train-ranker)")
 
     def scores(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
         if not rows:
@@ -200,6 +202,32 @@ class LinearSectionRanker:
                 depth=int(doc.get("depth", DEPTH)), version=str(doc.get("version", "1")),
                 card=dict(doc.get("card", {})),
             )  # fmt: skip
+
+
+class RankerFile:
+    """A ``LinearSectionRanker`` read from its file on first use, not when the retriever is built: a missing or
+    broken file stops the searches that rank (naming the file), never an ask, a job or the API, which do not."""
+
+    name = "linear-section-ranker"
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._model: LinearSectionRanker | None = None
+        self._lock = threading.Lock()
+
+    def model(self) -> LinearSectionRanker:
+        """Raises ``ConfigurationError`` naming the file (and how to turn the ranker off)."""
+        with self._lock:
+            if self._model is None:
+                try:
+                    self._model = LinearSectionRanker.load(self.path)
+                except ConfigurationError as exc:
+                    raise ConfigurationError(f"{exc} (LEGAL_RAG_RETRIEVAL__SECTION_RANKER=off keeps the fused "
+                                             "order)") from exc
+            return self._model
+
+    def scores(self, rows: Sequence[Mapping[str, float]]) -> list[float]:
+        return self.model().scores(rows)
 
 
 def fit(rows: Sequence[Mapping[str, float]], labels: Sequence[int], *, l2: float = 1.0,
@@ -287,10 +315,27 @@ def cross_validate(questions: Sequence[LabelledQuestion], *, l2: float = 1.0) ->
             "model_recall": {f"@{k}": share(model[k]) for k in RECALL_AT}}
 
 
+KEEP_AT = 8
+"""A trained ranker is kept only if, held out, it finds more expected provisions within the first ``KEEP_AT`` sections
+than the fused order does (the sections a STANDARD answer's generator sees)."""
+
+
 def train(questions: Sequence[LabelledQuestion], *, l2: float = 1.0) -> LinearSectionRanker:
-    """The ranker fitted on every question, its card holding the cross-validation it was chosen by."""
+    """The ranker fitted on every question, its card holding the cross-validation it was chosen by.
+
+    Raises:
+        ValueError: ``l2`` negative or not finite; fewer than two sets; held out, the model finds no more expected
+            provisions within the first ``KEEP_AT`` sections than the fused order (it is not worth shipping).
+    """
+    if not (math.isfinite(l2) and l2 >= 0):
+        raise ValueError(f"--l2 must be a finite number, 0 or more, got {l2}")
     usable = [q for q in questions if q.candidates and q.expected]
     cv = cross_validate(usable, l2=l2)
+    at = f"@{KEEP_AT}"
+    if cv["model_recall"][at] <= cv["fused_recall"][at]:
+        raise ValueError(f"held out one set at a time, the ranker finds {cv['model_recall'][at]:.1%} of the expected "
+                         f"provisions within the first {KEEP_AT} sections against {cv['fused_recall'][at]:.1%} in the "
+                         "fused order: no better, so no model was written")
     ranker = fit([row for q in usable for _, row in q.candidates],
                  [int(key in q.expected) for q in usable for key, _ in q.candidates], l2=l2)
     ranker.card = {

@@ -342,16 +342,7 @@ def test_the_section_ranker_reorders_only_the_main_search_and_keeps_named_provis
     assert found.pinned == {"BNS:318"} and "BNS:318" not in {key for key, _ in found.candidates}
 
 
-def test_the_shipped_ranker_brings_the_provision_of_a_story_within_the_first_sections(
-    retriever: HybridRetriever,
-) -> None:
-    assert retriever.ranker is not None
-    story = ("Two men on a motorcycle came up behind my wife at the market, yanked her mangalsutra off and raced away "
-             "before anyone could stop them")
-    assert "BNS 304" in sections(retriever.retrieve(story, 10, as_of="2025-03-01", rank=True), 3)
-
-
-def test_the_search_command_orders_by_the_ranker_unless_history_is_asked(
+def test_the_search_command_orders_by_the_ranker_unless_told_not_to(
     cli_env: dict[str, str], statute_index: ChunkIndex
 ) -> None:
     import json
@@ -359,10 +350,32 @@ def test_the_search_command_orders_by_the_ranker_unless_history_is_asked(
     from tests.conftest import run_cli
 
     story = "my neighbour cheated me of money by promising a job abroad"
-    r = run_cli(cli_env, "retrieve", story, "-k", "5", "--as-of", "2025-03-01", "--json")
-    assert r.returncode == 0, r.stderr
-    results = json.loads(r.stdout)["results"]
-    assert len(results) == 5 and all("ranker" in x["scores"] for x in results)
-    r = run_cli(cli_env, "retrieve", story, "-k", "5", "--include-repealed", "--json")
-    assert r.returncode == 0, r.stderr
-    assert not any("ranker" in x["scores"] for x in json.loads(r.stdout)["results"])
+
+    def search(*args: str) -> list[dict]:  # type: ignore[type-arg]
+        r = run_cli(cli_env, "retrieve", story, "-k", "8", *args, "--json")
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)["results"]  # type: ignore[no-any-return]
+
+    ranked = search("--as-of", "2025-03-01")
+    assert len(ranked) == 8 and all("ranker" in x["scores"] for x in ranked)
+    assert [x["scores"]["ranker"] for x in ranked] == sorted((x["scores"]["ranker"] for x in ranked), reverse=True)
+    fused = search("--as-of", "2025-03-01", "--fused")
+    assert not any("ranker" in x["scores"] for x in fused)
+    assert [x["scores"]["fused"] for x in fused] == sorted((x["scores"]["fused"] for x in fused), reverse=True)
+    # searches it was not trained on keep the fused order: over history, before the new codes, within some Acts
+    for args in (("--include-repealed",), ("--as-of", "2023-01-01"), ("--as-of", "2025-03-01", "--act", "BNS")):
+        assert not any("ranker" in x["scores"] for x in search(*args)), args
+    r = run_cli(cli_env, "retrieve", "   ")
+    assert r.returncode == 2 and "query is empty" in r.stderr
+
+
+def test_a_missing_ranker_file_stops_only_the_searches_that_rank(
+    index: ChunkIndex, loaded: Loaded, settings: Settings, tmp_path: Path
+) -> None:
+    from graph_schema.errors import ConfigurationError
+
+    broken = build_retriever(settings.model_copy(update={"retrieval": settings.retrieval.model_copy(
+        update={"section_ranker": tmp_path / "gone.json"})}), index, loaded.store)
+    assert broken.retrieve("punishment for cheating", 3, as_of="2025-03-01")  # what an ask does
+    with pytest.raises(ConfigurationError, match="gone.json does not exist"):
+        broken.retrieve("punishment for cheating", 3, as_of="2025-03-01", rank=True)

@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 
 from graph_schema.errors import ConfigurationError
+from legal_rag.evaluation.answers import held_out_sets, is_measuring
 from legal_rag.retrieval.rerank import (
     DEPTH,
     FEATURES,
     INTERACTIONS,
     LabelledQuestion,
     LinearSectionRanker,
+    RankerFile,
     SectionEvidence,
     cross_validate,
     design,
@@ -128,7 +130,7 @@ def test_a_saved_ranker_loads_the_same(tmp_path: Path) -> None:
         (lambda d: d.update(interactions=[]), "retrain it"),
         (lambda d: d.update(weights=d["weights"][:-1]), "weights"),
         (lambda d: d["scale"].__setitem__(0, 0.0), "scales positive"),
-        (lambda d: d.update(depth=0), "depth"),
+        (lambda d: d.update(depth=10), "first 10 sections"),
     ],
 )
 def test_a_bad_ranker_file_is_refused_naming_it(tmp_path: Path, edit, message: str) -> None:  # type: ignore[no-untyped-def]
@@ -186,27 +188,90 @@ def test_the_shipped_ranker_loads_and_never_trained_on_a_measuring_set() -> None
     assert ranker.depth == DEPTH
     trained = set(ranker.card["trained_on"])
     assert trained and not {s for s in trained if s.startswith("sealed")}
-    # the sets held out when it was trained (data/eval/README.md): they measure it
-    assert not trained & {"probe16", "probe17"}
+    # the sets held out (data/eval/held_out.txt): they measure it
+    held = {name.removesuffix(".jsonl") for name in held_out_sets(PROJECT_ROOT / "data" / "eval")}
+    assert held and not trained & held
     cv = ranker.card["cross_validation"]
     assert cv["model_recall"]["@8"] > cv["fused_recall"]["@8"]
 
 
-def test_settings_point_at_the_shipped_ranker_and_none_turns_it_off() -> None:
+def test_settings_point_at_the_shipped_ranker_read_on_first_use_and_none_turns_it_off(tmp_path: Path) -> None:
     from legal_rag.retrieval.build import section_ranker
 
     settings = Settings()
     assert settings.retrieval.section_ranker == SHIPPED
-    assert isinstance(section_ranker(settings), LinearSectionRanker)
+    shipped = section_ranker(settings)
+    assert isinstance(shipped, RankerFile) and isinstance(shipped.model(), LinearSectionRanker)
     off = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"section_ranker": None})})
     assert section_ranker(off) is None
-    missing = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(
-        update={"section_ranker": Path("/nonexistent/ranker.json")})})
-    with pytest.raises(ConfigurationError, match="ranker.json does not exist"):
-        section_ranker(missing)
+    # a missing file is an error only when something ranks: building the retriever (for an ask) never reads it
+    missing = section_ranker(settings.model_copy(update={"retrieval": settings.retrieval.model_copy(
+        update={"section_ranker": tmp_path / "ranker.json"})}))
+    assert missing is not None
+    with pytest.raises(ConfigurationError, match=r"ranker.json does not exist.*SECTION_RANKER=off"):
+        missing.scores([dict.fromkeys(FEATURES, 0.0)])
+
+
+def test_training_refuses_an_l2_that_is_no_number_and_a_model_no_better_than_fused() -> None:
+    rng = random.Random(8)
+    qs = [_question(s, i, rng) for s in ("one", "two") for i in range(10)]
+    with pytest.raises(ValueError, match="--l2 must be a finite number"):
+        train(qs, l2=float("nan"))
+    with pytest.raises(ValueError, match="--l2 must be a finite number"):
+        train(qs, l2=-1.0)
+    # the expected section is the fused order's first and nothing else marks it: the model cannot do better
+    flat = []
+    for s_ in ("one", "two", "three"):
+        for i in range(10):
+            cands = tuple((f"A:{r}", {**{f: rng.random() for f in FEATURES}, "fused_rank": 1 / (r + 1)})
+                          for r in range(20))
+            flat.append(LabelledQuestion(s_, f"{s_}-{i}", frozenset({"A:0"}), cands))
+    with pytest.raises(ValueError, match="no better, so no model was written"):
+        train(flat)
+
+
+def _marked(source: str, i: int, marker: str, rng: random.Random) -> LabelledQuestion:
+    # each set marks its expected section by a feature of its own: only a model that saw the set can find it
+    cands = []
+    hit = rng.randrange(5, 20)
+    for r in range(25):
+        row = {f: rng.random() * 0.5 for f in FEATURES}
+        row["fused_rank"] = 1 / (r + 1)
+        if r == hit:
+            row[marker] = 3.0
+        cands.append((f"A:{r}", row))
+    return LabelledQuestion(source, f"{source}-{i}", frozenset({f"A:{hit}"}), tuple(cands))
+
+
+def test_cross_validation_never_learns_from_the_set_it_measures() -> None:
+    rng = random.Random(9)
+    markers = {"one": "bm25_norm", "two": "dense", "three": "lay"}
+    qs = [_marked(s, i, m, rng) for s, m in markers.items() for i in range(30)]
+    cv = cross_validate(qs)
+    assert cv["model_recall"]["@1"] < 0.5  # a fold that trained on its own set would find nearly every one
+    both = [q for q in qs if q.source == "one"] + [LabelledQuestion("copy", q.qid, q.expected, q.candidates)
+                                                   for q in qs if q.source == "one"]
+    assert cross_validate(both)["model_recall"]["@1"] > 0.9  # the same questions in another set are learnt
 
 
 @pytest.mark.parametrize("value", ["off", "", "None"])
 def test_the_ranker_is_turned_off_from_the_environment(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
     monkeypatch.setenv("LEGAL_RAG_RETRIEVAL__SECTION_RANKER", value)
     assert Settings().retrieval.section_ranker is None
+
+
+def test_held_out_sets_are_named_in_their_list(tmp_path: Path) -> None:
+    assert held_out_sets(tmp_path) == frozenset()
+    (tmp_path / "held_out.txt").write_text("# comment\nprobe99.jsonl\n\n")
+    assert held_out_sets(tmp_path) == {"probe99.jsonl"}
+    assert is_measuring(tmp_path / "probe99.jsonl", tmp_path) and is_measuring(tmp_path / "sealed9.jsonl", tmp_path)
+    assert not is_measuring(tmp_path / "probe98.jsonl", tmp_path)
+
+
+def test_questions_of_a_held_out_set_measure_whatever_their_file_is_called(tmp_path: Path) -> None:
+    from legal_rag.evaluation.relevance import measuring_questions
+
+    (tmp_path / "held_out.txt").write_text("probe99.jsonl\n")
+    (tmp_path / "probe99.jsonl").write_text(json.dumps({"id": "x", "question": "Is  THIS held out?"}) + "\n")
+    (tmp_path / "probe98.jsonl").write_text(json.dumps({"id": "y", "question": "Is this read?"}) + "\n")
+    assert measuring_questions(tmp_path) == {"is this held out?"}
