@@ -317,9 +317,10 @@ class Application:
         return service.ask(question, day, on_stage=on_stage)
 
     def retrieve(self, query: str, k: int = 10, *, as_of: str | None = None, acts: Collection[str] | None = None,
-                 include_repealed: bool = False) -> list[Retrieved]:
-        """The ``k`` best chunks for ``query`` among the law in force on ``as_of`` (default today)."""
-        return self.search(query, k, as_of=as_of, acts=acts, include_repealed=include_repealed).hits
+                 include_repealed: bool = False, rank: bool = False) -> list[Retrieved]:
+        """The ``k`` best chunks for ``query`` among the law in force on ``as_of`` (default today), in the fused
+        order unless ``rank`` (:meth:`search`)."""
+        return self.search(query, k, as_of=as_of, acts=acts, include_repealed=include_repealed, rank=rank).hits
 
     def search(self, query: str, k: int = 10, *, as_of: str | None = None, acts: Collection[str] | None = None,
                include_repealed: bool = False, rank: bool = True) -> RetrieveResult:
@@ -703,32 +704,25 @@ class Application:
                 files with questions to learn from, ``out`` not a writable .json file, ``l2`` negative or not finite,
                 or a model no better than the fused order held out (nothing is written then).
         """
-        from legal_rag.evaluation.relevance import measuring_questions, normalise_question
         from legal_rag.retrieval.rerank import OLD_CODES, train
         from legal_rag.retrieval.rerank import LabelledQuestion as RankerQuestion
 
         if out.suffix != ".json" or out.is_dir():
             raise InvalidInputError(f"--out {out} must be a .json file (the model is written whole, with its card)")
-        if not (math.isfinite(l2) and l2 >= 0):
-            raise InvalidInputError(f"--l2 must be a finite number, 0 or more, got {l2}")
-        try:  # before the search, which takes minutes: a place the model cannot be written is known now
-            out.parent.mkdir(parents=True, exist_ok=True)
-            probe = out.with_name(f".{out.name}.{os.getpid()}.probe")
-            probe.write_text("", encoding="utf-8")
-            probe.unlink()
-        except OSError as exc:
-            raise InvalidInputError(f"--out {out}: the model cannot be written there ({exc})") from exc
+        if not (math.isfinite(l2) and l2 > 0):
+            raise InvalidInputError(f"--l2 must be a finite number above 0, got {l2}")
         names = [path.stem for path in questions]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise InvalidInputError(f"two files are called {twice[0]}: each file is one cross-validation fold, named "
                                     "by its file name")
-        try:
-            measuring = measuring_questions(PROJECT_ROOT / "data" / "eval")
-        except ValueError as exc:
-            raise ConfigurationError(f"cannot read the evaluation sets: {exc}") from exc
+        # before the search, which takes minutes: a place the model cannot be written is known now (nothing made yet)
+        existing = next(p for p in (out.parent, *out.parent.parents) if p.exists())
+        if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+            raise InvalidInputError(f"--out {out}: the model cannot be written there ({existing} is not a folder "
+                                    "this user may write in)")
+        per_file = {path: self._development_questions([path]) for path in questions}  # refuses measuring sets
         retriever = self.retriever()
-        per_file = {path: self._development_questions([path]) for path in questions}
         total = sum(len(qs) for qs in per_file.values())
         progress = progress or self._progress
         labelled = []
@@ -740,9 +734,8 @@ class Application:
                     progress("ranker", done, total)
                 expected = frozenset(f"{act}:{section}" for act, section in q.expect_cited
                                      if act.upper() not in OLD_CODES)
-                if not expected or normalise_question(q.question) in measuring or (
-                        q.as_of is not None and q.as_of < NEW_CRIMINAL_CODES_IN_FORCE):
-                    continue
+                if not expected or (q.as_of is not None and q.as_of < NEW_CRIMINAL_CODES_IN_FORCE):
+                    continue  # what is ranked: searches of the law since 2024-07-01 (``HybridRetriever.retrieve``)
                 found = retriever.ranking_candidates(q.question, as_of=q.as_of)
                 if expected - found.pinned:  # a provision the question names is pinned first: no ranking misses it
                     labelled.append(RankerQuestion(path.stem, q.id, expected - found.pinned, found.candidates))
@@ -753,19 +746,30 @@ class Application:
             ranker = train(labelled, l2=l2)
         except ValueError as exc:
             raise InvalidInputError(str(exc)) from exc
-        ranker.save(out)
+        try:
+            ranker.save(out)
+        except OSError as exc:
+            raise InvalidInputError(f"--out {out}: the model could not be written ({exc})") from exc
         return ranker
 
     def _development_questions(self, questions: Sequence[Path]) -> list[LabelledQuestion]:
-        """The rows of labelled files that may train (``DEVELOPMENT_SPLITS``): sealed sets are refused, held-out rows
-        left out, a row of any other split refused."""
+        """The rows of labelled files that may train (``DEVELOPMENT_SPLITS``): sealed and held-out sets are refused
+        (``data/eval/held_out.txt``), held-out rows left out, a row of any other split refused, and a row whose question
+        is one a measuring set asks left out, whatever its file is called (``measuring_questions``)."""
         from legal_rag.evaluation.answers import HELD_OUT_LIST, held_out_sets, is_sealed, load_labelled
+        from legal_rag.evaluation.relevance import measuring_questions, normalise_question
 
+        directory = PROJECT_ROOT / "data" / "eval"
+        try:
+            measuring = measuring_questions(directory)
+            held = held_out_sets(directory)
+        except ValueError as exc:
+            raise ConfigurationError(f"cannot read the evaluation sets: {exc}") from exc
         qs = []
         for path in questions:
             if is_sealed(path):
                 raise InvalidInputError(f"{path.name} is sealed: it measures the model and never trains it")
-            if path.name in held_out_sets(PROJECT_ROOT / "data" / "eval"):
+            if path.name in held:
                 raise InvalidInputError(f"{path.name} is held out (data/eval/{HELD_OUT_LIST}): it measures the model "
                                         "and never trains it")
             try:
@@ -776,7 +780,7 @@ class Application:
             if unknown:
                 raise InvalidInputError(f"{path.name}: split {unknown[0]!r} is neither a development split (dev, "
                                         "probe, or none) nor 'heldout': say which, so that no measuring row trains")
-            qs += [q for q in rows if q.split in DEVELOPMENT_SPLITS]
+            qs += [q for q in rows if q.split in DEVELOPMENT_SPLITS and normalise_question(q.question) not in measuring]
         return qs
 
     def _recording_generator(self) -> Any:

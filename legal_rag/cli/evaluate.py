@@ -139,8 +139,8 @@ def train_relevance_cmd(
 RANKER_SETS = tuple(PROJECT_ROOT / "data" / "eval" / f"{name}.jsonl" for name in (
     "questions", "probe", "probe2", "probe3", "probe4", "probe5", "probe6", "probe7", "probe8", "probe9", "probe10",
     "probe11", "probe12", "probe13", "probe14", "probe15"))
-"""The development sets the shipped section ranker was trained on: every set that was read. Not the sealed sets, nor
-``probe16.jsonl`` and later, which are held out until a session reads them (data/eval/README.md)."""
+"""The development sets the shipped section ranker was trained on: every set that was read. Never a sealed set nor
+one ``data/eval/held_out.txt`` names (refused if given)."""
 
 
 @eval_app.command("train-ranker")

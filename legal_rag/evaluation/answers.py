@@ -43,7 +43,6 @@ __all__ = [
     "auroc",
     "expected_calibration_error",
     "held_out_sets",
-    "is_measuring",
     "is_sealed",
     "load_labelled",
     "reliability_bins",
@@ -100,24 +99,30 @@ line."""
 
 
 def held_out_sets(directory: Path) -> frozenset[str]:
-    """The file names ``HELD_OUT_LIST`` in ``directory`` names (none when it has no such list).
+    """The file names ``HELD_OUT_LIST`` in ``directory`` names ("probe16" or "probe16.jsonl"; "#" starts a comment).
+    A folder without the list holds no held-out set.
 
     Raises:
-        ValueError: the list cannot be read (naming it).
+        ValueError: the list cannot be read, or names a set the folder does not hold (naming it): a list that
+            refuses nothing is no guard.
     """
     path = directory / HELD_OUT_LIST
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except FileNotFoundError:
         return frozenset()
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: {exc}") from exc
-    return frozenset(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
-
-
-def is_measuring(path: Path, directory: Path) -> bool:
-    """A set that measures and never trains: sealed, or held out by ``directory``'s list."""
-    return is_sealed(path) or path.name in held_out_sets(directory)
+    names = set()
+    for line in lines:
+        name = line.split("#", 1)[0].strip()
+        if not name:
+            continue
+        name = name if name.endswith(".jsonl") else f"{name}.jsonl"
+        if "/" in name or not (directory / name).is_file():
+            raise ValueError(f"{path} names {line.strip()!r}, which is no set in {directory}: give a file name there")
+        names.add(name)
+    return frozenset(names)
 
 
 def load_labelled(path: Path, resolve: Callable[[str], str]) -> list[LabelledQuestion]:

@@ -374,11 +374,12 @@ def measuring_questions(directory: Path) -> set[str]:
     out: set[str] = set()
     held = held_out_sets(directory)
     for path in sorted(directory.glob("*.jsonl")):
+        measures = is_sealed(path) or path.name in held
         try:
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     row = json.loads(line)
-                    if is_sealed(path) or path.name in held or row.get("split") == "heldout":
+                    if measures or row.get("split") == "heldout":
                         out.add(normalise_question(str(row.get("question", ""))))
         except (OSError, ValueError, AttributeError) as exc:
             raise ValueError(f"{path}: {exc}") from exc

@@ -199,7 +199,7 @@ class LinearSectionRanker:
                 mean=tuple(float(x) for x in doc["mean"]), scale=tuple(float(x) for x in doc["scale"]),
                 features=tuple(str(x) for x in doc["features"]),
                 interactions=tuple((str(a), str(b)) for a, b in doc["interactions"]),
-                depth=int(doc.get("depth", DEPTH)), version=str(doc.get("version", "1")),
+                depth=int(doc["depth"]), version=str(doc.get("version", "1")),
                 card=dict(doc.get("card", {})),
             )  # fmt: skip
 

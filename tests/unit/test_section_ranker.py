@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from graph_schema.errors import ConfigurationError
-from legal_rag.evaluation.answers import held_out_sets, is_measuring
+from legal_rag.evaluation.answers import held_out_sets
 from legal_rag.retrieval.rerank import (
     DEPTH,
     FEATURES,
@@ -262,10 +262,18 @@ def test_the_ranker_is_turned_off_from_the_environment(monkeypatch: pytest.Monke
 
 def test_held_out_sets_are_named_in_their_list(tmp_path: Path) -> None:
     assert held_out_sets(tmp_path) == frozenset()
-    (tmp_path / "held_out.txt").write_text("# comment\nprobe99.jsonl\n\n")
-    assert held_out_sets(tmp_path) == {"probe99.jsonl"}
-    assert is_measuring(tmp_path / "probe99.jsonl", tmp_path) and is_measuring(tmp_path / "sealed9.jsonl", tmp_path)
-    assert not is_measuring(tmp_path / "probe98.jsonl", tmp_path)
+    for name in ("probe98.jsonl", "probe99.jsonl"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "held_out.txt").write_text("\ufeff# comment\nprobe99.jsonl  # read later\nprobe98\n\n")
+    assert held_out_sets(tmp_path) == {"probe99.jsonl", "probe98.jsonl"}
+
+
+@pytest.mark.parametrize("entry", ["probe18", "data/eval/probe99.jsonl", "probe18.jsonl"])
+def test_a_held_out_list_naming_no_set_of_its_folder_is_refused(tmp_path: Path, entry: str) -> None:
+    (tmp_path / "probe99.jsonl").write_text("")
+    (tmp_path / "held_out.txt").write_text(entry + "\n")
+    with pytest.raises(ValueError, match="which is no set in"):
+        held_out_sets(tmp_path)
 
 
 def test_questions_of_a_held_out_set_measure_whatever_their_file_is_called(tmp_path: Path) -> None:
@@ -275,3 +283,44 @@ def test_questions_of_a_held_out_set_measure_whatever_their_file_is_called(tmp_p
     (tmp_path / "probe99.jsonl").write_text(json.dumps({"id": "x", "question": "Is  THIS held out?"}) + "\n")
     (tmp_path / "probe98.jsonl").write_text(json.dumps({"id": "y", "question": "Is this read?"}) + "\n")
     assert measuring_questions(tmp_path) == {"is this held out?"}
+
+
+def _train_ranker(tmp_path: Path, files: list[Path], *, out: Path | None = None, l2: float = 1.0) -> None:
+    from legal_rag.app import Application
+
+    with Application(Settings(state_dir=tmp_path / "state")) as application:  # stops any server it started
+        application.train_ranker(files, out or tmp_path / "r.json", l2=l2)
+
+
+def test_train_ranker_refuses_bad_input_before_it_searches(tmp_path: Path) -> None:
+    from graph_schema.errors import InvalidInputError
+
+    dev = PROJECT_ROOT / "data" / "eval"
+    with pytest.raises(InvalidInputError, match="--l2 must be a finite number above 0"):
+        _train_ranker(tmp_path, [dev / "probe9.jsonl", dev / "probe10.jsonl"], l2=float("nan"))
+    with pytest.raises(InvalidInputError, match="--out .* must be a .json file"):
+        _train_ranker(tmp_path, [dev / "probe9.jsonl", dev / "probe10.jsonl"], out=tmp_path / "r.txt")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "probe9.jsonl").write_text("")
+    with pytest.raises(InvalidInputError, match="two files are called probe9"):
+        _train_ranker(tmp_path, [dev / "probe9.jsonl", tmp_path / "a" / "probe9.jsonl"])
+    (tmp_path / "file").write_text("")
+    with pytest.raises(InvalidInputError, match="cannot be written there"):
+        _train_ranker(tmp_path, [dev / "probe9.jsonl", dev / "probe10.jsonl"], out=tmp_path / "file" / "r.json")
+    assert not (tmp_path / "r.json").exists()
+
+
+@pytest.mark.parametrize("name", sorted(held_out_sets(PROJECT_ROOT / "data" / "eval")) + ["sealed5.jsonl"])
+def test_train_ranker_refuses_a_measuring_set(tmp_path: Path, name: str) -> None:
+    from graph_schema.errors import InvalidInputError
+
+    dev = PROJECT_ROOT / "data" / "eval"
+    with pytest.raises(InvalidInputError, match="is held out|is sealed"):
+        _train_ranker(tmp_path, [dev / name, dev / "probe9.jsonl"])  # refused before any graph is read
+
+
+def test_the_ranker_training_sets_are_development_sets() -> None:
+    from legal_rag.cli.evaluate import RANKER_SETS
+
+    held = held_out_sets(PROJECT_ROOT / "data" / "eval")
+    assert all(p.is_file() and not p.name.startswith("sealed") and p.name not in held for p in RANKER_SETS)
