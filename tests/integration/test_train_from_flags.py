@@ -106,9 +106,20 @@ def test_training_refuses_a_sealed_set_and_a_label_that_names_no_provision(
     with Records(env["LEGAL_RAG_DATABASE_URL"]) as records:
         records.answers.add({"question": "q", "as_of": "2025-01-01", "answer": "a", "generator": "extractive"},
                             key_name="asha")
-    dev = tmp_path / "dev.jsonl"
-    dev.write_text(json.dumps({**row, "split": "dev"}) + "\n")
+    dev = tmp_path / "dev.jsonl"  # a development row: a held-out row relabelled "dev" is still left out, by its text
+    rows = [json.loads(line) for line in (PROJECT_ROOT / "data" / "eval" / "questions.jsonl").read_text().splitlines()]
+    dev.write_text(json.dumps(next(r for r in rows if r.get("split") == "dev")) + "\n")
     p = run_cli(env, "eval", "simulate-paralegal", "--questions", str(dev))
     assert p.returncode == 2 and "holds 1 answers of real keys" in p.stderr
     with Records(env["LEGAL_RAG_DATABASE_URL"]) as records:
         assert records.answers.count() == 1  # nothing asked, nothing stored
+
+
+
+def test_a_held_out_question_relabelled_for_development_never_trains(cli_env: dict[str, str], tmp_path: Path) -> None:
+    env = {**cli_env, "LEGAL_RAG_DATABASE_URL": f"sqlite:///{tmp_path / 'records.sqlite3'}"}
+    rows = [json.loads(line) for line in (PROJECT_ROOT / "data" / "eval" / "questions.jsonl").read_text().splitlines()]
+    held = tmp_path / "mine.jsonl"
+    held.write_text(json.dumps({**next(r for r in rows if r.get("split") == "heldout"), "split": "dev"}) + "\n")
+    p = run_cli(env, "eval", "simulate-paralegal", "--questions", str(held))
+    assert p.returncode == 2 and "no development question" in p.stderr
