@@ -721,7 +721,7 @@ class Application:
         if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
             raise InvalidInputError(f"--out {out}: the model cannot be written there ({existing} is not a folder "
                                     "this user may write in)")
-        per_file = {path: self._development_questions([path]) for path in questions}  # refuses measuring sets
+        per_file = self._development_files(questions)  # refuses measuring sets
         retriever = self.retriever()
         total = sum(len(qs) for qs in per_file.values())
         progress = progress or self._progress
@@ -753,9 +753,13 @@ class Application:
         return ranker
 
     def _development_questions(self, questions: Sequence[Path]) -> list[LabelledQuestion]:
-        """The rows of labelled files that may train (``DEVELOPMENT_SPLITS``): sealed and held-out sets are refused
+        """The rows of labelled files that may train (``_development_files``), all together."""
+        return [q for qs in self._development_files(questions).values() for q in qs]
+
+    def _development_files(self, questions: Sequence[Path]) -> dict[Path, list[LabelledQuestion]]:
+        """The rows of each labelled file that may train (``DEVELOPMENT_SPLITS``): sealed and held-out sets are refused
         (``data/eval/held_out.txt``), held-out rows left out, a row of any other split refused, and a row whose question
-        is one a measuring set asks left out, whatever its file is called (``measuring_questions``)."""
+        is one a measuring set asks left out, whatever its file is called (``measuring_questions``, read once)."""
         from legal_rag.evaluation.answers import HELD_OUT_LIST, held_out_sets, is_sealed, load_labelled
         from legal_rag.evaluation.relevance import measuring_questions, normalise_question
 
@@ -765,7 +769,7 @@ class Application:
             held = held_out_sets(directory)
         except ValueError as exc:
             raise ConfigurationError(f"cannot read the evaluation sets: {exc}") from exc
-        qs = []
+        out: dict[Path, list[LabelledQuestion]] = {}
         for path in questions:
             if is_sealed(path):
                 raise InvalidInputError(f"{path.name} is sealed: it measures the model and never trains it")
@@ -780,8 +784,9 @@ class Application:
             if unknown:
                 raise InvalidInputError(f"{path.name}: split {unknown[0]!r} is neither a development split (dev, "
                                         "probe, or none) nor 'heldout': say which, so that no measuring row trains")
-            qs += [q for q in rows if q.split in DEVELOPMENT_SPLITS and normalise_question(q.question) not in measuring]
-        return qs
+            out[path] = [q for q in rows
+                         if q.split in DEVELOPMENT_SPLITS and normalise_question(q.question) not in measuring]
+        return out
 
     def _recording_generator(self) -> Any:
         from legal_rag.workflow.generators.extractive import ExtractiveGenerator

@@ -214,7 +214,6 @@ class HybridRetriever:
     ) -> None:
         self.index = index
         self.ranker = ranker
-        self.rank_depth = RANK_DEPTH
         self.terms = terms
         self._lay_cards = tuple(lay)
         self._shipped = shipped
@@ -372,11 +371,7 @@ class HybridRetriever:
         allow = self.allowed(as_of=day, acts=acts, statuses=statuses, include_repealed=include_repealed)
         text = self.search_text(query, offence_told=offence_told, acts=acts)
         qv = vectors or query_vectors(self.index.embedder, text)
-        if allow is not None and not allow:
-            runs: dict[str, list[Hit]] = {"bm25": [], "dense": []}
-        else:
-            story = lay and len(query.split()) >= self.fusion.story_words
-            runs = self.search_runs(text, allow, self.fusion.depth, qv, lay=story)
+        runs, sections, best, fused = self._searched(query, text, allow, qv, lay=lay)
         told = {h.chunk_id: h.told for h in runs.get("lay", ()) if isinstance(h, LayHit)}
         per = {name: {h.chunk_id: h.score for h in hits} for name, hits in runs.items()}
         out: list[Retrieved] = []
@@ -386,8 +381,6 @@ class HybridRetriever:
             if c is not None and cid not in seen:
                 out.append(Retrieved(c, float("inf"), _scores(per, cid, None), pinned=why))
                 seen.add(cid)
-        sections, best = self._section_runs(runs)
-        fused = _subjects_first(list(fuse(sections, self.fusion, text)), self._subject_sections(query))
         ranked: dict[str, float] = {}
         if rank and self.ranker is not None and not acts and not statuses and not include_repealed \
                 and day >= NEW_CRIMINAL_CODES_IN_FORCE:
@@ -415,9 +408,24 @@ class HybridRetriever:
                     r.scores["dense"] = round(sims[r.chunk.id], 6)
         return out
 
+    def _searched(
+        self, query: str, text: str, allow: IdFilter | None, qv: QueryVectors, *, lay: bool,
+    ) -> tuple[dict[str, list[Hit]], dict[str, list[Hit]], dict[str, str], list[tuple[str, float]]]:
+        """What ``retrieve`` and ``ranking_candidates`` both search: the runs for ``text`` (none when the filters
+        leave nothing; the lay channel only for a story, ``FusionConfig.story_words``), their section runs, each
+        section's best chunk, and the fused sections, those the question names by subject first."""
+        if allow is not None and not allow:
+            runs: dict[str, list[Hit]] = {"bm25": [], "dense": []}
+        else:
+            story = lay and len(query.split()) >= self.fusion.story_words
+            runs = self.search_runs(text, allow, self.fusion.depth, qv, lay=story)
+        sections, best = self._section_runs(runs)
+        return runs, sections, best, _subjects_first(list(fuse(sections, self.fusion, text)),
+                                                     self._subject_sections(query))
+
     def _ranked(self, fused: list[tuple[str, float]], sections: dict[str, list[Hit]], runs: dict[str, list[Hit]],
                 best: dict[str, str], query: str, pinned: set[str]) -> tuple[list[tuple[str, float]], dict[str, float]]:
-        """``fused`` with its first ``rank_depth`` sections (after those pinned) in the ranker's order, each with its
+        """``fused`` with its first ``RANK_DEPTH`` sections (after those pinned) in the ranker's order, each with its
         own fused score, and the ranker's score of each section it ordered."""
         assert self.ranker is not None
         head, rows = self._candidate_rows(fused, sections, runs, best, query, pinned)
@@ -432,8 +440,8 @@ class HybridRetriever:
     def _candidate_rows(self, fused: list[tuple[str, float]], sections: dict[str, list[Hit]],
                         runs: dict[str, list[Hit]], best: dict[str, str], query: str,
                         pinned: set[str]) -> tuple[list[tuple[str, float]], list[dict[str, float]]]:
-        """The first ``rank_depth`` fused sections not pinned, and their ranker features (``rerank.features``)."""
-        head = [(skey, score) for skey, score in fused if skey not in pinned][: self.rank_depth]
+        """The first ``RANK_DEPTH`` fused sections not pinned, and their ranker features (``rerank.features``)."""
+        head = [(skey, score) for skey, score in fused if skey not in pinned][:RANK_DEPTH]
         bm25 = _scaled(sections.get("bm25", []))
         dense_run = sections.get("dense", [])
         dense = {h.chunk_id: (i, h.score) for i, h in enumerate(dense_run)}
@@ -458,19 +466,15 @@ class HybridRetriever:
 
     def ranking_candidates(self, query: str, *, as_of: str | None = None) -> RankingCandidates:
         """What the section ranker sees for ``query`` searched as ``retrieve`` searches the whole index: the first
-        ``rank_depth`` fused sections ("ACT:section") not pinned, in fused order, with their features (training
+        ``RANK_DEPTH`` fused sections ("ACT:section") not pinned, in fused order, with their features (training
         rows for ``legal-rag eval train-ranker``), and the sections pinned."""
         self.index.refresh()
         day = day_or_today(as_of)
         pinned = {f"{c.act}:{c.section}" for cid, _ in self._pinned(query, day) if (c := self.index.get(cid))}
         allow = self.allowed(as_of=day)
         text = self.search_text(query)
-        if allow is not None and not allow:
-            return RankingCandidates((), frozenset(pinned))
-        story = len(query.split()) >= self.fusion.story_words
-        runs = self.search_runs(text, allow, self.fusion.depth, query_vectors(self.index.embedder, text), lay=story)
-        sections, best = self._section_runs(runs)
-        fused = _subjects_first(list(fuse(sections, self.fusion, text)), self._subject_sections(query))
+        runs, sections, best, fused = self._searched(query, text, allow, query_vectors(self.index.embedder, text),
+                                                     lay=True)
         head, rows = self._candidate_rows(fused, sections, runs, best, query, pinned)
         return RankingCandidates(tuple((skey, row) for (skey, _), row in zip(head, rows, strict=True)),
                                  frozenset(pinned))

@@ -9,6 +9,7 @@ import pytest
 from legal_rag.retrieval.build import build_retriever, embedder, graph_chunks, open_index
 from legal_rag.retrieval.hybrid import HybridRetriever
 from legal_rag.retrieval.index import ChunkIndex
+from legal_rag.retrieval.rerank import DEPTH
 from legal_rag.settings import Settings
 from tests.conftest import INDEX_ACTS, Loaded
 from verification.claims import Pin
@@ -325,7 +326,8 @@ def test_the_section_ranker_reorders_only_the_main_search_and_keeps_named_provis
     q = "my neighbour cheated me of money by promising a job abroad"
     fused = sections(plain.retrieve(q, 40, as_of="2025-03-01"), 40)
     reversing = build_retriever(settings, index, loaded.store)
-    reversing.ranker, reversing.rank_depth = _Reversing(), len(fused)
+    assert len(fused) == DEPTH  # the ranker orders exactly these
+    reversing.ranker = _Reversing()
     ranked = reversing.retrieve(q, 3, as_of="2025-03-01", rank=True)
     assert sections(ranked, 3) == fused[::-1][:3]
     # each keeps its own fused score, and carries the ranker's
