@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from graph_schema.dates import check_day, day_or_today
 from graph_schema.errors import (
     ConfigurationError,
+    IngestError,
     InvalidInputError,
     RecordNotFoundError,
     StoreUnavailableError,
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from legal_rag.records import Records
     from legal_rag.records.model import AnswerRow, ApiKeyRow, FlagLabel, FlagRow, FlagStatus
     from legal_rag.results import (
+        AskedBuilt,
         GraphServerState,
         IndexStatus,
         IngestOutcome,
@@ -428,15 +430,16 @@ class Application:
             InvalidInputError: the graph holds no statute text.
         """
         from legal_rag.results import VectorsExported
-        from legal_rag.retrieval.build import embedder, graph_chunks
+        from legal_rag.retrieval.build import embedder, graph_chunks, lay_cards
         from legal_rag.retrieval.index import heading_texts
-        from legal_rag.retrieval.lay import read_lay_cards, situations
+        from legal_rag.retrieval.lay import situations
         from legal_rag.retrieval.vectors import ShippedVectors, write_shipped_vectors
 
         chunks = graph_chunks(self.graph())
         if not chunks:
             raise InvalidInputError("the graph holds no statute text: run `legal-rag ingest --default` first")
-        lay = situations(read_lay_cards(self.settings.retrieval.lay_cards))
+        lay = situations(lay_cards(self.settings.model_copy(update={
+            "retrieval": self.settings.retrieval.model_copy(update={"asked_leave_out": ()})})))
         texts = sorted({c.indexed_text for c in chunks} | set(heading_texts(chunks)) | set(lay))
         emb = embedder(self.settings)
         target = out_dir or self.settings.retrieval.vectors_dir
@@ -756,10 +759,13 @@ class Application:
         """The rows of labelled files that may train (``_development_files``), all together."""
         return [q for qs in self._development_files(questions).values() for q in qs]
 
-    def _development_files(self, questions: Sequence[Path]) -> dict[Path, list[LabelledQuestion]]:
+    def _development_files(self, questions: Sequence[Path], *,
+                           asking: bool = True) -> dict[Path, list[LabelledQuestion]]:
         """The rows of each labelled file that may train (``DEVELOPMENT_SPLITS``): sealed and held-out sets are refused
         (``data/eval/held_out.txt``), held-out rows left out, a row of any other split refused, and a row whose question
-        is one a measuring set asks left out, whatever its file is called (``measuring_questions``, read once)."""
+        is one a measuring set asks left out, whatever its file is called (``measuring_questions``, read once).
+        ``asking``: the questions will be asked, so the questions asked before must leave each file out
+        (``retrieval.asked_leave_out``; ``ConfigurationError`` otherwise)."""
         from legal_rag.evaluation.answers import HELD_OUT_LIST, held_out_sets, is_sealed, load_labelled
         from legal_rag.evaluation.relevance import measuring_questions, normalise_question
 
@@ -776,6 +782,8 @@ class Application:
             if path.name in held:
                 raise InvalidInputError(f"{path.name} is held out (data/eval/{HELD_OUT_LIST}): it measures the model "
                                         "and never trains it")
+            if asking:
+                self._refuse_answering_from_itself(path)
             try:
                 rows = load_labelled(path, self.resolver().resolve)
             except (OSError, ValueError) as exc:
@@ -787,6 +795,49 @@ class Application:
             out[path] = [q for q in rows
                          if q.split in DEVELOPMENT_SPLITS and normalise_question(q.question) not in measuring]
         return out
+
+    def build_asked(self, questions: Sequence[Path], out: Path) -> AskedBuilt:
+        """Write the questions asked before (``retrieval/asked.py``) from labelled development sets to ``out``: each
+        answerable question, not dated before 2024-07-01, with the provisions of today's law its answer must cite.
+
+        Raises:
+            InvalidInputError: a sealed or held-out set, an unreadable file, two files of one name, no question to
+                write, or ``out`` not a .jsonl file (nothing is written then).
+        """
+        from legal_rag.results import AskedBuilt
+        from legal_rag.retrieval.asked import asked_rows, write_asked
+
+        if out.suffix != ".jsonl" or out.is_dir():
+            raise InvalidInputError(f"--out {out} must be a .jsonl file")
+        names = [path.name for path in questions]
+        if twice := sorted({n for n in names if names.count(n) > 1}):
+            raise InvalidInputError(f"two files are called {twice[0]}: a question set is named by its file name")
+        per_file = self._development_files(questions, asking=False)  # refuses measuring sets
+        rows = asked_rows((path.name, qs) for path, qs in per_file.items())
+        if not rows:
+            raise InvalidInputError("no answerable question of today's law to write (held-out rows are never used)")
+        try:
+            write_asked(out, rows)
+        except OSError as exc:
+            raise InvalidInputError(f"--out {out}: cannot write it: {exc}") from exc
+        return AskedBuilt(questions=len(rows), provisions=len({c for r in rows for c in r.cited}),
+                          sets=sorted({r.source for r in rows}), path=str(out))
+
+    def _refuse_answering_from_itself(self, questions: Path) -> None:
+        """Raises ``ConfigurationError`` when the questions asked before (``retrieval.asked``, less
+        ``retrieval.asked_leave_out``) hold a question of the set ``questions``: asking it would answer it from
+        itself (the CLI leaves out the sets it asks)."""
+        from legal_rag.retrieval.asked import answers_from_itself
+
+        r = self.settings.retrieval
+        try:
+            itself = questions.is_file() and answers_from_itself(r.asked, r.asked_leave_out, questions)
+        except IngestError as exc:
+            raise ConfigurationError(str(exc)) from exc
+        if itself:
+            raise ConfigurationError(f"the questions asked before ({r.asked}) hold questions of {questions.name}: "
+                                     "asking them would answer them from themselves; name the set in "
+                                     "retrieval.asked_leave_out (LEGAL_RAG_RETRIEVAL__ASKED_LEAVE_OUT)")
 
     def _recording_generator(self) -> Any:
         from legal_rag.workflow.generators.extractive import ExtractiveGenerator
@@ -972,8 +1023,12 @@ class Application:
         Raises:
             InvalidInputError: an unreadable file, a split of a sealed set (it would show one question's
                 result), or a split no question has.
+            ConfigurationError: the questions asked before (``retrieval.asked``) do not leave ``questions`` out
+                (``retrieval.asked_leave_out``): a set would be scored against its own questions.
         """
         from legal_rag.evaluation.answers import is_sealed, load_labelled, run_answers
+
+        self._refuse_answering_from_itself(questions)
 
         try:
             qs = load_labelled(questions, self.resolver().resolve)

@@ -187,6 +187,16 @@ class IndexStatus:
 
 
 @dataclass(frozen=True, slots=True)
+class AskedBuilt:
+    """``eval build-asked``: how many questions, naming how many provisions, from which sets, written where."""
+
+    questions: int
+    provisions: int
+    sets: list[str]
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
 class VectorsExported:
     """``index export-vectors``: how many vectors were written where, how many embedded and kept."""
 

@@ -128,15 +128,23 @@ class RetrievalSettings(BaseModel):
     not min-max normalised); 0 turns it off."""
     lay_story_words: int = Field(default=15, ge=0)
     """Questions of fewer words take no part of the lay channel (``FusionConfig.story_words``)."""
+    asked: Path | None = PROJECT_ROOT / "data" / "retrieval" / "asked.jsonl"
+    """Labelled questions asked before, added to the lay cards as situations of the provisions that decided them
+    (``retrieval/asked.py``, ``legal-rag eval build-asked``); None (or "off") leaves the cards alone; a missing file
+    has none."""
+    asked_leave_out: tuple[Path, ...] = ()
+    """Question sets whose questions ``asked`` leaves out (by set name and by question): ``legal-rag eval answers``
+    names the set it scores, so that a development set is scored leave-one-set-out."""
     section_ranker: Path | None = PROJECT_ROOT / "data" / "retrieval" / "section_ranker.json"
     """The section ranker (``retrieval/rerank.py``, ``legal-rag eval train-ranker``) that re-orders the whole index's
     first fused sections for a search (``legal-rag retrieve``; not the ask workflow); None keeps the fused order. A
     path that cannot be read is an error."""
 
-    @field_validator("section_ranker", mode="before")
+    @field_validator("section_ranker", "asked", mode="before")
     @classmethod
     def _ranker_off(cls, value: object) -> object:
-        """An empty value, "none" or "off" (``LEGAL_RAG_RETRIEVAL__SECTION_RANKER=off``) turns the ranker off."""
+        """An empty value, "none" or "off" (``LEGAL_RAG_RETRIEVAL__SECTION_RANKER=off``,
+        ``LEGAL_RAG_RETRIEVAL__ASKED=off``) turns the ranker or the questions asked before off."""
         return None if isinstance(value, str) and value.strip().lower() in {"", "none", "off"} else value
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from legal_rag.cli.common import _application, _settings, err, out
+from legal_rag.cli.common import _application, _leaving_out, err, out
 from legal_rag.cli.relevance_card import DEVELOPMENT_SETS, print_relevance_card
 from legal_rag.cli.retrieve import eval_app
 from legal_rag.settings import PROJECT_ROOT
@@ -70,7 +71,8 @@ def eval_answers_cmd(
     unsupported claims, confidence calibration (ECE, AUROC), latency, tokens and cost."""
     from legal_rag.results import is_sealed, write_report
 
-    with _application(labels={"answers": "asking"}) as application:
+    # scored leave-one-set-out: its own questions are not among those asked before
+    with _application(_leaving_out([questions]), labels={"answers": "asking"}) as application:
         report = application.evaluate_answers(questions, split, unseal=unseal)
     if is_sealed(questions) and not unseal:
         doc = report.sealed()
@@ -131,7 +133,7 @@ def train_relevance_cmd(
     """Train the provision relevance model on CPU from labelled development questions: Acts held out in
     cross-validation choose its regularisation and quoting threshold; the card reports both rankings."""
     files = questions or list(DEVELOPMENT_SETS)
-    with _application(labels={"questions": "asking"}) as application:
+    with _application(_leaving_out(files), labels={"questions": "asking"}) as application:
         trained = application.train_relevance(files, out_path)
     print_relevance_card(trained, as_json)
 
@@ -160,7 +162,7 @@ def train_ranker_cmd(
     the first k sections, fused order against the model's. Nothing is written unless, held out, the model finds more
     of them within the first 8 than the fused order."""
     files = questions or list(RANKER_SETS)
-    base = _settings()  # trained on the fused order: a ranker in use (or a missing one) takes no part
+    base = _leaving_out(files)  # trained on the fused order: a ranker in use (or a missing one) takes no part
     settings = base.model_copy(update={"retrieval": base.retrieval.model_copy(update={"section_ranker": None})})
     with _application(settings, labels={"ranker": "searching the labelled questions"}) as application:
         ranker = application.train_ranker(files, out_path, l2=l2)
@@ -179,6 +181,28 @@ def train_ranker_cmd(
     err.print(f"wrote {out_path}", markup=False, soft_wrap=True)
 
 
+@eval_app.command("build-asked")
+def build_asked_cmd(
+    questions: Annotated[list[Path], typer.Option(
+        "--questions", help="Labelled JSONL files whose questions to write (repeat the option); sealed sets and those "
+        "data/eval/held_out.txt names are refused, and their questions left out wherever they appear. Default: the "
+        "development sets that were read (RANKER_SETS).")] = [],  # noqa: B006
+    out_path: Annotated[Path, typer.Option(
+        "--out", help="Where to write them (JSON Lines); point retrieval.asked at it (LEGAL_RAG_RETRIEVAL__ASKED).")]
+    = PROJECT_ROOT / "data" / "retrieval" / "asked.jsonl",
+    as_json: Annotated[bool, typer.Option("--json", help="What was written, as one JSON object.")] = False,
+) -> None:
+    """Write the questions asked before: each labelled development question, in its own words, as a situation of the
+    provisions of today's law its answer must cite, for the lay channel to match new stories against."""
+    with _application(labels={}) as application:
+        built = application.build_asked(questions or list(RANKER_SETS), out_path)
+    if as_json:
+        sys.stdout.write(json.dumps(asdict(built)) + "\n")
+        return
+    out.print(f"wrote {built.questions} questions citing {built.provisions} provisions, from {len(built.sets)} sets, "
+              f"to {built.path}", markup=False)
+
+
 @eval_app.command("simulate-paralegal")
 def simulate_paralegal_cmd(
     questions: Annotated[list[Path], typer.Option(
@@ -189,7 +213,7 @@ def simulate_paralegal_cmd(
     """A rule-based paralegal: ask labelled development questions, store the answers, flag wrong_provision on
     every quoted provision the labels do not expect, and accept the flags (to measure training on flags; run it
     on an evaluation state)."""
-    with _application(labels={"questions": "asking"}) as application:
+    with _application(_leaving_out(questions), labels={"questions": "asking"}) as application:
         done = application.simulate_paralegal(questions)
     if as_json:
         sys.stdout.write(json.dumps(done.as_dict()) + "\n")
