@@ -18,7 +18,7 @@ import math
 import os
 import signal
 import threading
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -62,6 +62,7 @@ if TYPE_CHECKING:
         SectionResult,
         VectorsExported,
     )
+    from legal_rag.retrieval.asked import LeaveOut
     from legal_rag.retrieval.crossval import CVReport
     from legal_rag.retrieval.hybrid import HybridRetriever, Retrieved
     from legal_rag.retrieval.index import ChunkIndex, Progress
@@ -423,23 +424,26 @@ class Application:
 
     def export_vectors(self, out_dir: Path | None = None, *, reuse: bool = False,
                        progress: Progress | None = None) -> VectorsExported:
-        """Embed every chunk and heading of the graph's statutes, and every situation of the lay cards
-        (``retrieval/lay.py``), into the shipped vectors artifact.
+        """Embed every chunk and heading of the graph's statutes, every situation of the lay cards
+        (``retrieval/lay.py``) and every question asked before (``retrieval/asked.py``), into the shipped vectors
+        artifact.
 
         Raises:
             InvalidInputError: the graph holds no statute text.
         """
         from legal_rag.results import VectorsExported
-        from legal_rag.retrieval.build import embedder, graph_chunks, lay_cards
+        from legal_rag.retrieval.asked import read_asked
+        from legal_rag.retrieval.build import embedder, graph_chunks
         from legal_rag.retrieval.index import heading_texts
-        from legal_rag.retrieval.lay import situations
+        from legal_rag.retrieval.lay import read_lay_cards, situations
         from legal_rag.retrieval.vectors import ShippedVectors, write_shipped_vectors
 
         chunks = graph_chunks(self.graph())
         if not chunks:
             raise InvalidInputError("the graph holds no statute text: run `legal-rag ingest --default` first")
-        lay = situations(lay_cards(self.settings.model_copy(update={
-            "retrieval": self.settings.retrieval.model_copy(update={"asked_leave_out": ()})})))
+        asked = self.settings.retrieval.asked
+        lay = situations(read_lay_cards(self.settings.retrieval.lay_cards)) + [
+            q.question for q in (read_asked(asked) if asked is not None else [])]
         texts = sorted({c.indexed_text for c in chunks} | set(heading_texts(chunks)) | set(lay))
         emb = embedder(self.settings)
         target = out_dir or self.settings.retrieval.vectors_dir
@@ -731,17 +735,21 @@ class Application:
         labelled = []
         done = 0
         for path, qs in per_file.items():
-            for q in qs:
-                done += 1
-                if progress is not None:
-                    progress("ranker", done, total)
-                expected = frozenset(f"{act}:{section}" for act, section in q.expect_cited
-                                     if act.upper() not in OLD_CODES)
-                if not expected or (q.as_of is not None and q.as_of < NEW_CRIMINAL_CODES_IN_FORCE):
-                    continue  # what is ranked: searches of the law since 2024-07-01 (``HybridRetriever.retrieve``)
-                found = retriever.ranking_candidates(q.question, as_of=q.as_of)
-                if expected - found.pinned:  # a provision the question names is pinned first: no ranking misses it
-                    labelled.append(RankerQuestion(path.stem, q.id, expected - found.pinned, found.candidates))
+            # each file searched as it is held out: without the questions asked before that came from it or ask its
+            # questions, as a new question is searched in use (the lay run, one of the ranker's features, includes
+            # the others)
+            with retriever.leaving_out(self._leave_out([path])):
+                for q in qs:
+                    done += 1
+                    if progress is not None:
+                        progress("ranker", done, total)
+                    expected = frozenset(f"{act}:{section}" for act, section in q.expect_cited
+                                         if act.upper() not in OLD_CODES)
+                    if not expected or (q.as_of is not None and q.as_of < NEW_CRIMINAL_CODES_IN_FORCE):
+                        continue  # what is ranked: searches of the law since 2024-07-01 (``HybridRetriever.retrieve``)
+                    found = retriever.ranking_candidates(q.question, as_of=q.as_of)
+                    if expected - found.pinned:  # a provision the question names is pinned first: never missed
+                        labelled.append(RankerQuestion(path.stem, q.id, expected - found.pinned, found.candidates))
         if len({q.source for q in labelled}) < 2:
             raise InvalidInputError("the section ranker is cross-validated one file at a time: give two or more "
                                     "files with development questions that expect a provision of today's law")
@@ -755,19 +763,37 @@ class Application:
             raise InvalidInputError(f"--out {out}: the model could not be written ({exc})") from exc
         return ranker
 
+    @staticmethod
+    def _leave_out(files: Sequence[Path], questions: Iterable[str] = ()) -> LeaveOut:
+        """What a run asking the labelled ``files`` (and ``questions``) leaves out of the questions asked before:
+        those taken from the files, and any asking one of their rows' or ``questions``' questions.
+
+        Raises:
+            InvalidInputError: a file that cannot be read.
+        """
+        from legal_rag.retrieval.asked import LeaveOut
+        from legal_rag.retrieval.jsonlines import json_objects
+
+        texts = list(questions)
+        for path in files:
+            try:
+                texts += [str(row.get("question", "")) for _, row in json_objects(path)]
+            except (OSError, UnicodeDecodeError, IngestError) as exc:
+                raise InvalidInputError(f"{path}: cannot be read: {exc}") from exc
+        return LeaveOut.of({p.name for p in files}, texts)
+
     def _development_questions(self, questions: Sequence[Path]) -> list[LabelledQuestion]:
         """The rows of labelled files that may train (``_development_files``), all together."""
         return [q for qs in self._development_files(questions).values() for q in qs]
 
-    def _development_files(self, questions: Sequence[Path], *,
-                           asking: bool = True) -> dict[Path, list[LabelledQuestion]]:
+    def _development_files(self, questions: Sequence[Path]) -> dict[Path, list[LabelledQuestion]]:
         """The rows of each labelled file that may train (``DEVELOPMENT_SPLITS``): sealed and held-out sets are refused
-        (``data/eval/held_out.txt``), held-out rows left out, a row of any other split refused, and a row whose question
-        is one a measuring set asks left out, whatever its file is called (``measuring_questions``, read once).
-        ``asking``: the questions will be asked, so the questions asked before must leave each file out
-        (``retrieval.asked_leave_out``; ``ConfigurationError`` otherwise)."""
+        (``data/eval/held_out.txt``; every name before any file is read), held-out rows left out, a row of any other
+        split refused, and a row whose question is one a measuring set asks left out, whatever its file is called
+        (``measuring_questions``, read once)."""
         from legal_rag.evaluation.answers import HELD_OUT_LIST, held_out_sets, is_sealed, load_labelled
-        from legal_rag.evaluation.relevance import measuring_questions, normalise_question
+        from legal_rag.evaluation.relevance import measuring_questions
+        from legal_rag.retrieval.asked import normalised as normalise_question
 
         directory = PROJECT_ROOT / "data" / "eval"
         try:
@@ -775,15 +801,14 @@ class Application:
             held = held_out_sets(directory)
         except ValueError as exc:
             raise ConfigurationError(f"cannot read the evaluation sets: {exc}") from exc
-        out: dict[Path, list[LabelledQuestion]] = {}
         for path in questions:
             if is_sealed(path):
                 raise InvalidInputError(f"{path.name} is sealed: it measures the model and never trains it")
             if path.name in held:
                 raise InvalidInputError(f"{path.name} is held out (data/eval/{HELD_OUT_LIST}): it measures the model "
                                         "and never trains it")
-            if asking:
-                self._refuse_answering_from_itself(path)
+        out: dict[Path, list[LabelledQuestion]] = {}
+        for path in questions:
             try:
                 rows = load_labelled(path, self.resolver().resolve)
             except (OSError, ValueError) as exc:
@@ -800,20 +825,29 @@ class Application:
         """Write the questions asked before (``retrieval/asked.py``) from labelled development sets to ``out``: each
         answerable question, not dated before 2024-07-01, with the provisions of today's law its answer must cite.
 
+        A question that is a near copy of one that measures (``asked.NEAR_COPY``: a sealed or held-out set's, or a
+        held-out row's, by the cosine of their sentence vectors) is left out too.
+
         Raises:
             InvalidInputError: a sealed or held-out set, an unreadable file, two files of one name, no question to
-                write, or ``out`` not a .jsonl file (nothing is written then).
+                write, or ``out`` not a .jsonl file outside the evaluation sets' folder and not one of ``questions``
+                (nothing is written then).
         """
         from legal_rag.results import AskedBuilt
         from legal_rag.retrieval.asked import asked_rows, write_asked
 
+        evaluation = (PROJECT_ROOT / "data" / "eval").resolve()
         if out.suffix != ".jsonl" or out.is_dir():
             raise InvalidInputError(f"--out {out} must be a .jsonl file")
+        if out.resolve().parent == evaluation or out.resolve() in {p.resolve() for p in questions}:
+            raise InvalidInputError(f"--out {out} would write over the evaluation sets: write it elsewhere")
         names = [path.name for path in questions]
         if twice := sorted({n for n in names if names.count(n) > 1}):
             raise InvalidInputError(f"two files are called {twice[0]}: a question set is named by its file name")
-        per_file = self._development_files(questions, asking=False)  # refuses measuring sets
+        per_file = self._development_files(questions)  # refuses measuring sets
         rows = asked_rows((path.name, qs) for path, qs in per_file.items())
+        near = self._near_copies_of_measuring([r.question for r in rows])
+        rows = [r for i, r in enumerate(rows) if i not in near]
         if not rows:
             raise InvalidInputError("no answerable question of today's law to write (held-out rows are never used)")
         try:
@@ -821,23 +855,30 @@ class Application:
         except OSError as exc:
             raise InvalidInputError(f"--out {out}: cannot write it: {exc}") from exc
         return AskedBuilt(questions=len(rows), provisions=len({c for r in rows for c in r.cited}),
-                          sets=sorted({r.source for r in rows}), path=str(out))
+                          sets=sorted({r.source for r in rows}), path=str(out), near_copies_left_out=len(near))
 
-    def _refuse_answering_from_itself(self, questions: Path) -> None:
-        """Raises ``ConfigurationError`` when the questions asked before (``retrieval.asked``, less
-        ``retrieval.asked_leave_out``) hold a question of the set ``questions``: asking it would answer it from
-        itself (the CLI leaves out the sets it asks)."""
-        from legal_rag.retrieval.asked import answers_from_itself
+    def _near_copies_of_measuring(self, questions: Sequence[str]) -> set[int]:
+        """Indexes of ``questions`` whose sentence vector is within ``asked.NEAR_COPY`` cosine of a question that
+        measures (``measuring_questions``)."""
+        import numpy as np
 
-        r = self.settings.retrieval
+        from legal_rag.evaluation.relevance import measuring_questions
+        from legal_rag.retrieval.asked import NEAR_COPY
+        from legal_rag.retrieval.build import shipped_vectors
+        from legal_rag.retrieval.vectors import vectors_for
+
         try:
-            itself = questions.is_file() and answers_from_itself(r.asked, r.asked_leave_out, questions)
-        except IngestError as exc:
-            raise ConfigurationError(str(exc)) from exc
-        if itself:
-            raise ConfigurationError(f"the questions asked before ({r.asked}) hold questions of {questions.name}: "
-                                     "asking them would answer them from themselves; name the set in "
-                                     "retrieval.asked_leave_out (LEGAL_RAG_RETRIEVAL__ASKED_LEAVE_OUT)")
+            measuring = sorted(measuring_questions(PROJECT_ROOT / "data" / "eval"))
+        except ValueError as exc:
+            raise ConfigurationError(f"cannot read the evaluation sets: {exc}") from exc
+        if not measuring or not questions:
+            return set()
+        emb = self.embedder()
+        shipped = shipped_vectors(self.settings, emb)
+        ours, _ = vectors_for(questions, emb, shipped)
+        theirs, _ = vectors_for(measuring, emb, None)  # never shipped: a measuring question is embedded here only
+        closest = (ours @ theirs.T).max(axis=1)
+        return {int(i) for i in np.flatnonzero(closest >= NEAR_COPY)}
 
     def _recording_generator(self) -> Any:
         from legal_rag.workflow.generators.extractive import ExtractiveGenerator
@@ -927,9 +968,12 @@ class Application:
             unused(fid, a.answer_id, "the question is in a held-out or sealed evaluation set: it measures the model "
                    "and never trains it") for a in reading.answers if a not in flagged for fid, _ in a.flags]
         ask = self._asker(len(qs) + len(built) + len(flagged), progress)
-        labelled = examples(collect(ask, generator, qs))
-        labelled += examples(collect(ask, generator, built), scored=False)
-        from_flags, not_labelled = examples_from_flags(collect(ask, generator, flagged))
+        # none answered from itself: the questions asked before leave out the files and every question asked here
+        leave_out = self._leave_out(questions, [*(q.question for q in built), *(a.question for a in flagged)])
+        with self.retriever().leaving_out(leave_out):
+            labelled = examples(collect(ask, generator, qs))
+            labelled += examples(collect(ask, generator, built), scored=False)
+            from_flags, not_labelled = examples_from_flags(collect(ask, generator, flagged))
         skipped += not_labelled
         card: dict[str, Any] = {"flags": {"labels": list(dict.fromkeys(flag_labels)), "since": day,
                                           "accepted": len(flags), "used": len(flags) - len(skipped),
@@ -1002,18 +1046,19 @@ class Application:
                                     "team's; run it on an evaluation store (LEGAL_RAG_DATABASE_URL)")
         step = progress or self._progress
         flagged = made = 0
-        for i, q in enumerate(qs, start=1):
-            row = self.store_answer(self.ask(q.question, q.as_of), viewer)
-            spans = paralegal_spans(row.document, q.expect_cited)
-            for start, end, (act, section) in spans:
-                flag, _ = self.add_flag(row.id, start=start, end=end, label=FlagLabel.WRONG_PROVISION, viewer=viewer,
-                                        comment=f"simulated paralegal: {act} {section} is not among the "
-                                                f"provisions labelled for question {q.id}")
-                self.review_flag(flag.id, "accepted", SYSTEM)
-            flagged += bool(spans)
-            made += len(spans)
-            if step is not None:
-                step("questions", i, len(qs))
+        with self.retriever().leaving_out(self._leave_out(questions)):  # none answered from itself
+            for i, q in enumerate(qs, start=1):
+                row = self.store_answer(self.ask(q.question, q.as_of), viewer)
+                spans = paralegal_spans(row.document, q.expect_cited)
+                for start, end, (act, section) in spans:
+                    flag, _ = self.add_flag(row.id, start=start, end=end, label=FlagLabel.WRONG_PROVISION,
+                                            viewer=viewer, comment=f"simulated paralegal: {act} {section} is not "
+                                            f"among the provisions labelled for question {q.id}")
+                    self.review_flag(flag.id, "accepted", SYSTEM)
+                flagged += bool(spans)
+                made += len(spans)
+                if step is not None:
+                    step("questions", i, len(qs))
         return SimulatedFlags(len(qs), flagged, made)
 
     def evaluate_answers(self, questions: Path, split: str | None = None, *, unseal: bool = False,
@@ -1023,12 +1068,12 @@ class Application:
         Raises:
             InvalidInputError: an unreadable file, a split of a sealed set (it would show one question's
                 result), or a split no question has.
-            ConfigurationError: the questions asked before (``retrieval.asked``) do not leave ``questions`` out
-                (``retrieval.asked_leave_out``): a set would be scored against its own questions.
+
+        The questions asked before (``retrieval.asked``) that came from this file or ask one of its questions take no
+        part (``HybridRetriever.leaving_out``): a development set is scored leave-one-set-out.
         """
         from legal_rag.evaluation.answers import is_sealed, load_labelled, run_answers
 
-        self._refuse_answering_from_itself(questions)
 
         try:
             qs = load_labelled(questions, self.resolver().resolve)
@@ -1043,7 +1088,9 @@ class Application:
                 raise InvalidInputError(f"no question in {questions} has split {split!r}")
         progress = progress or self._progress
         report = (lambda d, t: progress("answers", d, t)) if progress else None
-        return run_answers(self.ask_service(), qs, progress=report)
+        service = self.ask_service()
+        with self.retriever().leaving_out(self._leave_out([questions])):
+            return run_answers(service, qs, progress=report)
 
     def audit(self, corpus: Path | None = None) -> tuple[AuditReport, list[dict[str, Any]]]:
         """Every section compared across the sources that carry it; and draft curation rows for the

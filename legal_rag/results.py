@@ -194,6 +194,8 @@ class AskedBuilt:
     provisions: int
     sets: list[str]
     path: str
+    near_copies_left_out: int = 0
+    """Questions left out as near copies of questions that measure (``asked.NEAR_COPY``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,10 +131,7 @@ class RetrievalSettings(BaseModel):
     asked: Path | None = PROJECT_ROOT / "data" / "retrieval" / "asked.jsonl"
     """Labelled questions asked before, added to the lay cards as situations of the provisions that decided them
     (``retrieval/asked.py``, ``legal-rag eval build-asked``); None (or "off") leaves the cards alone; a missing file
-    has none."""
-    asked_leave_out: tuple[Path, ...] = ()
-    """Question sets whose questions ``asked`` leaves out (by set name and by question): ``legal-rag eval answers``
-    names the set it scores, so that a development set is scored leave-one-set-out."""
+    has none. Scoring and training leave out the questions they ask (``HybridRetriever.leaving_out``)."""
     section_ranker: Path | None = PROJECT_ROOT / "data" / "retrieval" / "section_ranker.json"
     """The section ranker (``retrieval/rerank.py``, ``legal-rag eval train-ranker``) that re-orders the whole index's
     first fused sections for a search (``legal-rag retrieve``; not the ask workflow); None keeps the fused order. A
@@ -142,7 +139,7 @@ class RetrievalSettings(BaseModel):
 
     @field_validator("section_ranker", "asked", mode="before")
     @classmethod
-    def _ranker_off(cls, value: object) -> object:
+    def _off(cls, value: object) -> object:
         """An empty value, "none" or "off" (``LEGAL_RAG_RETRIEVAL__SECTION_RANKER=off``,
         ``LEGAL_RAG_RETRIEVAL__ASKED=off``) turns the ranker or the questions asked before off."""
         return None if isinstance(value, str) and value.strip().lower() in {"", "none", "off"} else value

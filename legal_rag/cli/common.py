@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -35,15 +34,6 @@ SUMMARY_ROWS = 25
 
 def _settings() -> Settings:
     return Settings()
-
-
-def _leaving_out(files: Sequence[Path], base: Settings | None = None) -> Settings:
-    """``base`` (the environment's settings by default) with ``files`` among the sets whose questions the questions
-    asked before leave out (``retrieval.asked_leave_out``): a command that asks labelled questions never answers one
-    from itself."""
-    base = base or _settings()
-    return base.model_copy(update={"retrieval": base.retrieval.model_copy(
-        update={"asked_leave_out": (*base.retrieval.asked_leave_out, *files)})})
 
 
 def _print_report(report: IngestReport, verbose: bool = False) -> None:

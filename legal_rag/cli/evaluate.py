@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from legal_rag.cli.common import _application, _leaving_out, err, out
+from legal_rag.cli.common import _application, _settings, err, out
 from legal_rag.cli.relevance_card import DEVELOPMENT_SETS, print_relevance_card
 from legal_rag.cli.retrieve import eval_app
 from legal_rag.settings import PROJECT_ROOT
@@ -71,8 +71,7 @@ def eval_answers_cmd(
     unsupported claims, confidence calibration (ECE, AUROC), latency, tokens and cost."""
     from legal_rag.results import is_sealed, write_report
 
-    # scored leave-one-set-out: its own questions are not among those asked before
-    with _application(_leaving_out([questions]), labels={"answers": "asking"}) as application:
+    with _application(labels={"answers": "asking"}) as application:
         report = application.evaluate_answers(questions, split, unseal=unseal)
     if is_sealed(questions) and not unseal:
         doc = report.sealed()
@@ -133,7 +132,7 @@ def train_relevance_cmd(
     """Train the provision relevance model on CPU from labelled development questions: Acts held out in
     cross-validation choose its regularisation and quoting threshold; the card reports both rankings."""
     files = questions or list(DEVELOPMENT_SETS)
-    with _application(_leaving_out(files), labels={"questions": "asking"}) as application:
+    with _application(labels={"questions": "asking"}) as application:
         trained = application.train_relevance(files, out_path)
     print_relevance_card(trained, as_json)
 
@@ -162,7 +161,7 @@ def train_ranker_cmd(
     the first k sections, fused order against the model's. Nothing is written unless, held out, the model finds more
     of them within the first 8 than the fused order."""
     files = questions or list(RANKER_SETS)
-    base = _leaving_out(files)  # trained on the fused order: a ranker in use (or a missing one) takes no part
+    base = _settings()  # trained on the fused order: a ranker in use (or a missing one) takes no part
     settings = base.model_copy(update={"retrieval": base.retrieval.model_copy(update={"section_ranker": None})})
     with _application(settings, labels={"ranker": "searching the labelled questions"}) as application:
         ranker = application.train_ranker(files, out_path, l2=l2)
@@ -200,7 +199,8 @@ def build_asked_cmd(
         sys.stdout.write(json.dumps(asdict(built)) + "\n")
         return
     out.print(f"wrote {built.questions} questions citing {built.provisions} provisions, from {len(built.sets)} sets, "
-              f"to {built.path}", markup=False)
+              f"to {built.path} ({built.near_copies_left_out} left out as near copies of questions that measure); "
+              "`legal-rag index export-vectors --reuse` ships their vectors", markup=False)
 
 
 @eval_app.command("simulate-paralegal")
@@ -213,7 +213,7 @@ def simulate_paralegal_cmd(
     """A rule-based paralegal: ask labelled development questions, store the answers, flag wrong_provision on
     every quoted provision the labels do not expect, and accept the flags (to measure training on flags; run it
     on an evaluation state)."""
-    with _application(_leaving_out(questions), labels={"questions": "asking"}) as application:
+    with _application(labels={"questions": "asking"}) as application:
         done = application.simulate_paralegal(questions)
     if as_json:
         sys.stdout.write(json.dumps(done.as_dict()) + "\n")

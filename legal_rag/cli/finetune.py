@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from legal_rag.cli.common import EXIT_NOT_FOUND, _application, _leaving_out, app, out
+from legal_rag.cli.common import EXIT_NOT_FOUND, _application, app, out
 
 finetune_app = typer.Typer(no_args_is_help=True, help="Fine-tuning datasets (Finetune-RAG) from the graph and flags.")
 app.add_typer(finetune_app, name="finetune")
@@ -124,7 +124,7 @@ def train_cmd(
     from legal_rag.cli.relevance_card import DEVELOPMENT_SETS, print_relevance_card
 
     files = questions or list(DEVELOPMENT_SETS)
-    with _application(_leaving_out(files), labels={"questions": "asking"}) as application:
+    with _application(labels={"questions": "asking"}) as application:
         trained = application.train_relevance(files, out_dir, flag_labels=label, since=since, data=data,
                                               data_rows=data_rows)
     print_relevance_card(trained, as_json)

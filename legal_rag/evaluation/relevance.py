@@ -29,9 +29,13 @@ from scipy.optimize import minimize
 
 from graph_schema.model import main_section
 from legal_rag.evaluation.answers import LabelledQuestion
+from legal_rag.retrieval.asked import normalised
 from legal_rag.workflow.relevance import FEATURES, MODES, Decision, LinearRelevance, choose
 
 _Q = TypeVar("_Q")
+
+normalise_question = normalised
+"""A question as compared across sets (``asked.normalised``: one comparison everywhere)."""
 
 L2_GRID = (0.01, 0.1, 1.0, 10.0)
 THRESHOLD_GRID = tuple(round(x, 2) for x in np.arange(0.0, 0.81, 0.02))
@@ -386,11 +390,7 @@ def measuring_questions(directory: Path) -> set[str]:
     return out
 
 
-def normalise_question(question: str) -> str:
-    """A question as compared across sets: lower case, whitespace collapsed."""
-    return " ".join(question.lower().split())
 
 
 def _round(x: float | None) -> float | None:
     return None if x is None or math.isnan(x) else round(x, 4)
-

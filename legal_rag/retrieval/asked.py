@@ -10,8 +10,10 @@ entry is written for a miss, and the questions are the evaluation sets' as their
 Built by ``legal-rag eval build-asked`` from the development sets that were read (never a sealed or held-out set, nor a
 question that a measuring set asks: ``Application._development_files``) and shipped as ``data/retrieval/asked.jsonl``.
 A question dated before 2024-07-01, an unanswerable one and the old codes' provisions add nothing (a new-code
-provision's situations already speak for the old-code sections it replaced: ``LayChannel``). Scoring a set leaves its
-own questions out (``leave_out``), so that a development set's score is leave-one-set-out, not a lookup of itself.
+provision's situations already speak for the old-code sections it replaced: ``LayChannel``), nor one that is a near copy
+of a question that measures (``NEAR_COPY``). Whatever asks labelled questions (scoring, training) does so inside
+``HybridRetriever.leaving_out`` a ``LeaveOut`` of their sets and questions: a development set is scored
+leave-one-set-out, never by looking itself up.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import json
 import logging
 import os
 import uuid
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -28,16 +30,15 @@ from typing import Protocol
 from graph_schema.errors import IngestError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, main_section
 from legal_rag.retrieval.jsonlines import json_objects
-from legal_rag.retrieval.lay import LayCard
+from legal_rag.retrieval.rerank import OLD_CODES
 
 log = logging.getLogger(__name__)
 
-__all__ = ["AskedQuestion", "answers_from_itself", "as_cards", "asked_rows", "merge_cards", "normalised", "read_asked",
-           "write_asked"]
+__all__ = ["NEAR_COPY", "AskedQuestion", "LeaveOut", "asked_rows", "normalised", "read_asked", "write_asked"]
 
-OLD_CODES = frozenset({"IPC", "CRPC", "IEA"})
-"""Repealed on 2024-07-01: a question labelled with them tells a story of before, which their successors' situations
-already speak for."""
+NEAR_COPY = 0.95
+"""Cosine of two questions' sentence vectors at or above which one is a near copy of the other ("What is the
+punishment ..." / "What's the punishment ..."): a question that measures keeps its near copies out of the file."""
 SHAPE = '{"id": ..., "from": set file name, "question": ..., "cited": [[act, section], ...]}'
 KEYS = frozenset({"id", "from", "question", "cited"})
 
@@ -51,6 +52,22 @@ class AskedQuestion:
     """The name of the set it came from ("probe15.jsonl")."""
     question: str
     cited: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveOut:
+    """What a run that asks labelled questions leaves out of the questions asked before: those taken from its sets
+    (by file name) and any that asks one of its questions (normalised)."""
+
+    sets: frozenset[str] = frozenset()
+    questions: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, sets: Iterable[str] = (), questions: Iterable[str] = ()) -> LeaveOut:
+        return cls(frozenset(sets), frozenset(normalised(q) for q in questions))
+
+    def covers(self, row: AskedQuestion) -> bool:
+        return row.source in self.sets or normalised(row.question) in self.questions
 
 
 class Labelled(Protocol):
@@ -110,22 +127,23 @@ def write_asked(path: Path, rows: Sequence[AskedQuestion]) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def read_asked(path: Path, leave_out: Collection[Path] = ()) -> list[AskedQuestion]:
-    """The questions in ``path`` (JSON Lines, ``SHAPE``); a missing file has none. ``leave_out``: question sets
-    whose rows are left out, both those taken from a set of that name and any whose question one of them asks.
+def read_asked(path: Path) -> list[AskedQuestion]:
+    """The questions in ``path`` (JSON Lines, ``SHAPE``); a missing file has none.
 
     Raises:
-        IngestError: a line that is not such an object, a question asked twice, or a ``leave_out`` set that cannot
-            be read, naming the file and line.
+        IngestError: a file that cannot be read, a line that is not such an object, or a question asked twice,
+            naming the file and line.
     """
     if not path.is_file():
-        log.warning("no questions asked before at %s: the lay channel has only its cards", path)
+        log.warning("no questions asked before at %s (retrieval.asked): the lay channel has only its cards", path)
         return []
-    names = {p.name for p in leave_out}
-    texts = {normalised(q) for p in leave_out for q in _questions_of(p)}
+    try:
+        lines = json_objects(path, SHAPE)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise IngestError(f"{path}: cannot be read: {exc}") from exc
     out: list[AskedQuestion] = []
     seen: set[str] = set()
-    for n, row in json_objects(path, SHAPE):
+    for n, row in lines:
         where = f"{path}:{n}"
         if set(row) != KEYS:
             raise IngestError(f"{where}: expected an object with exactly {sorted(KEYS)}")
@@ -140,49 +158,6 @@ def read_asked(path: Path, leave_out: Collection[Path] = ()) -> list[AskedQuesti
         if key in seen:
             raise IngestError(f"{where}: the question is asked a second time: {str(question)[:60]!r}")
         seen.add(key)
-        if source in names or key in texts:
-            continue
         out.append(AskedQuestion(str(qid), str(source), " ".join(str(question).split()),
                                  tuple((str(a).strip().upper(), str(s).strip()) for a, s in cited)))
     return out
-
-
-def answers_from_itself(path: Path | None, leave_out: Collection[Path], questions: Path) -> bool:
-    """Whether the questions asked before in ``path`` (less ``leave_out``) hold a question of the set ``questions``
-    (taken from a set of its name, or asking one of its questions): asking that set would answer it from itself.
-
-    Raises:
-        IngestError: either file cannot be read.
-    """
-    if path is None:
-        return False
-    rows = read_asked(path, leave_out)
-    asked = {normalised(q) for q in _questions_of(questions)}
-    return any(r.source == questions.name or normalised(r.question) in asked for r in rows)
-
-
-def _questions_of(path: Path) -> list[str]:
-    """The "question" of each row of a question set."""
-    try:
-        return [str(row.get("question", "")) for _, row in json_objects(path)]
-    except OSError as exc:
-        raise IngestError(f"cannot read {path} to leave its questions out: {exc}") from exc
-
-
-def as_cards(rows: Sequence[AskedQuestion]) -> list[LayCard]:
-    """The questions as situations of the provisions they cite: one card per provision, in first-cited order."""
-    by_key: dict[tuple[str, str], list[str]] = {}
-    for r in rows:
-        for key in r.cited:
-            by_key.setdefault(key, []).append(r.question)
-    return [LayCard(act, section, tuple(qs)) for (act, section), qs in by_key.items()]
-
-
-def merge_cards(cards: Sequence[LayCard], more: Sequence[LayCard]) -> list[LayCard]:
-    """``cards`` with ``more``'s situations added to the card of the same provision (a new card for one without);
-    a situation already held is not repeated."""
-    merged: dict[tuple[str, str], list[str]] = {(c.act, c.section): list(c.situations) for c in cards}
-    for c in more:
-        held = merged.setdefault((c.act, c.section), [])
-        held.extend(s for s in c.situations if s not in held)
-    return [LayCard(act, section, tuple(s)) for (act, section), s in merged.items()]

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 from graph_schema.model import CitationKey
 from graph_schema.store import GraphReader
-from legal_rag.retrieval.asked import as_cards, merge_cards, read_asked
+from legal_rag.retrieval.asked import read_asked
 from legal_rag.retrieval.chunking import SectionText, chunk_sections
 from legal_rag.retrieval.hybrid import Fusion, FusionConfig, HybridRetriever, NamedInQuery
 from legal_rag.retrieval.index import ChunkIndex, Progress, SyncReport
-from legal_rag.retrieval.lay import LayCard, read_lay_cards
+from legal_rag.retrieval.lay import read_lay_cards
 from legal_rag.retrieval.rerank import RankerFile
 from legal_rag.retrieval.types import Chunk, DenseIndex, Embedder
 from legal_rag.retrieval.vectors import ShippedVectors
@@ -134,22 +134,11 @@ def build_retriever(settings: Settings, index: ChunkIndex, graph: GraphReader | 
     # their text (read once, from the index as it is now)
     terms = TermsOfArt.load(settings.retrieval.terms_of_art, settings.retrieval.hinglish).found_in(act_texts(index))
     find = provision_finder(resolver.resolve if resolver else None, extractor)
-    lay = lay_cards(settings)
+    lay = read_lay_cards(settings.retrieval.lay_cards)
+    asked = read_asked(settings.retrieval.asked) if settings.retrieval.asked is not None else []
     return HybridRetriever(index, graph=graph, find_named=find, fusion=fusion_config(settings), terms=terms, lay=lay,
-                           shipped=shipped_vectors(settings, index.embedder), ranker=section_ranker(settings))
-
-
-def lay_cards(settings: Settings) -> list[LayCard]:
-    """The lay channel's cards (``retrieval.lay_cards``) with the questions asked before (``retrieval.asked``, less
-    ``retrieval.asked_leave_out``) added as situations.
-
-    Raises:
-        IngestError: a malformed cards or questions file, naming it.
-    """
-    cards = read_lay_cards(settings.retrieval.lay_cards)
-    if settings.retrieval.asked is None:
-        return cards
-    return merge_cards(cards, as_cards(read_asked(settings.retrieval.asked, settings.retrieval.asked_leave_out)))
+                           shipped=shipped_vectors(settings, index.embedder), ranker=section_ranker(settings),
+                           asked=asked)
 
 
 def section_ranker(settings: Settings) -> RankerFile | None:

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -32,6 +33,7 @@ from graph_schema.dates import day_or_today
 from graph_schema.errors import StoreUnavailableError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey
 from graph_schema.store import GraphReader
+from legal_rag.retrieval.asked import AskedQuestion, LeaveOut
 from legal_rag.retrieval.definitions import Definition, asked_terms, defined_terms
 from legal_rag.retrieval.expand import TermsOfArt
 from legal_rag.retrieval.index import ChunkIndex
@@ -211,11 +213,14 @@ class HybridRetriever:
         lay: Sequence[LayCard] = (),
         shipped: ShippedVectors | None = None,
         ranker: SectionRanker | None = None,
+        asked: Sequence[AskedQuestion] = (),
     ) -> None:
         self.index = index
         self.ranker = ranker
         self.terms = terms
         self._lay_cards = tuple(lay)
+        self._asked = tuple(asked)
+        self._leave_out: LeaveOut | None = None
         self._shipped = shipped
         self._lay: tuple[int, LayChannel] | None = None
         self._lay_lock = threading.Lock()
@@ -311,10 +316,27 @@ class HybridRetriever:
         wanted = offence if offence is not None else self.fusion.weights_for(query).get("offence", 0.0) > 0
         if wanted:
             runs["offence"] = self._offence_channel().search(query, depth, allow)
-        if lay and self._lay_cards and self.fusion.weights_for(query).get("lay", 0.0) > 0:
+        if lay and (self._lay_cards or self._asked) and self.fusion.weights_for(query).get("lay", 0.0) > 0:
             story = np.vstack([qv.sentences, qv.whole[None, :]])
-            runs["lay"] = list(self._lay_channel().search(query, story, depth, allow))
+            runs["lay"] = list(self._lay_channel().search(query, story, depth, allow, self._leave_out))
         return runs
+
+    @contextmanager
+    def leaving_out(self, leave_out: LeaveOut) -> Iterator[None]:
+        """Searches inside take no part of the questions asked before that ``leave_out`` covers: what asks labelled
+        questions (scoring, training) never answers one from itself. One scope at a time (a run that asks labelled
+        questions owns its retriever); a second raises ``RuntimeError``."""
+        if self._leave_out is not None:
+            raise RuntimeError("questions are already being left out: one leaving_out scope at a time")
+        self._leave_out = leave_out
+        try:
+            yield
+        finally:
+            self._leave_out = None
+
+    def asked(self) -> list[AskedQuestion]:
+        """The questions asked before that the lay channel holds (those citing a section the index has text of)."""
+        return self._lay_channel().asked() if self._asked else []
 
     def _lay_channel(self) -> LayChannel:
         """The lay channel over the current index version (built on first use: its vectors are shipped)."""
@@ -335,7 +357,7 @@ class HybridRetriever:
             keys = self._related(CitationKey(act, section, ()), None, False)
             return list(dict.fromkeys(ids[0] for _, key in keys if (ids := self.index.ids_for(key.act, key.section))))
 
-        return LayChannel(self._lay_cards, first, replaced, self.index.embedder, self._shipped)
+        return LayChannel(self._lay_cards, first, replaced, self.index.embedder, self._shipped, self._asked)
 
     def _offence_channel(self) -> OffenceChannel:
         """The offence channel over the current index version (built on first use: about 0.4 s)."""

@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graph_schema.errors import IngestError
+from legal_rag.retrieval.asked import AskedQuestion, LeaveOut
 from legal_rag.retrieval.jsonlines import json_objects
 from legal_rag.retrieval.lexical import BM25Index
 from legal_rag.retrieval.tokenize import ASK_VOCABULARY, legal_tokens
@@ -84,7 +85,7 @@ def read_lay_cards(path: Path) -> list[LayCard]:
             and line.
     """
     if not path.is_file():
-        log.warning("no lay cards at %s: the lay channel is off", path)
+        log.warning("no lay cards at %s: the lay channel has only the questions asked before, if any", path)
         return []
     cards: list[LayCard] = []
     seen: set[tuple[str, str]] = set()
@@ -119,6 +120,7 @@ class LayChannel:
             when the section first scores and the date filter excludes it, and remembered once it names any.
         embedder: Embeds the situations that ``shipped`` does not hold.
         shipped: The shipped vectors (``data/vectors``), consulted first.
+        asked: Questions asked before (``asked.py``), each a situation of every provision it cites.
     """
 
     def __init__(
@@ -128,26 +130,44 @@ class LayChannel:
         related: Callable[[str, str], Sequence[str]],
         embedder: Embedder,
         shipped: ShippedVectors | None = None,
+        asked: Sequence[AskedQuestion] = (),
     ) -> None:
         self._related = related
         self._related_ids: dict[tuple[str, str], tuple[str, ...]] = {}
         owners: list[int] = []
         texts: list[str] = []
+        self._asked: list[AskedQuestion | None] = []  # per situation: the question asked before it is, or None
         self._keys: list[tuple[str, str]] = []
         self._chunk: list[str] = []
+        owner_of: dict[tuple[str, str], int | None] = {}
+
+        def owner(act: str, section: str) -> int | None:
+            if (act, section) not in owner_of:
+                cid = first_chunk(act, section)
+                owner_of[(act, section)] = None if cid is None else len(self._keys)
+                if cid is not None:
+                    self._keys.append((act, section))
+                    self._chunk.append(cid)
+            return owner_of[(act, section)]
+
         for card in cards:
-            cid = first_chunk(card.act, card.section)
-            if cid is None:
-                continue
-            for s in card.situations:
-                owners.append(len(self._keys))
-                texts.append(s)
-            self._keys.append((card.act, card.section))
-            self._chunk.append(cid)
-        if dropped := len(cards) - len(self._keys):
-            log.info("%d of %d lay cards name a section the index holds no text of: not used", dropped, len(cards))
+            if (o := owner(card.act, card.section)) is not None:
+                for s in card.situations:
+                    owners.append(o)
+                    texts.append(s)
+                    self._asked.append(None)
+        for q in asked:
+            for act, section in q.cited:
+                if (o := owner(act, section)) is not None:
+                    owners.append(o)
+                    texts.append(q.question)
+                    self._asked.append(q)
+        if dropped := sum(1 for o in owner_of.values() if o is None):
+            log.info("%d sections of the lay cards and questions asked before have no text in the index: not used",
+                     dropped)
         self._owner = np.asarray(owners, dtype=np.intp)
         self._texts = texts
+        self._left_out: tuple[LeaveOut, npt.NDArray[np.bool_]] | None = None
         self._vectors, _ = vectors_for(texts, embedder, shipped)
         self._bm25 = BM25Index(None).open()
         self._bm25.upsert([(str(i), t) for i, t in enumerate(texts)])
@@ -157,10 +177,12 @@ class LayChannel:
         return len(self._texts)
 
     def search(
-        self, query: str, vectors: npt.NDArray[np.float32], k: int, allow: Collection[str] | None = None
+        self, query: str, vectors: npt.NDArray[np.float32], k: int, allow: Collection[str] | None = None,
+        leave_out: LeaveOut | None = None,
     ) -> list[LayHit]:
         """The ``k`` best sections for a story (``vectors``: unit rows of its sentences and of the whole), as hits on
-        their first chunks that ``allow`` admits, or on the old-code sections they replaced when it admits those."""
+        their first chunks that ``allow`` admits, or on the old-code sections they replaced when it admits those.
+        ``leave_out``: questions asked before that take no part (``asked.LeaveOut``)."""
         if not self._texts or k <= 0:
             return []
         cos = (self._vectors @ np.asarray(vectors, dtype=np.float32).T).max(axis=1)
@@ -171,6 +193,8 @@ class LayChannel:
             for h in hits:
                 lexical[int(h.chunk_id)] = h.score / top
         score = cos + BM25_SHARE * lexical
+        if leave_out is not None:
+            score[self._mask(leave_out)] = -np.inf
         best: dict[int, int] = {}  # section -> its best situation
         for i in np.argsort(-score, kind="stable"):
             if score[i] <= FLOOR:
@@ -187,6 +211,18 @@ class LayChannel:
             if len(out) >= k:
                 break
         return sorted(out, key=lambda h: -h.score)[:k]
+
+    def _mask(self, leave_out: LeaveOut) -> npt.NDArray[np.bool_]:
+        """The situations ``leave_out`` covers (remembered for the last one: a run asks many questions under one)."""
+        held = self._left_out
+        if held is None or held[0] != leave_out:
+            held = (leave_out, np.asarray([q is not None and leave_out.covers(q) for q in self._asked], dtype=bool))
+            self._left_out = held
+        return held[1]
+
+    def asked(self) -> list[AskedQuestion]:
+        """The questions asked before that the channel holds (each once)."""
+        return list({id(q): q for q in self._asked if q is not None}.values())
 
     def _ids(self, owner: int, allow: Collection[str] | None) -> tuple[tuple[str, ...], float]:
         """The chunk ids a section's situations speak for under ``allow``, and the share of its score each gets: all

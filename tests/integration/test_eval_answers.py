@@ -52,3 +52,24 @@ def test_eval_answers_names_the_bad_line(cli_env: dict[str, str], tmp_path: Path
     assert p.returncode == 2 and "bad.jsonl:2" in p.stderr and "unknown Act 'XYZ'" in p.stderr
     p = run_cli(cli_env, "eval", "answers", "--questions", str(tmp_path / "missing.jsonl"))
     assert p.returncode == 2 and "missing.jsonl" in p.stderr
+
+
+def test_a_scored_set_is_never_answered_from_its_own_questions(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """A question asked before, cited to a provision its words share nothing with, brings that provision to an
+    ``ask`` of the same words; ``eval answers`` of a set holding it leaves it out, by its set's name or by its text."""
+    question = ("Our housing society secretary keeps the share certificate of my flat locked in his cupboard and says "
+                "he will hand it over only after I pay him a private fee of ten thousand rupees")
+    asked = tmp_path / "asked.jsonl"
+    asked.write_text(json.dumps({"id": "t1", "from": "t.jsonl", "question": question, "cited": [["BNS", "316"]]})
+                     + "\n", encoding="utf-8")
+    env = {**cli_env, "LEGAL_RAG_RETRIEVAL__ASKED": str(asked)}
+    p = run_cli(env, "ask", question, "--json")
+    assert p.returncode == 0, p.stderr
+    assert "316" in {c["section"].split("(")[0] for c in json.loads(p.stdout)["citations"] if c["act"] == "BNS"}
+    row = {"id": "t1", "question": question, "expect_cited": [["BNS", "316"]], "expect_flagged": []}
+    for name in ("t.jsonl", "renamed.jsonl"):  # by the set's name; by the question, whatever the file is called
+        qfile = tmp_path / name
+        qfile.write_text(json.dumps(row) + "\n", encoding="utf-8")
+        p = run_cli(env, "eval", "answers", "--questions", str(qfile), "--json")
+        assert p.returncode == 0, p.stderr
+        assert json.loads(p.stdout)["questions"][0]["missing"] == ["BNS 316"]

@@ -379,3 +379,28 @@ def test_a_missing_ranker_file_stops_only_the_searches_that_rank(
     assert broken.retrieve("punishment for cheating", 3, as_of="2025-03-01")  # what an ask does
     with pytest.raises(ConfigurationError, match="gone.json does not exist"):
         broken.retrieve("punishment for cheating", 3, as_of="2025-03-01", rank=True)
+
+
+def test_questions_left_out_take_no_part_and_the_scope_ends(retriever: HybridRetriever) -> None:
+    """Inside ``leaving_out`` a shipped question asked before is no situation of its provisions; after it, it is
+    again; scopes do not nest (a run that asks labelled questions owns its retriever)."""
+    from legal_rag.retrieval.asked import AskedQuestion, LeaveOut
+
+    held = retriever.asked()  # those citing a section the test index holds text of
+    assert len(held) >= 500
+
+    def told(q: AskedQuestion) -> set[str]:
+        return {r.told for r in retriever.retrieve(q.question, 40, as_of="2025-06-01") if r.told}
+
+    # a story the lay channel reads (15 words or more) that names no section, found by its own words
+    stories = [r for r in held if len(r.question.split()) >= 25 and not any(c.isdigit() for c in r.question)]
+    q = next(r for r in stories[:20] if r.question in told(r))
+    with retriever.leaving_out(LeaveOut.of({q.source})):
+        assert q.question not in told(q)
+        with pytest.raises(RuntimeError, match="one leaving_out scope at a time"), \
+                retriever.leaving_out(LeaveOut.of()):
+            pass
+    with pytest.raises(ValueError), retriever.leaving_out(LeaveOut.of(questions=[q.question])):
+        assert q.question not in told(q)
+        raise ValueError
+    assert q.question in told(q)  # the scope ends however it is left
