@@ -1,9 +1,10 @@
 """Questions asked before: labelled questions as situations of the provisions that decided them.
 
 The lay cards (``lay.py``) tell each provision's situations as their writers imagined a client would. Labelled
-questions tell them as people did ask: "my cheque bounced, how long do I have to file", "wife beaten for jewellery by
-in-laws". Each labelled development question is added, in its own words, to the situations of the provisions of today's
-law its answer must cite, and the lay channel matches a new story against it as against any situation. This is
+questions tell them as people did ask ("after a fight my husband went back to dubai and my in laws are now telling me
+to leave the house"). Each labelled development question is added, in its own words, to the situations of the
+provisions of today's law its answer must cite, and the lay channel matches a new story (15 words or more) against
+it as against any situation. This is
 document expansion by past queries (the way search engines use the queries that led to a page), not a lexicon: no
 entry is written for a miss, and the questions are the evaluation sets' as their blind writers wrote them.
 
