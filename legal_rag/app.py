@@ -93,7 +93,6 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
-
 class Application:
     """Owns the graph store, the retrieval index and the services built on them.
 
@@ -681,7 +680,7 @@ class Application:
         Raises:
             InvalidInputError: ``n`` below one of each fault type, or an unreadable questions file.
         """
-        from legal_rag.evaluation.fault_run import load_questions, run_faults
+        from legal_rag.evaluation.fault_run import DEV_QUESTIONS, load_questions, run_faults
         from legal_rag.evaluation.faults import FAULT_TYPES
 
         if n < len(FAULT_TYPES):
@@ -692,8 +691,10 @@ class Application:
             raise InvalidInputError(str(exc)) from exc
         progress = progress or self._progress
         report = (lambda d, t: progress("faults", d, t)) if progress else None
-        try:
-            return run_faults(self.graph(), self.ask_service(), n=n, seed=seed, questions=qs, progress=report)
+        service = self.ask_service()
+        try:  # the labelled base questions are none answered from themselves (the questions asked before)
+            with self.retriever().leaving_out(self._leave_out([questions if questions is not None else DEV_QUESTIONS])):
+                return run_faults(self.graph(), service, n=n, seed=seed, questions=qs, progress=report)
         except ValueError as exc:
             raise InvalidInputError(str(exc)) from exc
 
@@ -1063,17 +1064,15 @@ class Application:
 
     def evaluate_answers(self, questions: Path, split: str | None = None, *, unseal: bool = False,
                          progress: Progress | None = None) -> AnswerReport:
-        """Ask labelled questions and score the answers.
+        """Ask labelled questions and score the answers. The questions asked before (``retrieval.asked``) that came
+        from this file or ask one of its questions take no part (``HybridRetriever.leaving_out``): a development set
+        is scored leave-one-set-out.
 
         Raises:
             InvalidInputError: an unreadable file, a split of a sealed set (it would show one question's
                 result), or a split no question has.
-
-        The questions asked before (``retrieval.asked``) that came from this file or ask one of its questions take no
-        part (``HybridRetriever.leaving_out``): a development set is scored leave-one-set-out.
         """
         from legal_rag.evaluation.answers import is_sealed, load_labelled, run_answers
-
 
         try:
             qs = load_labelled(questions, self.resolver().resolve)

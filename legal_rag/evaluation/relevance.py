@@ -390,7 +390,5 @@ def measuring_questions(directory: Path) -> set[str]:
     return out
 
 
-
-
 def _round(x: float | None) -> float | None:
     return None if x is None or math.isnan(x) else round(x, 4)

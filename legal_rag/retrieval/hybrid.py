@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graph_schema.dates import day_or_today
-from graph_schema.errors import StoreUnavailableError
+from graph_schema.errors import ConfigurationError, StoreUnavailableError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, CitationKey
 from graph_schema.store import GraphReader
 from legal_rag.retrieval.asked import AskedQuestion, LeaveOut
@@ -324,11 +324,14 @@ class HybridRetriever:
     @contextmanager
     def leaving_out(self, leave_out: LeaveOut) -> Iterator[None]:
         """Searches inside take no part of the questions asked before that ``leave_out`` covers: what asks labelled
-        questions (scoring, training) never answers one from itself. One scope at a time (a run that asks labelled
-        questions owns its retriever); a second raises ``RuntimeError``."""
-        if self._leave_out is not None:
-            raise RuntimeError("questions are already being left out: one leaving_out scope at a time")
-        self._leave_out = leave_out
+        questions (scoring, training) never answers one from itself. The scope holds for every search of this
+        retriever, in any thread, so a run that asks labelled questions owns its retriever; a second scope at once
+        raises ``ConfigurationError``."""
+        with self._lay_lock:
+            if self._leave_out is not None:
+                raise ConfigurationError("questions asked before are already being left out by another run of this "
+                                         "retriever: one leaving_out scope at a time")
+            self._leave_out = leave_out
         try:
             yield
         finally:

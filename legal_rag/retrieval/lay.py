@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,10 +168,10 @@ class LayChannel:
                      dropped)
         self._owner = np.asarray(owners, dtype=np.intp)
         self._texts = texts
-        self._left_out: tuple[LeaveOut, npt.NDArray[np.bool_]] | None = None
         self._vectors, _ = vectors_for(texts, embedder, shipped)
-        self._bm25 = BM25Index(None).open()
-        self._bm25.upsert([(str(i), t) for i, t in enumerate(texts)])
+        self._bm25 = self._lexical(np.zeros(len(texts), dtype=bool))
+        self._left_out: tuple[LeaveOut, npt.NDArray[np.bool_], BM25Index] | None = None
+        self._scope_lock = threading.Lock()
 
     def __len__(self) -> int:
         """Situations held."""
@@ -185,16 +186,19 @@ class LayChannel:
         ``leave_out``: questions asked before that take no part (``asked.LeaveOut``)."""
         if not self._texts or k <= 0:
             return []
+        # a question left out takes no part at all: not in the cosines, nor in the BM25 index whose best score the
+        # others are measured against (its own row would always be a labelled question's best match)
+        mask, bm25 = self._scope(leave_out) if leave_out is not None else (None, self._bm25)
         cos = (self._vectors @ np.asarray(vectors, dtype=np.float32).T).max(axis=1)
         lexical = np.zeros(len(self._texts), dtype=np.float32)
-        hits = self._bm25.search_terms([t for t in legal_tokens(query) if t not in ASKING], len(self._texts))
+        hits = bm25.search_terms([t for t in legal_tokens(query) if t not in ASKING], len(self._texts))
         if hits and hits[0].score > 0:
             top = hits[0].score
             for h in hits:
                 lexical[int(h.chunk_id)] = h.score / top
         score = cos + BM25_SHARE * lexical
-        if leave_out is not None:
-            score[self._mask(leave_out)] = -np.inf
+        if mask is not None:
+            score[mask] = -np.inf
         best: dict[int, int] = {}  # section -> its best situation
         for i in np.argsort(-score, kind="stable"):
             if score[i] <= FLOOR:
@@ -212,13 +216,22 @@ class LayChannel:
                 break
         return sorted(out, key=lambda h: -h.score)[:k]
 
-    def _mask(self, leave_out: LeaveOut) -> npt.NDArray[np.bool_]:
-        """The situations ``leave_out`` covers (remembered for the last one: a run asks many questions under one)."""
-        held = self._left_out
-        if held is None or held[0] != leave_out:
-            held = (leave_out, np.asarray([q is not None and leave_out.covers(q) for q in self._asked], dtype=bool))
-            self._left_out = held
-        return held[1]
+    def _scope(self, leave_out: LeaveOut) -> tuple[npt.NDArray[np.bool_], BM25Index]:
+        """The situations ``leave_out`` covers, and a BM25 index of the others (as if those had never been held);
+        remembered for the last ``leave_out``: a run asks many questions under one."""
+        with self._scope_lock:
+            held = self._left_out
+            if held is None or held[0] != leave_out:
+                mask = np.asarray([q is not None and leave_out.covers(q) for q in self._asked], dtype=bool)
+                held = (leave_out, mask, self._lexical(mask) if mask.any() else self._bm25)
+                self._left_out = held
+            return held[1], held[2]
+
+    def _lexical(self, left_out: npt.NDArray[np.bool_]) -> BM25Index:
+        """A BM25 index of the situations not ``left_out``, each under its position."""
+        index = BM25Index(None).open()
+        index.upsert([(str(i), t) for i, t in enumerate(self._texts) if not left_out[i]])
+        return index
 
     def asked(self) -> list[AskedQuestion]:
         """The questions asked before that the channel holds (each once)."""

@@ -384,6 +384,7 @@ def test_a_missing_ranker_file_stops_only_the_searches_that_rank(
 def test_questions_left_out_take_no_part_and_the_scope_ends(retriever: HybridRetriever) -> None:
     """Inside ``leaving_out`` a shipped question asked before is no situation of its provisions; after it, it is
     again; scopes do not nest (a run that asks labelled questions owns its retriever)."""
+    from graph_schema.errors import ConfigurationError
     from legal_rag.retrieval.asked import AskedQuestion, LeaveOut
 
     held = retriever.asked()  # those citing a section the test index holds text of
@@ -395,12 +396,16 @@ def test_questions_left_out_take_no_part_and_the_scope_ends(retriever: HybridRet
     # a story the lay channel reads (15 words or more) that names no section, found by its own words
     stories = [r for r in held if len(r.question.split()) >= 25 and not any(c.isdigit() for c in r.question)]
     q = next(r for r in stories[:20] if r.question in told(r))
+    other = next(r for r in stories[20:80] if r.source != q.source and r.question in told(r))
     with retriever.leaving_out(LeaveOut.of({q.source})):
         assert q.question not in told(q)
-        with pytest.raises(RuntimeError, match="one leaving_out scope at a time"), \
+        with pytest.raises(ConfigurationError, match="one leaving_out scope at a time"), \
                 retriever.leaving_out(LeaveOut.of()):
             pass
+        assert q.question not in told(q)  # the refused scope left this one in force
     with pytest.raises(ValueError), retriever.leaving_out(LeaveOut.of(questions=[q.question])):
         assert q.question not in told(q)
         raise ValueError
     assert q.question in told(q)  # the scope ends however it is left
+    with retriever.leaving_out(LeaveOut.of(questions=[other.question])):  # a new scope, not the last one's
+        assert q.question in told(q) and other.question not in told(other)

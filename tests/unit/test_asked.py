@@ -170,6 +170,29 @@ def test_a_story_finds_the_provision_a_question_like_it_was_answered_from() -> N
     assert first(asked, LeaveOut.of({"y.jsonl"}, ["another question"]))[0] == "BNS:316"
 
 
+def test_a_question_left_out_scores_as_if_it_had_never_been_held() -> None:
+    """Its own row would be a labelled question's best word match: left out, it takes no part in the BM25 scores the
+    others are measured against either. A second scope is not the first one's (the remembered mask is per scope)."""
+    emb = OnnxMiniLMEmbedder()
+    emb.open()
+    cards = read_lay_cards(PROJECT_ROOT / "data" / "retrieval" / "lay_cards.jsonl")
+    rows = read_asked(SHIPPED)
+    shipped = ShippedVectors(Settings().retrieval.vectors_dir, emb.model_id)
+
+    def channel(qs: list[AskedQuestion]) -> LayChannel:
+        return LayChannel(cards, lambda a, s: f"{a}:{s}:-:0", lambda a, s: [], emb, shipped, asked=qs)
+
+    full = channel(rows)
+    for source in ("probe12.jsonl", "probe15.jsonl"):
+        without = channel([r for r in rows if r.source != source])
+        for q in [r for r in rows if r.source == source and len(r.question.split()) >= 15][:8]:
+            vectors = np.asarray(emb.embed([*query_sentences(q.question), q.question]), dtype=np.float32)
+            got = full.search(q.question, vectors, 10, leave_out=LeaveOut.of({source}))
+            want = without.search(q.question, vectors, 10)
+            assert [(h.chunk_id, h.told) for h in got] == [(h.chunk_id, h.told) for h in want]
+            assert [h.score for h in got] == pytest.approx([h.score for h in want], abs=1e-5)
+
+
 def test_a_question_of_a_section_without_text_is_not_held() -> None:
     emb = OnnxMiniLMEmbedder()
     qs = [AskedQuestion("1", "p.jsonl", "a man grabbed the chain from my neck and ran away", (("BNS", "304"),
