@@ -23,10 +23,21 @@ def write_model(path: Path, doc: dict[str, Any], *, exclusive: bool = False) -> 
         FileExistsError: ``exclusive`` and ``path`` exists.
         OSError: the file cannot be written.
     """
+    write_whole(path, json.dumps(doc, indent=1, sort_keys=True) + "\n", exclusive=exclusive)
+
+
+def write_whole(path: Path, text: str, *, exclusive: bool = False) -> None:
+    """``text`` written to a temporary file of this process and renamed to ``path`` (its folders made): a file being
+    replaced is never half-written. ``exclusive``: never replace a file already there.
+
+    Raises:
+        FileExistsError: ``exclusive`` and ``path`` exists.
+        OSError: the file cannot be written.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     try:
-        tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        tmp.write_text(text, encoding="utf-8")
         if exclusive:
             os.link(tmp, path)  # fails when the file exists: an existing version is never replaced
         else:

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +28,7 @@ from typing import Protocol
 
 from graph_schema.errors import IngestError
 from graph_schema.model import NEW_CRIMINAL_CODES_IN_FORCE, main_section
+from legal_rag.model_files import write_whole
 from legal_rag.retrieval.jsonlines import json_objects
 from legal_rag.retrieval.rerank import OLD_CODES
 
@@ -112,20 +111,14 @@ def asked_rows(sets: Iterable[tuple[str, Sequence[Labelled]]]) -> list[AskedQues
 
 
 def write_asked(path: Path, rows: Sequence[AskedQuestion]) -> None:
-    """Written whole to a temporary file and renamed: a file being replaced is never half-written.
+    """Written whole (``model_files.write_whole``): a file being replaced is never half-written.
 
     Raises:
         OSError: the file cannot be written.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        tmp.write_text("".join(json.dumps({"id": r.id, "from": r.source, "question": r.question,
-                                           "cited": [list(c) for c in r.cited]}, ensure_ascii=False) + "\n"
-                               for r in rows), encoding="utf-8")
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_whole(path, "".join(json.dumps({"id": r.id, "from": r.source, "question": r.question,
+                                          "cited": [list(c) for c in r.cited]}, ensure_ascii=False) + "\n"
+                              for r in rows))
 
 
 def read_asked(path: Path) -> list[AskedQuestion]:
