@@ -18,14 +18,13 @@ import math
 import os
 import signal
 import threading
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from graph_schema.dates import check_day, day_or_today
 from graph_schema.errors import (
     ConfigurationError,
-    IngestError,
     InvalidInputError,
     RecordNotFoundError,
     StoreUnavailableError,
@@ -62,7 +61,6 @@ if TYPE_CHECKING:
         SectionResult,
         VectorsExported,
     )
-    from legal_rag.retrieval.asked import LeaveOut
     from legal_rag.retrieval.crossval import CVReport
     from legal_rag.retrieval.hybrid import HybridRetriever, Retrieved
     from legal_rag.retrieval.index import ChunkIndex, Progress
@@ -682,6 +680,7 @@ class Application:
         """
         from legal_rag.evaluation.fault_run import DEV_QUESTIONS, load_questions, run_faults
         from legal_rag.evaluation.faults import FAULT_TYPES
+        from legal_rag.retrieval.asked import LeaveOut
 
         if n < len(FAULT_TYPES):
             raise InvalidInputError(f"--n must be at least {len(FAULT_TYPES)} (one fault of each type)")
@@ -691,9 +690,12 @@ class Application:
             raise InvalidInputError(str(exc)) from exc
         progress = progress or self._progress
         report = (lambda d, t: progress("faults", d, t)) if progress else None
+        # the labelled base questions are none answered from themselves (the questions asked before)
+        base = questions if questions is not None else DEV_QUESTIONS
+        leave_out = LeaveOut.of({base.name}, [q.question for q in (qs if qs is not None else load_questions(base))])
         service = self.ask_service()
-        try:  # the labelled base questions are none answered from themselves (the questions asked before)
-            with self.retriever().leaving_out(self._leave_out([questions if questions is not None else DEV_QUESTIONS])):
+        try:
+            with self.retriever().leaving_out(leave_out):
                 return run_faults(self.graph(), service, n=n, seed=seed, questions=qs, progress=report)
         except ValueError as exc:
             raise InvalidInputError(str(exc)) from exc
@@ -712,6 +714,7 @@ class Application:
                 files with questions to learn from, ``out`` not a writable .json file, ``l2`` negative or not finite,
                 or a model no better than the fused order held out (nothing is written then).
         """
+        from legal_rag.retrieval.asked import LeaveOut
         from legal_rag.retrieval.rerank import OLD_CODES, train
         from legal_rag.retrieval.rerank import LabelledQuestion as RankerQuestion
 
@@ -739,7 +742,7 @@ class Application:
             # each file searched as it is held out: without the questions asked before that came from it or ask its
             # questions, as a new question is searched in use (the lay run, one of the ranker's features, includes
             # the others)
-            with retriever.leaving_out(self._leave_out([path])):
+            with retriever.leaving_out(LeaveOut.of({path.name}, [q.question for q in qs])):
                 for q in qs:
                     done += 1
                     if progress is not None:
@@ -764,25 +767,6 @@ class Application:
             raise InvalidInputError(f"--out {out}: the model could not be written ({exc})") from exc
         return ranker
 
-    @staticmethod
-    def _leave_out(files: Sequence[Path], questions: Iterable[str] = ()) -> LeaveOut:
-        """What a run asking the labelled ``files`` (and ``questions``) leaves out of the questions asked before:
-        those taken from the files, and any asking one of their rows' or ``questions``' questions.
-
-        Raises:
-            InvalidInputError: a file that cannot be read.
-        """
-        from legal_rag.retrieval.asked import LeaveOut
-        from legal_rag.retrieval.jsonlines import json_objects
-
-        texts = list(questions)
-        for path in files:
-            try:
-                texts += [str(row.get("question", "")) for _, row in json_objects(path)]
-            except (OSError, UnicodeDecodeError, IngestError) as exc:
-                raise InvalidInputError(f"{path}: cannot be read: {exc}") from exc
-        return LeaveOut.of({p.name for p in files}, texts)
-
     def _development_questions(self, questions: Sequence[Path]) -> list[LabelledQuestion]:
         """The rows of labelled files that may train (``_development_files``), all together."""
         return [q for qs in self._development_files(questions).values() for q in qs]
@@ -794,7 +778,7 @@ class Application:
         (``measuring_questions``, read once)."""
         from legal_rag.evaluation.answers import HELD_OUT_LIST, held_out_sets, is_sealed, load_labelled
         from legal_rag.evaluation.relevance import measuring_questions
-        from legal_rag.retrieval.asked import normalised as normalise_question
+        from legal_rag.retrieval.asked import normalised
 
         directory = PROJECT_ROOT / "data" / "eval"
         try:
@@ -819,7 +803,7 @@ class Application:
                 raise InvalidInputError(f"{path.name}: split {unknown[0]!r} is neither a development split (dev, "
                                         "probe, or none) nor 'heldout': say which, so that no measuring row trains")
             out[path] = [q for q in rows
-                         if q.split in DEVELOPMENT_SPLITS and normalise_question(q.question) not in measuring]
+                         if q.split in DEVELOPMENT_SPLITS and normalised(q.question) not in measuring]
         return out
 
     def build_asked(self, questions: Sequence[Path], out: Path) -> AskedBuilt:
@@ -927,9 +911,9 @@ class Application:
             cross_validate_and_train,
             examples,
             measuring_questions,
-            normalise_question,
         )
         from legal_rag.records import SYSTEM
+        from legal_rag.retrieval.asked import LeaveOut, normalised
 
         bad = [label for label in flag_labels if label not in RELEVANCE_LABELS]
         if bad:
@@ -955,7 +939,7 @@ class Application:
                 built = built_questions(data, data_rows)
             except (OSError, ValueError) as exc:
                 raise InvalidInputError(str(exc)) from exc
-        built_measuring = [q for q in built if normalise_question(q.question) in measuring]
+        built_measuring = [q for q in built if normalised(q.question) in measuring]
         built = [q for q in built if q not in built_measuring]
         generator = self._recording_generator()
         flags: list[Any] = []
@@ -964,13 +948,14 @@ class Application:
         reading = read_flags(flags, lambda answer_id: self.records().answers.get(answer_id, SYSTEM),
                              lambda text: [(c["act"], c["section"]) for c in self.extract_citations(text)
                                            if c.get("act") and c.get("section")])
-        flagged = [a for a in reading.answers if normalise_question(a.question) not in measuring]
+        flagged = [a for a in reading.answers if normalised(a.question) not in measuring]
         skipped = reading.skipped + [
             unused(fid, a.answer_id, "the question is in a held-out or sealed evaluation set: it measures the model "
                    "and never trains it") for a in reading.answers if a not in flagged for fid, _ in a.flags]
         ask = self._asker(len(qs) + len(built) + len(flagged), progress)
         # none answered from itself: the questions asked before leave out the files and every question asked here
-        leave_out = self._leave_out(questions, [*(q.question for q in built), *(a.question for a in flagged)])
+        leave_out = LeaveOut.of({p.name for p in questions},
+                                [*(q.question for q in (*qs, *built)), *(a.question for a in flagged)])
         with self.retriever().leaving_out(leave_out):
             labelled = examples(collect(ask, generator, qs))
             labelled += examples(collect(ask, generator, built), scored=False)
@@ -1035,6 +1020,7 @@ class Application:
         """
         from legal_rag.evaluation.flag_examples import SimulatedFlags, paralegal_spans
         from legal_rag.records import SYSTEM, FlagLabel
+        from legal_rag.retrieval.asked import LeaveOut
 
         qs = self._development_questions(questions)
         if not qs:
@@ -1047,7 +1033,7 @@ class Application:
                                     "team's; run it on an evaluation store (LEGAL_RAG_DATABASE_URL)")
         step = progress or self._progress
         flagged = made = 0
-        with self.retriever().leaving_out(self._leave_out(questions)):  # none answered from itself
+        with self.retriever().leaving_out(LeaveOut.of({p.name for p in questions}, [q.question for q in qs])):
             for i, q in enumerate(qs, start=1):
                 row = self.store_answer(self.ask(q.question, q.as_of), viewer)
                 spans = paralegal_spans(row.document, q.expect_cited)
@@ -1073,11 +1059,13 @@ class Application:
                 result), or a split no question has.
         """
         from legal_rag.evaluation.answers import is_sealed, load_labelled, run_answers
+        from legal_rag.retrieval.asked import LeaveOut
 
         try:
             qs = load_labelled(questions, self.resolver().resolve)
         except (OSError, ValueError) as exc:
             raise InvalidInputError(str(exc)) from exc
+        leave_out = LeaveOut.of({questions.name}, [q.question for q in qs])  # every row, whatever split is asked
         if split is not None and is_sealed(questions) and not unseal:
             raise InvalidInputError(f"{questions.name} is sealed: it is reported whole (a split could show one "
                                     "question's result)")
@@ -1088,7 +1076,7 @@ class Application:
         progress = progress or self._progress
         report = (lambda d, t: progress("answers", d, t)) if progress else None
         service = self.ask_service()
-        with self.retriever().leaving_out(self._leave_out([questions])):
+        with self.retriever().leaving_out(leave_out):
             return run_answers(service, qs, progress=report)
 
     def audit(self, corpus: Path | None = None) -> tuple[AuditReport, list[dict[str, Any]]]:

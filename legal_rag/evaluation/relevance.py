@@ -34,9 +34,6 @@ from legal_rag.workflow.relevance import FEATURES, MODES, Decision, LinearReleva
 
 _Q = TypeVar("_Q")
 
-normalise_question = normalised
-"""A question as compared across sets (``asked.normalised``: one comparison everywhere)."""
-
 L2_GRID = (0.01, 0.1, 1.0, 10.0)
 THRESHOLD_GRID = tuple(round(x, 2) for x in np.arange(0.0, 0.81, 0.02))
 FOLDS = 5
@@ -249,12 +246,12 @@ def cross_validate_and_train(exs: Sequence[Example], sources: Sequence[str], k: 
         probs: list[list[float]] = [[] for _ in scored]
         for held in folds:
             held_set = set(held)
-            held_questions = {normalise_question(scored[i].decision.question) for i in held}
+            held_questions = {normalised(scored[i].decision.question) for i in held}
             held_groups = {scored[i].group for i in held}
             train = [e for i, e in enumerate(scored) if i not in held_set]
             # an extra example about a held-out Act, or on a held-out question, stays out of this fold's training
             train += [e for e in extra
-                      if e.group not in held_groups and normalise_question(e.decision.question) not in held_questions]
+                      if e.group not in held_groups and normalised(e.decision.question) not in held_questions]
             if not any(v for e in train for v in e.labels):
                 continue
             m = train_model(train, l2, 0.0)
@@ -384,7 +381,7 @@ def measuring_questions(directory: Path) -> set[str]:
                 if line.strip():
                     row = json.loads(line)
                     if measures or row.get("split") == "heldout":
-                        out.add(normalise_question(str(row.get("question", ""))))
+                        out.add(normalised(str(row.get("question", ""))))
         except (OSError, ValueError, AttributeError) as exc:
             raise ValueError(f"{path}: {exc}") from exc
     return out
